@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The abstract syntax tree. All nodes live in the session's arena.
+ *
+ *   program := preamble* probe*
+ *   probe   := attach_point (',' attach_point)* ['/' expr '/'] block
+ *
+ * Expressions and statements are tagged unions: switch on ->kind, never on
+ * a name. Sema fills the annotations at the end of struct expr.
+ */
+#ifndef LANTERN_AST_AST_H
+#define LANTERN_AST_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/source.h"
+#include "base/strbuf.h"
+
+struct type;
+
+enum expr_kind {
+	EXPR_INT,	 /* 42, 0x2a, 1_000, 'a': .u.ival */
+	EXPR_STR,	 /* "text": .u.str (decoded; .len excludes the final NUL) */
+	EXPR_BUILTIN,	 /* pid, comm, args, arg0, retval, ...: .u.name */
+	EXPR_IDENT,	 /* any other bare identifier: .u.name */
+	EXPR_POSITIONAL, /* $1: .u.num */
+	EXPR_POSCOUNT,	 /* $# */
+	EXPR_VAR,	 /* $x: .u.name (without '$') */
+	EXPR_MAP,	 /* @m[k1, k2]: .u.map.name (without '@', "" for @), .u.map.keys */
+	EXPR_CALL,	 /* f(a, b): .u.call.name, .u.call.args */
+	EXPR_UNARY,	 /* .u.unary.op, .u.unary.operand */
+	EXPR_BINARY,	 /* .u.binary.op, .lhs, .rhs */
+	EXPR_TERNARY,	 /* .u.ternary.cond ? .then : .otherwise */
+	EXPR_FIELD,	 /* .u.field.base . / -> .u.field.name */
+	EXPR_INDEX,	 /* .u.index.base [ .u.index.index ] */
+	EXPR_TUPLE,	 /* (a, b, ...): .u.list (two or more) */
+	EXPR_CAST,	 /* (type) operand: .u.cast.type, .u.cast.operand */
+	EXPR_SIZEOF,	 /* sizeof(type) or sizeof(expr): .u.size_of */
+};
+
+enum op {
+	OP_NONE,
+	/* binary, in precedence groups */
+	OP_LOR,
+	OP_LAND,
+	OP_BOR,
+	OP_BXOR,
+	OP_BAND,
+	OP_EQ,
+	OP_NE,
+	OP_LT,
+	OP_LE,
+	OP_GT,
+	OP_GE,
+	OP_SHL,
+	OP_SHR,
+	OP_ADD,
+	OP_SUB,
+	OP_MUL,
+	OP_DIV,
+	OP_MOD,
+	/* unary */
+	OP_NEG,	    /* -x */
+	OP_PLUS,    /* +x */
+	OP_LNOT,    /* !x */
+	OP_BNOT,    /* ~x */
+	OP_DEREF,   /* *x */
+	OP_ADDR,    /* &x */
+	OP_PREINC,  /* ++x */
+	OP_PREDEC,  /* --x */
+	OP_POSTINC, /* x++ */
+	OP_POSTDEC, /* x-- */
+	OP_COUNT_
+};
+
+/* The spelling of an operator, e.g. "+=" uses op_str(OP_ADD) + "=". */
+const char *op_str(enum op op);
+
+struct expr_list {
+	struct expr **v;
+	uint32_t n;
+};
+
+/* A type as written in a cast or sizeof: "struct task_struct *", "uint32". */
+struct ast_typename {
+	const char *name; /* "uint32", "task_struct", ... */
+	enum { TN_PLAIN, TN_STRUCT, TN_UNION, TN_ENUM } tag;
+	uint32_t ptr_depth; /* number of '*' */
+	struct span span;
+};
+
+struct expr {
+	enum expr_kind kind;
+	struct span span;
+	union {
+		uint64_t ival;
+		uint32_t num;
+		const char *name;
+		struct {
+			const char *str;
+			uint32_t len;
+		};
+		struct {
+			const char *name;
+			struct expr_list keys;
+		} map;
+		struct {
+			const char *name;
+			struct span name_span;
+			struct expr_list args;
+		} call;
+		struct {
+			enum op op;
+			struct expr *operand;
+		} unary;
+		struct {
+			enum op op;
+			struct expr *lhs, *rhs;
+		} binary;
+		struct {
+			struct expr *cond, *then, *otherwise;
+		} ternary;
+		struct {
+			struct expr *base;
+			const char *name;
+			bool arrow;
+			struct span name_span;
+		} field;
+		struct {
+			struct expr *base, *index;
+		} index;
+		struct expr_list list;
+		struct {
+			struct ast_typename type;
+			struct expr *operand;
+		} cast;
+		struct {
+			struct ast_typename type; /* .name NULL when sizing an expression */
+			struct expr *operand;
+		} size_of;
+	} u;
+
+	/* Filled by sema. */
+	struct type *type;
+	int id;	    /* builtin / function id, field index, ... (kind-specific) */
+	void *info; /* map / variable / field descriptor (kind-specific) */
+};
+
+enum stmt_kind {
+	STMT_EXPR,     /* .u.expr */
+	STMT_ASSIGN,   /* target (map or var) op= value; op OP_NONE for '=' */
+	STMT_IF,       /* if (cond) then [else otherwise]; otherwise is a block or an if */
+	STMT_UNROLL,   /* unroll (count) body */
+	STMT_WHILE,    /* while (cond) body */
+	STMT_RETURN,   /* return [value] */
+	STMT_BREAK,    /* break */
+	STMT_CONTINUE, /* continue */
+	STMT_BLOCK,    /* { stmts } */
+};
+
+struct stmt_list {
+	struct stmt **v;
+	uint32_t n;
+};
+
+struct stmt {
+	enum stmt_kind kind;
+	struct span span;
+	union {
+		struct expr *expr;
+		struct {
+			struct expr *target;
+			enum op op;
+			struct expr *value;
+		} assign;
+		struct {
+			struct expr *cond;
+			struct stmt *then, *otherwise;
+		} if_;
+		struct {
+			struct expr *count;
+			struct stmt *body;
+		} unroll;
+		struct {
+			struct expr *cond;
+			struct stmt *body;
+		} while_;
+		struct expr *ret; /* may be NULL */
+		struct stmt_list block;
+	} u;
+};
+
+/*
+ * An attach point as written: "tracepoint:syscalls:sys_enter_*". The parser
+ * splits it at ':' outside quotes (quotes removed) into parts; the provider
+ * interprets them (and expands "$1" positional parameters).
+ */
+#define AP_MAX_PARTS 8
+struct attach_point {
+	struct span span;
+	const char *text;
+	const char *parts[AP_MAX_PARTS];
+	uint32_t nparts;
+};
+
+struct probe {
+	struct span span; /* the attach point list */
+	struct attach_point **aps;
+	uint32_t naps;
+	struct expr *pred; /* NULL without a predicate */
+	struct stmt *body; /* STMT_BLOCK */
+	uint32_t index;	   /* position in the script */
+};
+
+/* "#include <x>", "#define X 1", "struct x { ... };" kept for later stages. */
+enum preamble_kind { PRE_INCLUDE, PRE_DEFINE, PRE_CDEF };
+struct preamble {
+	enum preamble_kind kind;
+	struct span span;
+	const char *text; /* the whole directive or definition, verbatim */
+};
+
+struct program {
+	struct preamble **pre;
+	uint32_t npre;
+	struct probe **probes;
+	uint32_t nprobes;
+};
+
+/* Indented tree, one node per line (the `-d ast` stage). */
+void ast_dump(const struct program *prog, struct strbuf *out);
+
+#endif

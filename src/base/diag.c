@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "base/diag.h"
+
+#include <stdarg.h>
+
+void diag_init(struct diag *d, const struct source *src)
+{
+	*d = (struct diag){ .src = src };
+}
+
+void diag_free(struct diag *d)
+{
+	sb_free(&d->out);
+}
+
+static bool diag_suppressed(struct diag *d)
+{
+	int max = d->max_errors ? d->max_errors : 20;
+	return d->errors > max;
+}
+
+void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_code code,
+		 const char *fmt, ...)
+{
+	const char *what = lvl == DIAG_ERROR ? "error" : "warning";
+	uint32_t l1, c1, l2, c2, len, i;
+	va_list ap;
+
+	if (lvl == DIAG_ERROR)
+		d->errors++;
+	else
+		d->warnings++;
+	if (diag_suppressed(d))
+		return;
+	if (!d->src || span_is_none(sp)) {
+		sb_printf(&d->out, "%s: %s E%d: ", d->src ? d->src->name : "lantern", what, code);
+		va_start(ap, fmt);
+		sb_vprintf(&d->out, fmt, ap);
+		va_end(ap);
+		sb_putc(&d->out, '\n');
+		return;
+	}
+	source_pos(d->src, sp.lo, &l1, &c1);
+	source_pos(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo, &l2, &c2);
+	if (l1 == l2 && c2 > c1)
+		sb_printf(&d->out, "%s:%u:%u-%u: %s E%d: ", d->src->name, l1, c1, c2 + 1, what, code);
+	else
+		sb_printf(&d->out, "%s:%u:%u: %s E%d: ", d->src->name, l1, c1, what, code);
+	va_start(ap, fmt);
+	sb_vprintf(&d->out, fmt, ap);
+	va_end(ap);
+	sb_putc(&d->out, '\n');
+
+	/* The source line, then '~' under the span (to the line's end). */
+	const char *line = source_line(d->src, l1, &len);
+	sb_putn(&d->out, line, len);
+	sb_putc(&d->out, '\n');
+	uint32_t last = l1 == l2 ? c2 : len;
+	if (last < c1)
+		last = c1;
+	for (i = 1; i < c1; i++)
+		sb_putc(&d->out, i <= len && line[i - 1] == '\t' ? '\t' : ' ');
+	sb_pad(&d->out, '~', last - c1 + 1);
+	sb_putc(&d->out, '\n');
+}
+
+void diag_hint(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag_suppressed(d))
+		return;
+	sb_puts(&d->out, "hint: ");
+	va_start(ap, fmt);
+	sb_vprintf(&d->out, fmt, ap);
+	va_end(ap);
+	sb_putc(&d->out, '\n');
+}
+
+void diag_flush(struct diag *d, FILE *f)
+{
+	if (d->out.len)
+		fputs(sb_str(&d->out), f);
+	sb_reset(&d->out);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Diagnostics. Every user-facing error has a source span and a stable code:
+ *
+ *   stdin:1:12-18: error E201: unknown function 'prinf'
+ *   BEGIN { prinf("hi"); }
+ *           ~~~~~
+ *   hint: did you mean 'printf'?
+ *
+ * Codes are stable: tests and users refer to them. Add new ones at the end
+ * of their group, never renumber.
+ */
+#ifndef LANTERN_BASE_DIAG_H
+#define LANTERN_BASE_DIAG_H
+
+#include <stdio.h>
+
+#include "base/source.h"
+#include "base/strbuf.h"
+
+#define DIAG_CODES(X)                                                                              \
+	/* lexical and syntax */                                                                   \
+	X(E_BAD_CHAR, 100)                                                                         \
+	X(E_UNTERMINATED_STRING, 101)                                                              \
+	X(E_BAD_ESCAPE, 102)                                                                       \
+	X(E_BAD_NUMBER, 103)                                                                       \
+	X(E_UNTERMINATED_COMMENT, 104)                                                             \
+	X(E_SYNTAX, 110)                                                                           \
+	X(E_BAD_ATTACH_POINT, 111)                                                                 \
+	X(E_TOO_DEEP, 112)                                                                         \
+	/* names */                                                                                \
+	X(E_UNKNOWN_FUNCTION, 200)                                                                 \
+	X(E_UNKNOWN_IDENT, 201)                                                                    \
+	X(E_UNKNOWN_PROBE_TYPE, 202)                                                               \
+	X(E_UNKNOWN_TRACEPOINT, 203)                                                               \
+	X(E_UNKNOWN_FIELD, 204)                                                                    \
+	X(E_UNDEFINED_VAR, 205)                                                                    \
+	X(E_POSITIONAL, 206)                                                                       \
+	X(E_NO_PROBES, 207)                                                                        \
+	X(E_BUILTIN_CONTEXT, 208)                                                                  \
+	X(E_UNSUPPORTED, 209)                                                                      \
+	/* types */                                                                                \
+	X(E_TYPE_MISMATCH, 300)                                                                    \
+	X(E_MAP_TYPE_CLASH, 301)                                                                   \
+	X(E_ARG_COUNT, 302)                                                                        \
+	X(E_ARG_TYPE, 303)                                                                         \
+	X(E_AGG_MISUSE, 304)                                                                       \
+	X(E_PRINTF_FORMAT, 305)                                                                    \
+	X(E_TOO_BIG, 306)                                                                          \
+	X(E_BAD_OPERAND, 307)                                                                      \
+	X(E_MAP_KEY_CLASH, 308)                                                                    \
+	X(E_VAR_TYPE_CLASH, 309)                                                                   \
+	X(E_NOT_CONSTANT, 310)                                                                     \
+	X(E_BAD_ASSIGN, 311)                                                                       \
+	X(E_MAP_UNUSED, 312)                                                                       \
+	X(E_BAD_CAST, 313)                                                                         \
+	/* probes, loading, attaching */                                                           \
+	X(E_ATTACH, 400)                                                                           \
+	X(E_MECHANISM_MISSING, 401)                                                                \
+	X(E_PERMISSION, 402)                                                                       \
+	X(E_VERIFIER, 500)                                                                         \
+	X(E_MAP_CREATE, 501)                                                                       \
+	X(E_CODEGEN, 502)
+
+enum diag_code {
+#define X(name, num) name = num,
+	DIAG_CODES(X)
+#undef X
+};
+
+enum diag_level { DIAG_ERROR, DIAG_WARNING };
+
+struct diag {
+	const struct source *src; /* may be NULL: messages then carry no position */
+	struct strbuf out;	  /* everything reported so far */
+	int errors, warnings;
+	int max_errors; /* stop recording after this many (0: 20) */
+};
+
+void diag_init(struct diag *d, const struct source *src);
+void diag_free(struct diag *d);
+void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_code code,
+		 const char *fmt, ...) PRINTF_LIKE(5, 6);
+#define diag_error(d, sp, code, ...) diag_report((d), DIAG_ERROR, (sp), (code), __VA_ARGS__)
+#define diag_warn(d, sp, code, ...) diag_report((d), DIAG_WARNING, (sp), (code), __VA_ARGS__)
+/* A "hint: ..." line under the last message. */
+void diag_hint(struct diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Write what was recorded to f and forget it. */
+void diag_flush(struct diag *d, FILE *f);
+
+#endif

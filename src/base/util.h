@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers shared by every part of lantern. */
+#ifndef LANTERN_BASE_UTIL_H
+#define LANTERN_BASE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + (a)-1) / (a) * (a))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define UNUSED __attribute__((unused))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+
+/* Allocation that cannot fail: lantern exits with a message on OOM. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Read a whole file (or stdin for "-") into a NUL-terminated buffer. */
+char *read_file(const char *path, size_t *len);
+
+/* Glob-style match with '*' and '?' (tracepoint and symbol wildcards). */
+bool wildcard_match(const char *pattern, const char *s);
+bool has_wildcard(const char *s);
+
+/* Levenshtein distance, capped: for "did you mean" suggestions. */
+unsigned edit_distance(const char *a, const char *b, unsigned cap);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+#endif
