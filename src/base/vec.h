@@ -3,6 +3,8 @@
 #ifndef LANTERN_BASE_VEC_H
 #define LANTERN_BASE_VEC_H
 
+#include <stdlib.h>
+
 #include "base/util.h"
 
 #define VEC(T)                                                                                     \
@@ -37,6 +39,6 @@
 		(v)->len = (v)->cap = 0;                                                           \
 	} while (0)
 
-#define vec_foreach(v, it) for (__typeof__((v)->data) it = (v)->data; it < (v)->data + (v)->len; it++)
+#define vec_foreach(v, it) for (__typeof__((v)->data + 0) it = (v)->data; it < (v)->data + (v)->len; it++)
 
 #endif

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+#include "codegen/ir.h"
+
+#include <stdio.h>
+
+void ir_init(struct ir *ir)
+{
+	*ir = (struct ir){ .next_vreg = VREG0 };
+}
+
+void ir_free(struct ir *ir)
+{
+	vec_free(&ir->insns);
+}
+
+int32_t ir_vreg(struct ir *ir)
+{
+	return ir->next_vreg++;
+}
+
+int32_t ir_label(struct ir *ir)
+{
+	return ir->next_label++;
+}
+
+int16_t ir_stack(struct ir *ir, uint32_t n)
+{
+	ir->stack_size += ALIGN_UP(n, 8);
+	return -(int16_t)ir->stack_size;
+}
+
+void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
+{
+	uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code);
+	bool x = BPF_SRC(i->code) == BPF_X;
+
+	r->nuse = r->ndef = 0;
+#define USE(reg) (r->use[r->nuse++] = (reg))
+#define DEF(reg) (r->def[r->ndef++] = (reg))
+	switch (i->kind) {
+	case IR_LABEL:
+		return;
+	case IR_LD_IMM64:
+	case IR_LD_MAP:
+		DEF(i->dst);
+		return;
+	}
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_MOV) {
+			if (x)
+				USE(i->src);
+		} else {
+			USE(i->dst);
+			if (x && op != BPF_NEG)
+				USE(i->src);
+		}
+		DEF(i->dst);
+		break;
+	case BPF_LDX:
+		USE(i->src);
+		DEF(i->dst);
+		break;
+	case BPF_ST:
+		USE(i->dst);
+		break;
+	case BPF_STX:
+		USE(i->dst);
+		USE(i->src);
+		if (BPF_MODE(i->code) == BPF_ATOMIC && (i->imm & BPF_FETCH))
+			DEF(i->src);
+		break;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_CALL) {
+			for (int a = 1; a <= i->nargs; a++)
+				USE(a);
+			for (int c = R0; c <= R5; c++)
+				DEF(c);
+		} else if (op == BPF_EXIT) {
+			USE(R0);
+		} else if (op != BPF_JA) {
+			USE(i->dst);
+			if (x)
+				USE(i->src);
+		}
+		break;
+	}
+#undef USE
+#undef DEF
+}
+
+const char *bpf_helper_name(int32_t id)
+{
+#define FN(x) [BPF_FUNC_##x] = #x
+	static const char *const names[] = { __BPF_FUNC_MAPPER(FN) };
+#undef FN
+	if (id >= 0 && (size_t)id < ARRAY_SIZE(names) && names[id])
+		return names[id];
+	return "unknown";
+}
+
+static void fmt_reg(struct strbuf *out, int32_t reg, bool w)
+{
+	if (reg >= VREG0)
+		sb_printf(out, "%%%d%s", reg - VREG0, w ? "w" : "");
+	else
+		sb_printf(out, "%c%d", w ? 'w' : 'r', reg);
+}
+
+static const char *size_name(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B:
+		return "u8";
+	case BPF_H:
+		return "u16";
+	case BPF_W:
+		return "u32";
+	default:
+		return "u64";
+	}
+}
+
+static const char *alu_op(uint8_t op)
+{
+	switch (op) {
+	case BPF_ADD:
+		return "+=";
+	case BPF_SUB:
+		return "-=";
+	case BPF_MUL:
+		return "*=";
+	case BPF_DIV:
+		return "/=";
+	case BPF_OR:
+		return "|=";
+	case BPF_AND:
+		return "&=";
+	case BPF_LSH:
+		return "<<=";
+	case BPF_RSH:
+		return ">>=";
+	case BPF_MOD:
+		return "%=";
+	case BPF_XOR:
+		return "^=";
+	case BPF_ARSH:
+		return "s>>=";
+	default:
+		return "?=";
+	}
+}
+
+static const char *jmp_op(uint8_t op)
+{
+	switch (op) {
+	case BPF_JEQ:
+		return "==";
+	case BPF_JNE:
+		return "!=";
+	case BPF_JGT:
+		return ">";
+	case BPF_JGE:
+		return ">=";
+	case BPF_JLT:
+		return "<";
+	case BPF_JLE:
+		return "<=";
+	case BPF_JSGT:
+		return "s>";
+	case BPF_JSGE:
+		return "s>=";
+	case BPF_JSLT:
+		return "s<";
+	case BPF_JSLE:
+		return "s<=";
+	case BPF_JSET:
+		return "&";
+	default:
+		return "?";
+	}
+}
+
+static void fmt_mem(struct strbuf *out, uint8_t code, int32_t base, int16_t off)
+{
+	sb_printf(out, "*(%s *)(", size_name(code));
+	fmt_reg(out, base, false);
+	sb_printf(out, " %+d)", off);
+}
+
+static void fmt_target(struct strbuf *out, const struct ir_insn *i)
+{
+	if (i->label >= 0)
+		sb_printf(out, "L%d", i->label);
+	else
+		sb_printf(out, "pc%+d", i->off);
+}
+
+void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
+{
+	uint8_t cls = BPF_CLASS(i->code), op = BPF_OP(i->code);
+	bool x = BPF_SRC(i->code) == BPF_X;
+
+	switch (i->kind) {
+	case IR_LABEL:
+		sb_printf(out, "L%d:", i->label);
+		return;
+	case IR_LD_IMM64:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = %#llx ll", (unsigned long long)i->imm64);
+		return;
+	case IR_LD_MAP:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = map[%d]", i->imm);
+		return;
+	}
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64: {
+		bool w = cls == BPF_ALU;
+		fmt_reg(out, i->dst, w);
+		if (op == BPF_NEG) {
+			sb_puts(out, " = -");
+			fmt_reg(out, i->dst, w);
+			return;
+		}
+		sb_printf(out, " %s ", op == BPF_MOV ? "=" : alu_op(op));
+		if (x)
+			fmt_reg(out, i->src, w);
+		else
+			sb_printf(out, "%d", i->imm);
+		return;
+	}
+	case BPF_LDX:
+		fmt_reg(out, i->dst, false);
+		sb_puts(out, " = ");
+		fmt_mem(out, i->code, i->src, i->off);
+		return;
+	case BPF_ST:
+		fmt_mem(out, i->code, i->dst, i->off);
+		sb_printf(out, " = %d", i->imm);
+		return;
+	case BPF_STX:
+		if (BPF_MODE(i->code) == BPF_ATOMIC) {
+			sb_puts(out, "lock ");
+			fmt_mem(out, i->code, i->dst, i->off);
+			sb_printf(out, " %s ", alu_op(i->imm & ~BPF_FETCH));
+		} else {
+			fmt_mem(out, i->code, i->dst, i->off);
+			sb_puts(out, " = ");
+		}
+		fmt_reg(out, i->src, false);
+		return;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_CALL) {
+			sb_printf(out, "call %s#%d", bpf_helper_name(i->imm), i->imm);
+		} else if (op == BPF_EXIT) {
+			sb_puts(out, "exit");
+		} else if (op == BPF_JA) {
+			sb_puts(out, "goto ");
+			fmt_target(out, i);
+		} else {
+			sb_puts(out, "if ");
+			fmt_reg(out, i->dst, cls == BPF_JMP32);
+			sb_printf(out, " %s ", jmp_op(op));
+			if (x)
+				fmt_reg(out, i->src, cls == BPF_JMP32);
+			else
+				sb_printf(out, "%#x", i->imm);
+			sb_puts(out, " goto ");
+			fmt_target(out, i);
+		}
+		return;
+	}
+	sb_printf(out, "(unknown opcode %#x)", i->code);
+}
+
+void ir_dump(const struct ir *ir, struct strbuf *out)
+{
+	vec_foreach(&ir->insns, i)
+	{
+		if (i->kind != IR_LABEL)
+			sb_puts(out, "  ");
+		ir_format_insn(out, i);
+		sb_putc(out, '\n');
+	}
+}

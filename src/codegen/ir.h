@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IR: eBPF instructions over virtual registers, with labels instead of
+ * jump offsets. Code generation appends to it with emit() and builders that
+ * read like assembly:
+ *
+ *	// r0 = lookup(&map, key)
+ *	emit(ir, LD_MAP(R1, map->id));
+ *	emit(ir, MOV64_REG(R2, key));
+ *	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+ *
+ * Registers 0..10 are the BPF registers r0..r10; numbers from VREG0 up are
+ * virtual registers that regalloc.c maps onto r0..r9 (spilling to the stack
+ * when it must). Calls read r1..r<nargs> and clobber r0..r5.
+ */
+#ifndef LANTERN_CODEGEN_IR_H
+#define LANTERN_CODEGEN_IR_H
+
+#include <linux/bpf.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "base/vec.h"
+
+enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, VREG0 = 16 };
+#define NO_REG (-1)
+
+enum ir_kind {
+	IR_INSN,     /* one eBPF instruction */
+	IR_LD_IMM64, /* dst = imm64 (two instruction slots) */
+	IR_LD_MAP,   /* dst = &map (imm: the session's map id, patched to an fd) */
+	IR_LABEL,    /* a jump target: .label */
+};
+
+struct ir_insn {
+	uint8_t kind;
+	uint8_t code;  /* BPF opcode */
+	uint8_t nargs; /* calls: arguments in r1..r<nargs> */
+	int32_t dst, src;
+	int16_t off;
+	int32_t imm;
+	int64_t imm64;
+	int32_t label; /* jumps: target label; IR_LABEL: its number */
+};
+
+struct ir {
+	VEC(struct ir_insn) insns;
+	int32_t next_vreg;
+	int32_t next_label;
+	uint32_t stack_size; /* bytes below r10 reserved by codegen (spills go beneath) */
+};
+
+void ir_init(struct ir *ir);
+void ir_free(struct ir *ir);
+int32_t ir_vreg(struct ir *ir);
+int32_t ir_label(struct ir *ir);
+/* Reserve n bytes (8-aligned) of BPF stack; returns the offset from r10 (negative). */
+int16_t ir_stack(struct ir *ir, uint32_t n);
+
+static inline void emit(struct ir *ir, struct ir_insn insn)
+{
+	vec_push(&ir->insns, insn);
+}
+
+#define IRI(c, d, s, o, i) ((struct ir_insn){ .kind = IR_INSN, .code = (c), .dst = (d), .src = (s), .off = (o), .imm = (i), .label = -1 })
+
+#define MOV64_REG(d, s) IRI(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV64_IMM(d, i) IRI(BPF_ALU64 | BPF_MOV | BPF_K, d, NO_REG, 0, i)
+#define MOV32_REG(d, s) IRI(BPF_ALU | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ALU64_REG(op, d, s) IRI(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define ALU64_IMM(op, d, i) IRI(BPF_ALU64 | (op) | BPF_K, d, NO_REG, 0, i)
+#define NEG64(d) IRI(BPF_ALU64 | BPF_NEG | BPF_K, d, NO_REG, 0, 0)
+#define LDX_MEM(sz, d, s, o) IRI(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define STX_MEM(sz, d, s, o) IRI(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST_MEM(sz, d, o, i) IRI(BPF_ST | BPF_MEM | (sz), d, NO_REG, o, i)
+/* *(size *)(d + o) += s, atomically */
+#define ATOMIC_ADD(sz, d, s, o) IRI(BPF_STX | BPF_ATOMIC | (sz), d, s, o, BPF_ADD)
+#define EXIT_INSN() IRI(BPF_JMP | BPF_EXIT, NO_REG, NO_REG, 0, 0)
+
+static inline struct ir_insn ir_jmp(uint8_t code, int32_t d, int32_t s, int32_t imm, int32_t label)
+{
+	struct ir_insn i = IRI(code, d, s, 0, imm);
+	i.label = label;
+	return i;
+}
+#define JMP_REG(op, d, s, l) ir_jmp(BPF_JMP | (op) | BPF_X, d, s, 0, l)
+#define JMP_IMM(op, d, i, l) ir_jmp(BPF_JMP | (op) | BPF_K, d, NO_REG, i, l)
+#define JA(l) ir_jmp(BPF_JMP | BPF_JA, NO_REG, NO_REG, 0, l)
+
+static inline struct ir_insn ir_call(int32_t helper, uint8_t nargs)
+{
+	struct ir_insn i = IRI(BPF_JMP | BPF_CALL, NO_REG, NO_REG, 0, helper);
+	i.nargs = nargs;
+	return i;
+}
+#define CALL(fn, nargs) ir_call(fn, nargs)
+
+static inline struct ir_insn ir_ld_imm64(int32_t d, int64_t v)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, 0);
+	i.kind = IR_LD_IMM64;
+	i.imm64 = v;
+	return i;
+}
+#define LD_IMM64(d, v) ir_ld_imm64(d, v)
+
+static inline struct ir_insn ir_ld_map(int32_t d, int32_t map_id)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, map_id);
+	i.kind = IR_LD_MAP;
+	return i;
+}
+#define LD_MAP(d, id) ir_ld_map(d, id)
+
+static inline struct ir_insn ir_label_insn(int32_t l)
+{
+	struct ir_insn i = IRI(0, NO_REG, NO_REG, 0, 0);
+	i.kind = IR_LABEL;
+	i.label = l;
+	return i;
+}
+#define LABEL(l) ir_label_insn(l)
+
+/* Registers an instruction reads and writes (at most 6 each). */
+struct ir_regs {
+	int32_t use[6], def[6];
+	uint8_t nuse, ndef;
+};
+void ir_regs_of(const struct ir_insn *insn, struct ir_regs *r);
+static inline bool ir_is_jump(const struct ir_insn *i)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+	return i->kind == IR_INSN && (cls == BPF_JMP || cls == BPF_JMP32) && BPF_OP(i->code) != BPF_CALL &&
+	       BPF_OP(i->code) != BPF_EXIT;
+}
+
+/* Pseudo-C rendering of one instruction ("r1 = *(u64 *)(r10 -8)"). */
+void ir_format_insn(struct strbuf *out, const struct ir_insn *insn);
+/* The `-d ir` listing. */
+void ir_dump(const struct ir *ir, struct strbuf *out);
+const char *bpf_helper_name(int32_t id);
+
+#endif

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Register allocation over the IR.
+ *
+ * Positions: instruction i reads its operands at 2i and writes its results
+ * at 2i+1. A register (physical or virtual) is busy over the positions
+ * where it holds a value still needed. Liveness is computed by the usual
+ * backward dataflow over basic blocks, so values live around a while loop
+ * cover the whole loop.
+ *
+ * Physical registers used explicitly by the IR (helper arguments in r1..r5,
+ * results in r0, the clobbers of every call) get exact busy maps. Each
+ * virtual register gets one interval [first, last] and is given, in order
+ * of interval start, the first physical register free over that whole
+ * interval (a register it is moved to or from first, then r1-r5, r0,
+ * r6-r9). A call clobbers r0-r5, so a value live across a call lands in
+ * r6-r9 by itself. When nothing is free the longest-lived conflicting
+ * value is spilled to a stack slot (loads before uses, stores after
+ * definitions) and allocation starts over.
+ */
+#include "codegen/regalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPHYS 10 /* r0..r9; r10 is the frame pointer */
+
+struct block {
+	uint32_t first, last; /* instruction range, inclusive */
+	int32_t succ[2];
+	uint8_t nsucc;
+};
+
+struct ra {
+	struct ir *ir;
+	uint32_t n;	  /* instructions */
+	uint32_t nregs;	  /* registers incl. virtual */
+	uint32_t words;	  /* bitset words per block */
+	struct block *blocks;
+	uint32_t nblocks;
+	uint64_t *live_in, *live_out;
+	int32_t *lo, *hi; /* interval per register */
+	uint8_t *busy;	  /* [NPHYS][2n+2] */
+	int8_t *assign;	  /* vreg -> physical, -1 none */
+	int8_t *hint;
+	uint8_t *is_temp; /* vreg created by spilling */
+};
+
+static inline void bs_set(uint64_t *s, uint32_t b)
+{
+	s[b / 64] |= 1ull << (b % 64);
+}
+
+static inline bool bs_has(const uint64_t *s, uint32_t b)
+{
+	return s[b / 64] >> (b % 64) & 1;
+}
+
+static void build_blocks(struct ra *ra)
+{
+	const struct ir_insn *in = ra->ir->insns.data;
+	uint32_t n = ra->n, nb = 0, i;
+	int32_t *label_block;
+	bool *leader = xcalloc(n + 1, sizeof(bool));
+	int32_t max_label = ra->ir->next_label;
+
+	if (n)
+		leader[0] = true;
+	for (i = 0; i < n; i++) {
+		if (in[i].kind == IR_LABEL)
+			leader[i] = true;
+		if (ir_is_jump(&in[i]) || (in[i].kind == IR_INSN && in[i].code == (BPF_JMP | BPF_EXIT)))
+			leader[i + 1] = true;
+	}
+	for (i = 0; i < n; i++)
+		nb += leader[i];
+	ra->blocks = xcalloc(nb, sizeof(struct block));
+	label_block = xmalloc(sizeof(int32_t) * (max_label + 1));
+	for (i = 0; i < (uint32_t)max_label + 1; i++)
+		label_block[i] = -1;
+	nb = 0;
+	for (i = 0; i < n; i++) {
+		if (leader[i]) {
+			if (nb)
+				ra->blocks[nb - 1].last = i - 1;
+			ra->blocks[nb++].first = i;
+		}
+		if (in[i].kind == IR_LABEL && in[i].label <= max_label)
+			label_block[in[i].label] = nb - 1;
+	}
+	if (nb)
+		ra->blocks[nb - 1].last = n - 1;
+	ra->nblocks = nb;
+	for (uint32_t b = 0; b < nb; b++) {
+		struct block *bl = &ra->blocks[b];
+		const struct ir_insn *last = &in[bl->last];
+		bool ends = last->kind == IR_INSN && (last->code == (BPF_JMP | BPF_EXIT) ||
+						      last->code == (BPF_JMP | BPF_JA));
+		if (ir_is_jump(last) && last->label >= 0 && last->label <= max_label &&
+		    label_block[last->label] >= 0)
+			bl->succ[bl->nsucc++] = label_block[last->label];
+		if (!ends && b + 1 < nb)
+			bl->succ[bl->nsucc++] = b + 1;
+	}
+	free(label_block);
+	free(leader);
+}
+
+static void liveness(struct ra *ra)
+{
+	const struct ir_insn *in = ra->ir->insns.data;
+	uint32_t w = ra->words, nb = ra->nblocks;
+	uint64_t *use = xcalloc((size_t)nb * w, 8), *def = xcalloc((size_t)nb * w, 8);
+	struct ir_regs r;
+	bool changed = true;
+
+	ra->live_in = xcalloc((size_t)nb * w, 8);
+	ra->live_out = xcalloc((size_t)nb * w, 8);
+	for (uint32_t b = 0; b < nb; b++) {
+		uint64_t *u = use + (size_t)b * w, *d = def + (size_t)b * w;
+		for (uint32_t i = ra->blocks[b].first; i <= ra->blocks[b].last; i++) {
+			ir_regs_of(&in[i], &r);
+			for (int k = 0; k < r.nuse; k++)
+				if (r.use[k] != R10 && !bs_has(d, r.use[k]))
+					bs_set(u, r.use[k]);
+			for (int k = 0; k < r.ndef; k++)
+				bs_set(d, r.def[k]);
+		}
+	}
+	while (changed) {
+		changed = false;
+		for (uint32_t b = nb; b-- > 0;) {
+			uint64_t *out = ra->live_out + (size_t)b * w, *lin = ra->live_in + (size_t)b * w;
+			for (int s = 0; s < ra->blocks[b].nsucc; s++) {
+				uint64_t *sin = ra->live_in + (size_t)ra->blocks[b].succ[s] * w;
+				for (uint32_t k = 0; k < w; k++)
+					out[k] |= sin[k];
+			}
+			for (uint32_t k = 0; k < w; k++) {
+				uint64_t v = use[(size_t)b * w + k] | (out[k] & ~def[(size_t)b * w + k]);
+				if (v != lin[k]) {
+					lin[k] = v;
+					changed = true;
+				}
+			}
+		}
+	}
+	free(use);
+	free(def);
+}
+
+static inline void extend(struct ra *ra, int32_t reg, int32_t pos)
+{
+	if (ra->lo[reg] < 0 || pos < ra->lo[reg])
+		ra->lo[reg] = pos;
+	if (pos > ra->hi[reg])
+		ra->hi[reg] = pos;
+}
+
+static inline void mark(struct ra *ra, int32_t reg, uint32_t pos)
+{
+	if (reg < NPHYS)
+		ra->busy[(size_t)reg * (2 * ra->n + 2) + pos] = 1;
+}
+
+/* Intervals of virtual registers; exact busy positions of physical ones. */
+static void intervals(struct ra *ra)
+{
+	const struct ir_insn *in = ra->ir->insns.data;
+	uint32_t w = ra->words;
+	uint64_t *live = xmalloc(w * 8);
+	struct ir_regs r;
+
+	for (uint32_t k = 0; k < ra->nregs; k++) {
+		ra->lo[k] = -1;
+		ra->hi[k] = -1;
+	}
+	for (uint32_t b = 0; b < ra->nblocks; b++) {
+		const struct block *bl = &ra->blocks[b];
+		memcpy(live, ra->live_out + (size_t)b * w, w * 8);
+		for (uint32_t reg = 0; reg < ra->nregs; reg++) {
+			if (bs_has(live, reg))
+				extend(ra, reg, 2 * bl->last + 1);
+			if (bs_has(ra->live_in + (size_t)b * w, reg))
+				extend(ra, reg, 2 * bl->first);
+		}
+		for (uint32_t i = bl->last + 1; i-- > bl->first;) {
+			for (uint32_t reg = 0; reg < NPHYS; reg++)
+				if (bs_has(live, reg)) {
+					mark(ra, reg, 2 * i + 1);
+					mark(ra, reg, 2 * i + 2);
+				}
+			ir_regs_of(&in[i], &r);
+			for (int k = 0; k < r.ndef; k++) {
+				mark(ra, r.def[k], 2 * i + 1);
+				extend(ra, r.def[k], 2 * i + 1);
+				live[r.def[k] / 64] &= ~(1ull << (r.def[k] % 64));
+			}
+			for (int k = 0; k < r.nuse; k++) {
+				if (r.use[k] == R10)
+					continue;
+				mark(ra, r.use[k], 2 * i);
+				extend(ra, r.use[k], 2 * i);
+				bs_set(live, r.use[k]);
+			}
+		}
+		for (uint32_t reg = 0; reg < NPHYS; reg++)
+			if (bs_has(live, reg))
+				mark(ra, reg, 2 * bl->first);
+	}
+	free(live);
+}
+
+static bool free_over(struct ra *ra, int p, int32_t lo, int32_t hi)
+{
+	const uint8_t *b = ra->busy + (size_t)p * (2 * ra->n + 2);
+	for (int32_t pos = lo; pos <= hi; pos++)
+		if (b[pos])
+			return false;
+	return true;
+}
+
+static void hints(struct ra *ra)
+{
+	vec_foreach(&ra->ir->insns, i)
+	{
+		if (i->kind != IR_INSN || i->code != (BPF_ALU64 | BPF_MOV | BPF_X))
+			continue;
+		if (i->dst >= VREG0 && i->src < NPHYS)
+			ra->hint[i->dst] = i->src;
+		else if (i->src >= VREG0 && i->dst < NPHYS && ra->hint[i->src] < 0)
+			ra->hint[i->src] = i->dst;
+	}
+}
+
+/* Replace every use/def of vreg v by loads/stores of a stack slot. */
+static void spill(struct ra *ra, int32_t v, uint8_t **is_temp, uint32_t *temp_cap)
+{
+	struct ir *ir = ra->ir;
+	int16_t slot = ir_stack(ir, 8);
+	VEC(struct ir_insn) out = { 0 };
+	struct ir_regs r;
+
+	vec_foreach(&ir->insns, i)
+	{
+		struct ir_insn insn = *i;
+		bool used = false, defined = false;
+		ir_regs_of(&insn, &r);
+		for (int k = 0; k < r.nuse; k++)
+			used |= r.use[k] == v;
+		for (int k = 0; k < r.ndef; k++)
+			defined |= r.def[k] == v;
+		if (!used && !defined) {
+			vec_push(&out, insn);
+			continue;
+		}
+		int32_t t = ir_vreg(ir);
+		if ((uint32_t)t >= *temp_cap) {
+			uint32_t cap = *temp_cap * 2 + 64;
+			while (cap <= (uint32_t)t)
+				cap *= 2;
+			*is_temp = xrealloc(*is_temp, cap);
+			memset(*is_temp + *temp_cap, 0, cap - *temp_cap);
+			*temp_cap = cap;
+		}
+		(*is_temp)[t] = 1;
+		if (insn.dst == v)
+			insn.dst = t;
+		if (insn.src == v)
+			insn.src = t;
+		if (used)
+			vec_push(&out, LDX_MEM(BPF_DW, t, R10, slot));
+		vec_push(&out, insn);
+		if (defined)
+			vec_push(&out, STX_MEM(BPF_DW, R10, t, slot));
+	}
+	vec_free(&ir->insns);
+	ir->insns.data = out.data;
+	ir->insns.len = out.len;
+	ir->insns.cap = out.cap;
+}
+
+static void ra_free(struct ra *ra)
+{
+	free(ra->blocks);
+	free(ra->live_in);
+	free(ra->live_out);
+	free(ra->lo);
+	free(ra->hi);
+	free(ra->busy);
+	free(ra->assign);
+	free(ra->hint);
+	memset(ra, 0, sizeof(*ra));
+}
+
+static int cmp_by_lo(const void *a, const void *b, void *arg)
+{
+	const struct ra *ra = arg;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	if (ra->lo[x] != ra->lo[y])
+		return ra->lo[x] < ra->lo[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* One attempt: 0 when every vreg got a register, else the vreg to spill. */
+static int32_t try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp_cap)
+{
+	static const int order[NPHYS] = { R1, R2, R3, R4, R5, R0, R6, R7, R8, R9 };
+	uint32_t nv = ra->nregs - VREG0, cnt = 0;
+	int32_t *vs = xmalloc(sizeof(int32_t) * (nv + 1));
+	int32_t victim = 0;
+
+	for (uint32_t v = VREG0; v < ra->nregs; v++)
+		if (ra->lo[v] >= 0)
+			vs[cnt++] = v;
+	qsort_r(vs, cnt, sizeof(int32_t), cmp_by_lo, ra);
+	for (uint32_t k = 0; k < cnt; k++) {
+		int32_t v = vs[k], lo = ra->lo[v], hi = ra->hi[v];
+		int p = -1;
+		if (ra->hint[v] >= 0 && free_over(ra, ra->hint[v], lo, hi))
+			p = ra->hint[v];
+		for (int j = 0; p < 0 && j < NPHYS; j++)
+			if (free_over(ra, order[j], lo, hi))
+				p = order[j];
+		if (p < 0) {
+			bool temp = (uint32_t)v < temp_cap && is_temp[v];
+			victim = v;
+			if (temp) {
+				/* Spill the longest value overlapping this reload instead. */
+				int32_t best = -1, len = -1;
+				for (uint32_t q = 0; q < k; q++) {
+					int32_t o = vs[q];
+					bool otemp = (uint32_t)o < temp_cap && is_temp[o];
+					if (otemp || ra->hi[o] < lo || ra->lo[o] > hi)
+						continue;
+					if (ra->hi[o] - ra->lo[o] > len) {
+						len = ra->hi[o] - ra->lo[o];
+						best = o;
+					}
+				}
+				victim = best >= 0 ? best : -1;
+			}
+			break;
+		}
+		ra->assign[v] = p;
+		memset(ra->busy + (size_t)p * (2 * ra->n + 2) + lo, 1, hi - lo + 1);
+	}
+	free(vs);
+	return victim;
+}
+
+int regalloc(struct ir *ir, char *err, size_t errlen)
+{
+	uint8_t *is_temp = NULL;
+	uint32_t temp_cap = 0;
+	struct ra ra;
+	int rounds = 0;
+
+	for (;;) {
+		memset(&ra, 0, sizeof(ra));
+		ra.ir = ir;
+		ra.n = ir->insns.len;
+		ra.nregs = ir->next_vreg;
+		ra.words = (ra.nregs + 63) / 64;
+		build_blocks(&ra);
+		liveness(&ra);
+		ra.lo = xmalloc(sizeof(int32_t) * ra.nregs);
+		ra.hi = xmalloc(sizeof(int32_t) * ra.nregs);
+		ra.busy = xcalloc((size_t)NPHYS * (2 * ra.n + 2), 1);
+		ra.assign = xmalloc(ra.nregs);
+		ra.hint = xmalloc(ra.nregs);
+		memset(ra.assign, -1, ra.nregs);
+		memset(ra.hint, -1, ra.nregs);
+		intervals(&ra);
+		hints(&ra);
+
+		int32_t victim = try_allocate(&ra, is_temp, temp_cap);
+		if (victim == 0)
+			break;
+		ra_free(&ra);
+		if (victim < 0 || ir->stack_size + 8 > 512 || ++rounds > 1000) {
+			snprintf(err, errlen,
+				 "the program needs more registers and stack than eBPF allows (%u bytes of stack)",
+				 ir->stack_size);
+			free(is_temp);
+			return -1;
+		}
+		spill(&ra, victim, &is_temp, &temp_cap);
+	}
+
+	/* Rewrite to physical registers, dropping moves to self. */
+	size_t o = 0;
+	for (size_t k = 0; k < ir->insns.len; k++) {
+		struct ir_insn i = ir->insns.data[k];
+		if (i.dst >= VREG0)
+			i.dst = ra.assign[i.dst] >= 0 ? ra.assign[i.dst] : R0;
+		if (i.src >= VREG0)
+			i.src = ra.assign[i.src] >= 0 ? ra.assign[i.src] : R0;
+		if (i.kind == IR_INSN && (i.code == (BPF_ALU64 | BPF_MOV | BPF_X)) && i.dst == i.src)
+			continue;
+		ir->insns.data[o++] = i;
+	}
+	ir->insns.len = o;
+	ra_free(&ra);
+	free(is_temp);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef LANTERN_CODEGEN_REGALLOC_H
+#define LANTERN_CODEGEN_REGALLOC_H
+
+#include <linux/bpf.h>
+
+#include "codegen/ir.h"
+
+/*
+ * Map every virtual register of ir onto r0..r9, spilling to 8-byte stack
+ * slots below ir->stack_size when ten registers are not enough. Rewrites ir
+ * in place so that it holds physical registers only. Returns 0, or -1 when
+ * the program needs more than the 512 bytes of BPF stack (err says so).
+ */
+int regalloc(struct ir *ir, char *err, size_t errlen);
+
+/*
+ * Resolve labels into jump offsets and produce the final instructions.
+ * map_fds[id] is the fd of the session's map number id. Returns the count,
+ * or -1 with err set (a jump too far for a 16-bit offset).
+ */
+int ir_assemble(const struct ir *ir, const int *map_fds, struct bpf_insn **out, char *err,
+		size_t errlen);
+
+/* Disassembly of final instructions, one per line ("   3: r1 = r6"). */
+void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
+
+#endif
