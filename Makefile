@@ -14,8 +14,8 @@ SAN     ?=
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
+OPT     ?= -O2 -g
+CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -Wshadow -Wvla -fno-strict-aliasing -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP $(SAN)
 LDFLAGS += $(SAN)
 LDLIBS  += $(PKG_LIBS)
@@ -60,7 +60,7 @@ check: all unit runtime
 
 # The whole check suite under ASan+UBSan (leak detection on).
 asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" CFLAGS="-O1 -g" check
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" OPT="-O1 -g" check
 
 bench: all
 	bench/run.sh $(BUILD)

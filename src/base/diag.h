@@ -54,6 +54,7 @@
 	X(E_BAD_ASSIGN, 311)                                                                       \
 	X(E_MAP_UNUSED, 312)                                                                       \
 	X(E_BAD_CAST, 313)                                                                         \
+	X(E_LOOP_CONTROL, 314)                                                                     \
 	/* probes, loading, attaching */                                                           \
 	X(E_ATTACH, 400)                                                                           \
 	X(E_MECHANISM_MISSING, 401)                                                                \

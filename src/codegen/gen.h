@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Code generation: typed AST -> IR, one program at a time.
+ *
+ * An expression's value is either in a register (integers, pointers, probe
+ * ids) or in memory (strings, tuples): struct val says which. Memory values
+ * live in the program's scratch area (see scratch.h), in a map value, or
+ * wherever they were read from.
+ */
+#ifndef LANTERN_CODEGEN_GEN_H
+#define LANTERN_CODEGEN_GEN_H
+
+#include "ast/ast.h"
+#include "codegen/ir.h"
+#include "runtime/session.h"
+
+struct val {
+	struct type *type;
+	bool mem;    /* in memory at reg + off; else the value is in reg */
+	int32_t reg;
+	int32_t off;
+};
+
+struct gen {
+	struct session *s;
+	struct prog_desc *pd;
+	struct probe_inst *inst;
+	struct ir *ir;
+	int32_t ctx;	 /* vreg: the program's context pointer */
+	int32_t scratch; /* vreg: this CPU's scratch area */
+	int32_t out;	 /* label: leave the program */
+	uint32_t scratch_top, scratch_max;
+	int32_t loop_break, loop_continue; /* labels, -1 outside loops */
+	uint64_t start_ns;		   /* for `elapsed` */
+	struct span span;		   /* statement being compiled, for errors */
+	bool failed;
+};
+
+typedef struct val (*gen_fn)(struct gen *g, struct expr *e);
+
+/* Compile one program (its probe, typed for pd->inst) into pd->ir. */
+int gen_program(struct session *s, struct prog_desc *pd);
+
+/* expressions (gen_expr.c) */
+struct val gen_expr(struct gen *g, struct expr *e);
+int32_t gen_scalar(struct gen *g, struct expr *e);
+/* Store e's value, converted to type t, at base + off. */
+void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, int32_t off);
+void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, int32_t off);
+/* A new register holding a op rhs (arithmetic and bitwise operators). */
+int32_t gen_arith(struct gen *g, enum op op, int32_t a, struct expr *rhs, struct type *lt);
+/* Jump to label when e is false (zero) / true. */
+void gen_branch_false(struct gen *g, struct expr *e, int32_t label);
+
+/* memory helpers (gen_mem.c) */
+uint32_t scratch_alloc(struct gen *g, uint32_t size);
+void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size);
+void gen_copy(struct gen *g, int32_t dbase, int32_t doff, int32_t sbase, int32_t soff, uint32_t size);
+/* dst = base + off, as a new vreg */
+int32_t gen_addr(struct gen *g, int32_t base, int32_t off);
+/* Load an integer of type t from base + off, widened to 64 bits. */
+int32_t gen_load_int(struct gen *g, struct type *t, int32_t base, int32_t off);
+/* Sign- or zero-extend a register holding a value of type t to 64 bits. */
+void gen_extend(struct gen *g, int32_t reg, struct type *t);
+/* Strings: compare a and b, leaving 1 in the result when equal. */
+int32_t gen_str_eq(struct gen *g, struct val a, struct val b);
+/* Read size bytes from an arbitrary (kernel or user) address into scratch. */
+void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
+		    bool user, bool str);
+
+/* maps and records (gen_map.c) */
+/* Build a map's key in scratch; returns its offset. */
+uint32_t gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys);
+/* r = pointer to the value or 0 */
+int32_t gen_map_lookup(struct gen *g, struct map_info *m, uint32_t key_off);
+void gen_map_update(struct gen *g, struct map_info *m, uint32_t key_off, uint32_t val_off);
+void gen_assign_map(struct gen *g, struct stmt *st);
+struct val gen_map_read(struct gen *g, struct expr *e);
+void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr *amount);
+/* Emit a ring buffer record from scratch + off (its first u64 is the id). */
+void gen_output(struct gen *g, uint32_t off, uint32_t size);
+uint32_t record_add(struct session *s, struct record_desc *r);
+
+/* builtin variables and functions: one hook each, named in sema's tables */
+struct val gen_builtin(struct gen *g, struct expr *e);
+struct val gen_call(struct gen *g, struct expr *e);
+struct val gen_call_printf(struct gen *g, struct expr *e);
+struct val gen_call_str(struct gen *g, struct expr *e);
+struct val gen_call_exit(struct gen *g, struct expr *e);
+struct val gen_call_delete(struct gen *g, struct expr *e);
+struct val gen_call_map_op(struct gen *g, struct expr *e); /* print, clear, zero */
+struct val gen_call_time(struct gen *g, struct expr *e);
+
+void gen_error(struct gen *g, struct span sp, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+#endif

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/* Builtin variables and functions: the codegen hooks named in sema's tables. */
+#include "codegen/gen.h"
+#include "sema/sema.h"
+
+#include <string.h>
+
+static struct val reg_val(struct type *t, int32_t r)
+{
+	return (struct val){ .type = t, .reg = r };
+}
+
+/* r = helper() */
+static int32_t call0(struct gen *g, int32_t helper)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, CALL(helper, 0));
+	emit(g->ir, MOV64_REG(r, R0));
+	return r;
+}
+
+static int32_t gen_imm(struct gen *g, int64_t v)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	if (v >= INT32_MIN && v <= INT32_MAX)
+		emit(g->ir, MOV64_IMM(r, (int32_t)v));
+	else
+		emit(g->ir, LD_IMM64(r, v));
+	return r;
+}
+
+struct val gen_builtin(struct gen *g, struct expr *e)
+{
+	struct type *t = e->type;
+	int32_t r;
+
+	switch ((enum builtin_id)e->id) {
+	case BI_PID:
+	case BI_TID:
+		// pid = get_current_pid_tgid() >> 32; tid = (u32)get_current_pid_tgid()
+		r = call0(g, BPF_FUNC_get_current_pid_tgid);
+		if (e->id == BI_PID)
+			emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
+		else
+			emit(g->ir, MOV32_REG(r, r));
+		return reg_val(t, r);
+	case BI_UID:
+	case BI_GID:
+		r = call0(g, BPF_FUNC_get_current_uid_gid);
+		if (e->id == BI_GID)
+			emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
+		else
+			emit(g->ir, MOV32_REG(r, r));
+		return reg_val(t, r);
+	case BI_NSECS:
+		return reg_val(t, call0(g, BPF_FUNC_ktime_get_ns));
+	case BI_ELAPSED: {
+		// elapsed = ktime_get_ns() - start of the session
+		int32_t start = ir_vreg(g->ir);
+		r = call0(g, BPF_FUNC_ktime_get_ns);
+		emit(g->ir, LD_IMM64(start, (int64_t)g->start_ns));
+		emit(g->ir, ALU64_REG(BPF_SUB, r, start));
+		return reg_val(t, r);
+	}
+	case BI_CPU:
+		return reg_val(t, call0(g, BPF_FUNC_get_smp_processor_id));
+	case BI_RAND:
+		return reg_val(t, call0(g, BPF_FUNC_get_prandom_u32));
+	case BI_CGROUP:
+		return reg_val(t, call0(g, BPF_FUNC_get_current_cgroup_id));
+	case BI_NUMAID:
+		return reg_val(t, call0(g, BPF_FUNC_get_numa_node_id));
+	case BI_JIFFIES:
+		return reg_val(t, call0(g, BPF_FUNC_jiffies64));
+	case BI_CURTASK:
+		return reg_val(t, call0(g, BPF_FUNC_get_current_task));
+	case BI_COMM: {
+		uint32_t off = scratch_alloc(g, t->size);
+		gen_expr_into(g, e, t, g->scratch, off);
+		return (struct val){ .type = t, .mem = true, .reg = g->scratch, .off = off };
+	}
+	case BI_PROBE:
+		return reg_val(t, gen_imm(g, g->inst->probe_id));
+	case BI_ARGS:
+		return reg_val(t, g->ctx);
+	case BI_CPID:
+		return reg_val(t, gen_imm(g, g->s->cpid));
+	default:
+		gen_error(g, e->span, "%s is not supported here", e->u.name);
+		return reg_val(t, gen_imm(g, 0));
+	}
+}
+
+struct val gen_call(struct gen *g, struct expr *e)
+{
+	const struct func_def *fd = &func_defs[e->id];
+
+	if (!fd->gen) {
+		gen_error(g, e->span, "internal error: no code for %s()", fd->name);
+		return reg_val(&ty_s64, gen_imm(g, 0));
+	}
+	return fd->gen(g, e);
+}
+
+static struct val void_val(void)
+{
+	return (struct val){ .type = &ty_void, .reg = NO_REG };
+}
+
+/* A record: u64 id, then the arguments laid out as a tuple. */
+static void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs)
+{
+	struct type *el[64];
+	uint32_t id;
+
+	for (uint32_t i = 0; i < nargs; i++)
+		el[i] = type_stored(&g->s->arena, args[i]->type);
+	r->args = type_tuple(&g->s->arena, el, nargs);
+	r->size = 8 + r->args->size;
+	id = record_add(g->s, r);
+
+	uint32_t off = scratch_alloc(g, r->size);
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
+	for (uint32_t i = 0; i < nargs; i++)
+		gen_expr_into(g, args[i], r->args->fields[i].type, g->scratch,
+			      off + 8 + r->args->fields[i].offset);
+	gen_output(g, off, r->size);
+}
+
+struct val gen_call_printf(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+
+	r->kind = REC_PRINTF;
+	r->fmt = e->info;
+	gen_record(g, r, e->u.call.args.v + 1, e->u.call.args.n - 1);
+	return void_val();
+}
+
+struct val gen_call_exit(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+
+	r->kind = REC_EXIT;
+	gen_record(g, r, e->u.call.args.v, e->u.call.args.n);
+	emit(g->ir, JA(g->out));
+	return void_val();
+}
+
+struct val gen_call_time(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+
+	r->kind = REC_TIME;
+	r->text = e->u.call.args.n ? e->u.call.args.v[0]->u.str : "%H:%M:%S\n";
+	gen_record(g, r, NULL, 0);
+	return void_val();
+}
+
+/* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
+struct val gen_call_map_op(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct expr **a = e->u.call.args.v;
+
+	r->kind = e->id == FN_PRINT ? REC_PRINT_MAP : e->id == FN_CLEAR ? REC_CLEAR_MAP : REC_ZERO_MAP;
+	r->map = a[0]->info;
+	if (e->u.call.args.n > 1)
+		r->top = (int64_t)a[1]->u.ival;
+	if (e->u.call.args.n > 2)
+		r->div = (int64_t)a[2]->u.ival;
+	gen_record(g, r, NULL, 0);
+	return void_val();
+}
+
+struct val gen_call_delete(struct gen *g, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	struct map_info *m = a->info;
+	uint32_t key = gen_map_key(g, m, &a->u.map.keys);
+
+	// map_delete_elem(&map, key)
+	emit(g->ir, LD_MAP(R1, m->bpf_map));
+	emit(g->ir, MOV64_REG(R2, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key));
+	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	return void_val();
+}
+
+struct val gen_call_str(struct gen *g, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	struct type *t = e->type;
+	uint32_t off = scratch_alloc(g, t->size);
+	struct val res = { .type = t, .mem = true, .reg = g->scratch, .off = off };
+
+	if (a->kind == EXPR_POSITIONAL) {
+		/* str($1): the parameter's text, known now */
+		uint32_t n = a->u.num;
+		const char *p = n >= 1 && n <= (uint32_t)g->s->opts->nparams ? g->s->opts->params[n - 1] : "";
+		struct expr lit = { .kind = EXPR_STR, .type = t };
+		lit.u.str = p;
+		lit.u.len = strlen(p);
+		gen_expr_into(g, &lit, t, g->scratch, off);
+		return res;
+	}
+	if (a->type->kind == TY_STR)
+		return gen_expr(g, a);
+
+	int32_t p = gen_scalar(g, a);
+	int32_t size = ir_vreg(g->ir);
+	gen_zero(g, g->scratch, off, t->size);
+	if (e->u.call.args.n == 2 && e->u.call.args.v[1]->kind != EXPR_INT) {
+		// size = min(len + 1, t->size), as the verifier needs a bound
+		int32_t ok = ir_label(g->ir);
+		emit(g->ir, MOV64_REG(size, gen_scalar(g, e->u.call.args.v[1])));
+		emit(g->ir, ALU64_IMM(BPF_ADD, size, 1));
+		emit(g->ir, JMP_IMM(BPF_JLE, size, t->size, ok));
+		emit(g->ir, MOV64_IMM(size, t->size));
+		emit(g->ir, LABEL(ok));
+	} else {
+		emit(g->ir, MOV64_IMM(size, t->size));
+	}
+	/* User pointers by their type; plain addresses by value (the compat
+	   helper picks user or kernel memory from the address). */
+	int32_t fn = BPF_FUNC_probe_read_str;
+	if (a->type->kind == TY_PTR)
+		fn = a->type->user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str;
+	// fn(scratch + off, size, p)
+	emit(g->ir, MOV64_REG(R3, p));
+	emit(g->ir, MOV64_REG(R2, size));
+	emit(g->ir, MOV64_REG(R1, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R1, off));
+	emit(g->ir, CALL(fn, 3));
+	return res;
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/* Expressions: values in registers, or in memory for strings and tuples. */
+#include "codegen/gen.h"
+#include "sema/sema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct val reg_val(struct type *t, int32_t r)
+{
+	return (struct val){ .type = t, .reg = r };
+}
+
+static struct val mem_val(struct type *t, int32_t base, int32_t off)
+{
+	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
+}
+
+static int32_t gen_const(struct gen *g, int64_t v)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	if (v >= INT32_MIN && v <= INT32_MAX)
+		emit(g->ir, MOV64_IMM(r, (int32_t)v));
+	else
+		emit(g->ir, LD_IMM64(r, v));
+	return r;
+}
+
+/* A string literal, NUL-padded to size, at base + off. */
+static void gen_str_lit(struct gen *g, const char *s, uint32_t len, uint32_t size, int32_t base,
+			int32_t off)
+{
+	for (uint32_t i = 0; i < size; i += 8) {
+		uint64_t w = 0;
+		for (uint32_t k = 0; k < 8 && i + k < len && i + k < size; k++)
+			w |= (uint64_t)(uint8_t)s[i + k] << (8 * k);
+		if ((int64_t)w >= INT32_MIN && (int64_t)w <= INT32_MAX) {
+			emit(g->ir, ST_MEM(BPF_DW, base, off + i, (int32_t)w));
+		} else {
+			int32_t t = ir_vreg(g->ir);
+			emit(g->ir, LD_IMM64(t, (int64_t)w));
+			emit(g->ir, STX_MEM(BPF_DW, base, t, off + i));
+		}
+	}
+}
+
+void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, int32_t off)
+{
+	if (!v.mem) {
+		emit(g->ir, STX_MEM(t->size == 4 ? BPF_W : BPF_DW, base, v.reg, off));
+		return;
+	}
+	uint32_t n = MIN(v.type->size, t->size);
+	gen_copy(g, base, off, v.reg, v.off, n);
+	if (t->size > n)
+		gen_zero(g, base, off + n, t->size - n);
+}
+
+void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, int32_t off)
+{
+	if (t->kind == TY_STR && e->kind == EXPR_STR) {
+		gen_str_lit(g, e->u.str, e->u.len, t->size, base, off);
+		return;
+	}
+	if (t->kind == TY_STR && e->kind == EXPR_BUILTIN && e->id == BI_COMM) {
+		// get_current_comm(base + off, size): NUL-padded to size
+		emit(g->ir, MOV64_REG(R1, base));
+		emit(g->ir, ALU64_IMM(BPF_ADD, R1, off));
+		emit(g->ir, MOV64_IMM(R2, t->size));
+		emit(g->ir, CALL(BPF_FUNC_get_current_comm, 2));
+		return;
+	}
+	if (t->kind == TY_TUPLE && e->kind == EXPR_TUPLE && e->u.list.n == t->nfields) {
+		for (uint32_t i = 0; i < t->nfields; i++)
+			gen_expr_into(g, e->u.list.v[i], t->fields[i].type, base,
+				      off + t->fields[i].offset);
+		return;
+	}
+	gen_store_val(g, gen_expr(g, e), t, base, off);
+}
+
+int32_t gen_scalar(struct gen *g, struct expr *e)
+{
+	struct val v = gen_expr(g, e);
+
+	if (v.mem) {
+		gen_error(g, e->span, "internal error: %s used as a scalar", type_str_of(e->type));
+		return gen_const(g, 0);
+	}
+	return v.reg;
+}
+
+static bool is_cmp(enum op op)
+{
+	return op >= OP_EQ && op <= OP_GE;
+}
+
+static uint8_t jmp_for(enum op op, bool is_signed)
+{
+	switch (op) {
+	case OP_EQ:
+		return BPF_JEQ;
+	case OP_NE:
+		return BPF_JNE;
+	case OP_LT:
+		return is_signed ? BPF_JSLT : BPF_JLT;
+	case OP_LE:
+		return is_signed ? BPF_JSLE : BPF_JLE;
+	case OP_GT:
+		return is_signed ? BPF_JSGT : BPF_JGT;
+	default:
+		return is_signed ? BPF_JSGE : BPF_JGE;
+	}
+}
+
+static enum op negate_cmp(enum op op)
+{
+	switch (op) {
+	case OP_EQ:
+		return OP_NE;
+	case OP_NE:
+		return OP_EQ;
+	case OP_LT:
+		return OP_GE;
+	case OP_LE:
+		return OP_GT;
+	case OP_GT:
+		return OP_LE;
+	default:
+		return OP_LT;
+	}
+}
+
+static bool small_const(struct expr *e, int32_t *imm)
+{
+	if (e->kind == EXPR_INT && e->u.ival <= INT32_MAX) {
+		*imm = (int32_t)e->u.ival;
+		return true;
+	}
+	return false;
+}
+
+static bool int_cmp(struct expr *e)
+{
+	return e->kind == EXPR_BINARY && is_cmp(e->u.binary.op) &&
+	       e->u.binary.lhs->type->kind != TY_STR;
+}
+
+/* if (lhs op rhs) goto label */
+static void gen_cmp_jump(struct gen *g, struct expr *e, enum op op, int32_t label)
+{
+	struct expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
+	bool sg = l->type->is_signed || r->type->is_signed;
+	int32_t a = gen_scalar(g, l), imm;
+
+	if (small_const(r, &imm)) {
+		emit(g->ir, JMP_IMM(jmp_for(op, sg), a, imm, label));
+		return;
+	}
+	emit(g->ir, JMP_REG(jmp_for(op, sg), a, gen_scalar(g, r), label));
+}
+
+static void gen_branch(struct gen *g, struct expr *e, int32_t label, bool when);
+
+void gen_branch_false(struct gen *g, struct expr *e, int32_t label)
+{
+	gen_branch(g, e, label, false);
+}
+
+/* goto label when e's truth is `when` */
+static void gen_branch(struct gen *g, struct expr *e, int32_t label, bool when)
+{
+	if (int_cmp(e)) {
+		enum op op = e->u.binary.op;
+		gen_cmp_jump(g, e, when ? op : negate_cmp(op), label);
+		return;
+	}
+	if (e->kind == EXPR_UNARY && e->u.unary.op == OP_LNOT) {
+		gen_branch(g, e->u.unary.operand, label, !when);
+		return;
+	}
+	if (e->kind == EXPR_BINARY && (e->u.binary.op == OP_LAND || e->u.binary.op == OP_LOR)) {
+		bool and = e->u.binary.op == OP_LAND;
+		if (and != when) {
+			/* a && b false: a false or b false; a || b true: a true or b true */
+			gen_branch(g, e->u.binary.lhs, label, when);
+			gen_branch(g, e->u.binary.rhs, label, when);
+		} else {
+			int32_t skip = ir_label(g->ir);
+			gen_branch(g, e->u.binary.lhs, skip, !when);
+			gen_branch(g, e->u.binary.rhs, label, when);
+			emit(g->ir, LABEL(skip));
+		}
+		return;
+	}
+	int32_t r = gen_scalar(g, e);
+	emit(g->ir, JMP_IMM(when ? BPF_JNE : BPF_JEQ, r, 0, label));
+}
+
+/* 0 or 1 from a condition */
+static int32_t gen_bool(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir), done = ir_label(g->ir);
+
+	emit(g->ir, MOV64_IMM(r, 1));
+	gen_branch(g, e, done, true);
+	emit(g->ir, MOV64_IMM(r, 0));
+	emit(g->ir, LABEL(done));
+	return r;
+}
+
+static uint8_t alu_for(enum op op)
+{
+	switch (op) {
+	case OP_ADD:
+		return BPF_ADD;
+	case OP_SUB:
+		return BPF_SUB;
+	case OP_MUL:
+		return BPF_MUL;
+	case OP_DIV:
+		return BPF_DIV;
+	case OP_MOD:
+		return BPF_MOD;
+	case OP_BAND:
+		return BPF_AND;
+	case OP_BOR:
+		return BPF_OR;
+	case OP_BXOR:
+		return BPF_XOR;
+	case OP_SHL:
+		return BPF_LSH;
+	default:
+		return BPF_RSH;
+	}
+}
+
+/* dst op= src, for the arithmetic and bitwise operators */
+int32_t gen_arith(struct gen *g, enum op op, int32_t a, struct expr *rhs, struct type *lt)
+{
+	int32_t r = ir_vreg(g->ir), imm;
+	uint8_t alu = alu_for(op);
+
+	if (op == OP_SHR && lt && lt->is_signed)
+		alu = BPF_ARSH;
+	emit(g->ir, MOV64_REG(r, a));
+	if (rhs && small_const(rhs, &imm)) {
+		emit(g->ir, ALU64_IMM(alu, r, imm));
+		return r;
+	}
+	emit(g->ir, ALU64_REG(alu, r, gen_scalar(g, rhs)));
+	return r;
+}
+
+static struct val gen_binary(struct gen *g, struct expr *e)
+{
+	enum op op = e->u.binary.op;
+	struct expr *l = e->u.binary.lhs, *rr = e->u.binary.rhs;
+
+	if ((op == OP_EQ || op == OP_NE) && l->type->kind == TY_STR) {
+		uint32_t top = g->scratch_top;
+		struct val a = gen_expr(g, l), b = gen_expr(g, rr);
+		int32_t r = gen_str_eq(g, a, b);
+		g->scratch_top = top;
+		if (op == OP_NE)
+			emit(g->ir, ALU64_IMM(BPF_XOR, r, 1));
+		return reg_val(e->type, r);
+	}
+	if (is_cmp(op) || op == OP_LAND || op == OP_LOR)
+		return reg_val(e->type, gen_bool(g, e));
+	return reg_val(e->type, gen_arith(g, op, gen_scalar(g, l), rr, l->type));
+}
+
+static struct val gen_unary(struct gen *g, struct expr *e)
+{
+	struct expr *x = e->u.unary.operand;
+	int32_t r;
+
+	switch (e->u.unary.op) {
+	case OP_PREINC:
+	case OP_PREDEC:
+	case OP_POSTINC:
+	case OP_POSTDEC: {
+		bool inc = e->u.unary.op == OP_PREINC || e->u.unary.op == OP_POSTINC;
+		bool post = e->u.unary.op == OP_POSTINC || e->u.unary.op == OP_POSTDEC;
+		if (x->kind == EXPR_VAR) {
+			struct var_info *v = x->info;
+			r = ir_vreg(g->ir);
+			if (post)
+				emit(g->ir, MOV64_REG(r, v->vreg));
+			emit(g->ir, ALU64_IMM(BPF_ADD, v->vreg, inc ? 1 : -1));
+			if (!post)
+				emit(g->ir, MOV64_REG(r, v->vreg));
+			return reg_val(e->type, r);
+		}
+		gen_map_incdec(g, x, inc ? 1 : -1, NULL);
+		/* the map's new value */
+		struct val nv = gen_map_read(g, x);
+		r = nv.reg;
+		if (post) {
+			int32_t p = ir_vreg(g->ir);
+			emit(g->ir, MOV64_REG(p, r));
+			emit(g->ir, ALU64_IMM(BPF_ADD, p, inc ? -1 : 1));
+			r = p;
+		}
+		return reg_val(e->type, r);
+	}
+	case OP_LNOT:
+		return reg_val(e->type, gen_bool(g, e));
+	case OP_NEG:
+		r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, x)));
+		emit(g->ir, NEG64(r));
+		return reg_val(e->type, r);
+	case OP_BNOT:
+		r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, x)));
+		emit(g->ir, ALU64_IMM(BPF_XOR, r, -1));
+		return reg_val(e->type, r);
+	case OP_PLUS:
+		return reg_val(e->type, gen_scalar(g, x));
+	case OP_DEREF: {
+		int32_t p = gen_scalar(g, x);
+		uint32_t off = scratch_alloc(g, 8);
+		gen_zero(g, g->scratch, off, 8);
+		gen_probe_read(g, g->scratch, off, e->type->size, p, x->type->user, false);
+		return reg_val(e->type, gen_load_int(g, e->type, g->scratch, off));
+	}
+	default:
+		gen_error(g, e->span, "unsupported operator '%s'", op_str(e->u.unary.op));
+		return reg_val(e->type, gen_const(g, 0));
+	}
+}
+
+/* args->field of a tracepoint: loads from the context. */
+static struct val gen_ctx_field(struct gen *g, struct expr *e)
+{
+	struct field *f = e->info;
+	struct type *t = e->type;
+
+	if (f->data_loc) {
+		// loc = *(u32 *)(ctx + off); data = ctx + (loc & 0xffff)
+		int32_t loc = ir_vreg(g->ir);
+		uint32_t off = scratch_alloc(g, t->size);
+		emit(g->ir, LDX_MEM(BPF_W, loc, g->ctx, f->offset));
+		emit(g->ir, ALU64_IMM(BPF_AND, loc, 0xffff));
+		emit(g->ir, ALU64_REG(BPF_ADD, loc, g->ctx));
+		gen_zero(g, g->scratch, off, t->size);
+		gen_probe_read(g, g->scratch, off, t->size, loc, false, true);
+		return mem_val(t, g->scratch, off);
+	}
+	if (t->kind == TY_STR) {
+		uint32_t off = scratch_alloc(g, t->size);
+		int32_t src = gen_addr(g, g->ctx, f->offset);
+		gen_zero(g, g->scratch, off, t->size);
+		gen_probe_read(g, g->scratch, off, MIN(f->read_size + 1, t->size), src, false, true);
+		return mem_val(t, g->scratch, off);
+	}
+	if (t->kind == TY_INT || t->kind == TY_PTR) {
+		int32_t r = ir_vreg(g->ir);
+		uint8_t sz = t->size == 1 ? BPF_B : t->size == 2 ? BPF_H : t->size == 4 ? BPF_W : BPF_DW;
+		emit(g->ir, LDX_MEM(sz, r, g->ctx, f->offset));
+		gen_extend(g, r, t);
+		return reg_val(t, r);
+	}
+	/* arrays and records: their address, for indexing */
+	return mem_val(t, g->ctx, f->offset);
+}
+
+static struct val gen_index(struct gen *g, struct expr *e)
+{
+	struct expr *b = e->u.index.base;
+	struct type *bt = b->type, *et = e->type;
+
+	if (bt->kind == TY_ARRAY && b->kind == EXPR_FIELD) {
+		/* a constant index into an array field of the context */
+		struct field *f = b->info;
+		int64_t idx = e->id; /* constant, from sema */
+		uint32_t off = f->offset + (uint32_t)idx * et->size;
+		if (et->kind == TY_INT) {
+			int32_t r = ir_vreg(g->ir);
+			uint8_t sz = et->size == 1 ? BPF_B : et->size == 2 ? BPF_H : et->size == 4 ? BPF_W : BPF_DW;
+			emit(g->ir, LDX_MEM(sz, r, g->ctx, off));
+			gen_extend(g, r, et);
+			return reg_val(et, r);
+		}
+	}
+	if (bt->kind == TY_PTR) {
+		// tmp = *(elem *)(p + i * size), read safely
+		int32_t p = gen_scalar(g, b), i = gen_scalar(g, e->u.index.index);
+		int32_t a = ir_vreg(g->ir);
+		uint32_t off = scratch_alloc(g, 8);
+		emit(g->ir, MOV64_REG(a, i));
+		emit(g->ir, ALU64_IMM(BPF_MUL, a, et->size));
+		emit(g->ir, ALU64_REG(BPF_ADD, a, p));
+		gen_zero(g, g->scratch, off, 8);
+		gen_probe_read(g, g->scratch, off, et->size, a, bt->user, false);
+		return reg_val(et, gen_load_int(g, et, g->scratch, off));
+	}
+	gen_error(g, e->span, "indexing %s is not supported", type_str_of(bt));
+	return reg_val(et, gen_const(g, 0));
+}
+
+static struct val gen_ternary(struct gen *g, struct expr *e)
+{
+	int32_t other = ir_label(g->ir), done = ir_label(g->ir);
+
+	if (type_is_scalar(e->type)) {
+		int32_t r = ir_vreg(g->ir);
+		gen_branch_false(g, e->u.ternary.cond, other);
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.ternary.then)));
+		emit(g->ir, JA(done));
+		emit(g->ir, LABEL(other));
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.ternary.otherwise)));
+		emit(g->ir, LABEL(done));
+		return reg_val(e->type, r);
+	}
+	uint32_t off = scratch_alloc(g, e->type->size);
+	gen_branch_false(g, e->u.ternary.cond, other);
+	gen_expr_into(g, e->u.ternary.then, e->type, g->scratch, off);
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(other));
+	gen_expr_into(g, e->u.ternary.otherwise, e->type, g->scratch, off);
+	emit(g->ir, LABEL(done));
+	return mem_val(e->type, g->scratch, off);
+}
+
+static struct val gen_cast(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.cast.operand)));
+	gen_extend(g, r, e->type);
+	return reg_val(e->type, r);
+}
+
+struct val gen_expr(struct gen *g, struct expr *e)
+{
+	struct session *s = g->s;
+
+	switch (e->kind) {
+	case EXPR_INT:
+		return reg_val(e->type, gen_const(g, (int64_t)e->u.ival));
+	case EXPR_STR: {
+		uint32_t off = scratch_alloc(g, e->type->size);
+		gen_str_lit(g, e->u.str, e->u.len, e->type->size, g->scratch, off);
+		return mem_val(e->type, g->scratch, off);
+	}
+	case EXPR_BUILTIN:
+		return gen_builtin(g, e);
+	case EXPR_POSITIONAL: {
+		uint32_t n = e->u.num;
+		int64_t v = 0;
+		if (n >= 1 && n <= (uint32_t)s->opts->nparams)
+			v = strtoll(s->opts->params[n - 1], NULL, 0);
+		return reg_val(e->type, gen_const(g, v));
+	}
+	case EXPR_POSCOUNT:
+		return reg_val(e->type, gen_const(g, s->opts->nparams));
+	case EXPR_VAR: {
+		struct var_info *v = e->info;
+		if (type_is_scalar(v->type))
+			return reg_val(v->type, v->vreg);
+		return mem_val(v->type, g->scratch, v->offset);
+	}
+	case EXPR_MAP:
+		return gen_map_read(g, e);
+	case EXPR_CALL:
+		return gen_call(g, e);
+	case EXPR_UNARY:
+		return gen_unary(g, e);
+	case EXPR_BINARY:
+		return gen_binary(g, e);
+	case EXPR_TERNARY:
+		return gen_ternary(g, e);
+	case EXPR_FIELD:
+		if (e->u.field.base->type->kind == TY_CTX)
+			return gen_ctx_field(g, e);
+		break;
+	case EXPR_INDEX:
+		return gen_index(g, e);
+	case EXPR_TUPLE: {
+		uint32_t off = scratch_alloc(g, e->type->size);
+		gen_expr_into(g, e, e->type, g->scratch, off);
+		return mem_val(e->type, g->scratch, off);
+	}
+	case EXPR_CAST:
+		return gen_cast(g, e);
+	case EXPR_SIZEOF:
+		return reg_val(e->type, gen_const(g, e->id));
+	case EXPR_IDENT:
+		break;
+	}
+	gen_error(g, e->span, "cannot generate code for this expression");
+	return reg_val(&ty_s64, gen_const(g, 0));
+}

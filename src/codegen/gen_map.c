@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Maps in generated code: keys, lookups, updates, aggregations, and the
+ * ring buffer records that carry printf() and friends to user space.
+ *
+ * Aggregations live in per-CPU maps: each CPU updates its own copy without
+ * atomics and user space merges the copies when it prints.
+ */
+#include "codegen/gen.h"
+#include "output/hist.h"
+#include "sema/sema.h"
+
+uint32_t gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
+{
+	uint32_t off = scratch_alloc(g, m->key_size);
+
+	if (!m->key) {
+		gen_zero(g, g->scratch, off, m->key_size);
+		return off;
+	}
+	for (uint32_t i = 0; i < m->key->nfields && i < keys->n; i++)
+		gen_expr_into(g, keys->v[i], m->key->fields[i].type, g->scratch,
+			      off + m->key->fields[i].offset);
+	return off;
+}
+
+int32_t gen_map_lookup(struct gen *g, struct map_info *m, uint32_t key_off)
+{
+	int32_t p = ir_vreg(g->ir);
+
+	// p = map_lookup_elem(&map, scratch + key_off)
+	emit(g->ir, LD_MAP(R1, m->bpf_map));
+	emit(g->ir, MOV64_REG(R2, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key_off));
+	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(g->ir, MOV64_REG(p, R0));
+	return p;
+}
+
+void gen_map_update(struct gen *g, struct map_info *m, uint32_t key_off, uint32_t val_off)
+{
+	// map_update_elem(&map, scratch + key_off, scratch + val_off, BPF_ANY)
+	emit(g->ir, LD_MAP(R1, m->bpf_map));
+	emit(g->ir, MOV64_REG(R2, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key_off));
+	emit(g->ir, MOV64_REG(R3, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R3, val_off));
+	emit(g->ir, MOV64_IMM(R4, BPF_ANY));
+	emit(g->ir, CALL(BPF_FUNC_map_update_elem, 4));
+}
+
+struct val gen_map_read(struct gen *g, struct expr *e)
+{
+	struct map_info *m = e->info;
+	struct type *t = m->value;
+	uint32_t key = gen_map_key(g, m, &e->u.map.keys);
+	int32_t p = gen_map_lookup(g, m, key);
+	int32_t missing = ir_label(g->ir), done = ir_label(g->ir);
+
+	if (type_is_scalar(t)) {
+		// r = p ? *p : 0
+		int32_t r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_IMM(r, 0));
+		emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, done));
+		emit(g->ir, LDX_MEM(BPF_DW, r, p, 0));
+		emit(g->ir, LABEL(done));
+		return (struct val){ .type = t, .reg = r };
+	}
+	// copy the value out, or zeroes when the key is missing
+	uint32_t off = scratch_alloc(g, t->size);
+	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, missing));
+	gen_copy(g, g->scratch, off, p, 0, t->size);
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(missing));
+	gen_zero(g, g->scratch, off, t->size);
+	emit(g->ir, LABEL(done));
+	return (struct val){ .type = t, .mem = true, .reg = g->scratch, .off = off };
+}
+
+static void alu_reg(struct gen *g, enum op op, int32_t dst, int32_t src)
+{
+	static const uint8_t alu[OP_COUNT_] = {
+		[OP_ADD] = BPF_ADD, [OP_SUB] = BPF_SUB, [OP_MUL] = BPF_MUL, [OP_DIV] = BPF_DIV,
+		[OP_MOD] = BPF_MOD, [OP_BAND] = BPF_AND, [OP_BOR] = BPF_OR, [OP_BXOR] = BPF_XOR,
+		[OP_SHL] = BPF_LSH, [OP_SHR] = BPF_RSH,
+	};
+	emit(g->ir, ALU64_REG(alu[op], dst, src));
+}
+
+/* @m[k] op= amount: in place when the key exists, else insert (0 op amount). */
+static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int32_t amount)
+{
+	struct map_info *m = target->info;
+	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	int32_t p = gen_map_lookup(g, m, key);
+	int32_t init = ir_label(g->ir), done = ir_label(g->ir);
+	int32_t x = ir_vreg(g->ir);
+
+	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, init));
+	if (op == OP_ADD || op == OP_SUB) {
+		// lock *(u64 *)p += amount (or -amount)
+		emit(g->ir, MOV64_REG(x, amount));
+		if (op == OP_SUB)
+			emit(g->ir, NEG64(x));
+		emit(g->ir, ATOMIC_ADD(BPF_DW, p, x, 0));
+	} else {
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+		alu_reg(g, op, x, amount);
+		emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
+	}
+	emit(g->ir, JA(done));
+
+	emit(g->ir, LABEL(init));
+	uint32_t val = scratch_alloc(g, 8);
+	emit(g->ir, MOV64_IMM(x, 0));
+	alu_reg(g, op, x, amount);
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, x, val));
+	gen_map_update(g, m, key, val);
+	emit(g->ir, LABEL(done));
+}
+
+void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr *amount)
+{
+	int32_t a = amount ? gen_scalar(g, amount) : ir_vreg(g->ir);
+
+	if (!amount)
+		emit(g->ir, MOV64_IMM(a, (int32_t)delta));
+	gen_map_compound(g, map, OP_ADD, a);
+}
+
+/* b = log2 bucket of v (see output/hist.h) */
+static int32_t gen_hist_bucket(struct gen *g, int32_t v)
+{
+	static const int steps[] = { 32, 16, 8, 4, 2, 1 };
+	int32_t b = ir_vreg(g->ir), t = ir_vreg(g->ir), x = ir_vreg(g->ir);
+	int32_t done = ir_label(g->ir);
+
+	emit(g->ir, MOV64_IMM(b, 0));
+	emit(g->ir, JMP_IMM(BPF_JSLT, v, 0, done));
+	emit(g->ir, MOV64_IMM(b, 1));
+	emit(g->ir, JMP_IMM(BPF_JEQ, v, 0, done));
+	// b = 2 + floor(log2(v)), by halving the width each step
+	emit(g->ir, MOV64_IMM(b, 2));
+	emit(g->ir, MOV64_REG(t, v));
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		int32_t skip = ir_label(g->ir);
+		emit(g->ir, MOV64_REG(x, t));
+		emit(g->ir, ALU64_IMM(BPF_RSH, x, steps[i]));
+		emit(g->ir, JMP_IMM(BPF_JEQ, x, 0, skip));
+		emit(g->ir, MOV64_REG(t, x));
+		emit(g->ir, ALU64_IMM(BPF_ADD, b, steps[i]));
+		emit(g->ir, LABEL(skip));
+	}
+	emit(g->ir, LABEL(done));
+	return b;
+}
+
+/* b = linear bucket of v for lhist(min, max, step) (see output/hist.h) */
+static int32_t gen_lhist_bucket(struct gen *g, int32_t v, struct type *t)
+{
+	int32_t b = ir_vreg(g->ir), done = ir_label(g->ir);
+	uint32_t last = lhist_nbuckets(t->lmin, t->lmax, t->lstep) - 1;
+
+	emit(g->ir, MOV64_IMM(b, 0));
+	emit(g->ir, JMP_IMM(BPF_JSLT, v, (int32_t)t->lmin, done));
+	emit(g->ir, MOV64_IMM(b, last));
+	emit(g->ir, JMP_IMM(BPF_JSGE, v, (int32_t)t->lmax, done));
+	// b = (v - min) / step + 1
+	emit(g->ir, MOV64_REG(b, v));
+	emit(g->ir, ALU64_IMM(BPF_SUB, b, (int32_t)t->lmin));
+	emit(g->ir, ALU64_IMM(BPF_DIV, b, (int32_t)t->lstep));
+	emit(g->ir, ALU64_IMM(BPF_ADD, b, 1));
+	emit(g->ir, LABEL(done));
+	return b;
+}
+
+/* @m[k] = count() / sum(v) / min(v) / max(v) / avg(v) / stats(v) / hist(v) / lhist(v, ...) */
+static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
+{
+	struct map_info *m = target->info;
+	struct type *t = m->value;
+	enum type_kind k = t->kind;
+	int32_t v = -1;
+	int32_t init = ir_label(g->ir), done = ir_label(g->ir), store = ir_label(g->ir);
+
+	if (k != TY_COUNT)
+		v = gen_scalar(g, call->u.call.args.v[0]);
+	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	if (k == TY_HIST || k == TY_LHIST) {
+		int32_t b = k == TY_HIST ? gen_hist_bucket(g, v) : gen_lhist_bucket(g, v, t);
+		emit(g->ir, STX_MEM(BPF_DW, g->scratch, b, key + m->key_size - 8));
+	}
+	int32_t p = gen_map_lookup(g, m, key);
+	int32_t x = ir_vreg(g->ir);
+
+	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, m->array ? done : init));
+	switch (k) {
+	case TY_COUNT:
+	case TY_HIST:
+	case TY_LHIST:
+		// (*p)++ on this CPU's copy
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+		emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
+		break;
+	case TY_SUM:
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+		emit(g->ir, ALU64_REG(BPF_ADD, x, v));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
+		break;
+	case TY_MIN:
+	case TY_MAX: {
+		// if (!p->set || v < p->value) { p->value = v; p->set = 1; }   (> for max)
+		uint8_t keep = k == TY_MIN ? (t->is_signed ? BPF_JSGE : BPF_JGE)
+					   : (t->is_signed ? BPF_JSLE : BPF_JLE);
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 8));
+		emit(g->ir, JMP_IMM(BPF_JEQ, x, 0, store));
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+		emit(g->ir, JMP_REG(keep, v, x, done));
+		emit(g->ir, LABEL(store));
+		emit(g->ir, STX_MEM(BPF_DW, p, v, 0));
+		emit(g->ir, ST_MEM(BPF_DW, p, 8, 1));
+		break;
+	}
+	case TY_AVG:
+	case TY_STATS:
+		// p->total += v; p->count++
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+		emit(g->ir, ALU64_REG(BPF_ADD, x, v));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, 8));
+		emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, 8));
+		break;
+	default:
+		gen_error(g, call->span, "internal error: %s is not an aggregation", type_str_of(t));
+		return;
+	}
+	emit(g->ir, JA(done));
+
+	emit(g->ir, LABEL(init));
+	if (!m->array) {
+		// first value for this key on this CPU
+		uint32_t val = scratch_alloc(g, t->size);
+		if (v < 0 || k == TY_HIST || k == TY_LHIST)
+			emit(g->ir, ST_MEM(BPF_DW, g->scratch, val, 1));
+		else
+			emit(g->ir, STX_MEM(BPF_DW, g->scratch, v, val));
+		if (t->size == 16)
+			emit(g->ir, ST_MEM(BPF_DW, g->scratch, val + 8, 1));
+		gen_map_update(g, m, key, val);
+	}
+	emit(g->ir, LABEL(done));
+}
+
+void gen_assign_map(struct gen *g, struct stmt *st)
+{
+	struct expr *target = st->u.assign.target, *v = st->u.assign.value;
+	struct map_info *m = target->info;
+
+	if (v->kind == EXPR_CALL && func_defs[v->id].kind == FK_AGG) {
+		gen_agg(g, target, v);
+		return;
+	}
+	if (st->u.assign.op != OP_NONE) {
+		gen_map_compound(g, target, st->u.assign.op, gen_scalar(g, v));
+		return;
+	}
+	uint32_t val = scratch_alloc(g, m->value->size);
+	gen_expr_into(g, v, m->value, g->scratch, val);
+	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	gen_map_update(g, m, key, val);
+}
+
+uint32_t record_add(struct session *s, struct record_desc *r)
+{
+	vec_push(&s->records, r);
+	return s->records.len - 1;
+}
+
+void gen_output(struct gen *g, uint32_t off, uint32_t size)
+{
+	int32_t ok = ir_label(g->ir);
+	struct session *s = g->s;
+
+	// if (ringbuf_output(&rb, scratch + off, size, 0) < 0) lost[0]++
+	emit(g->ir, LD_MAP(R1, s->ringbuf_map));
+	emit(g->ir, MOV64_REG(R2, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, off));
+	emit(g->ir, MOV64_IMM(R3, size));
+	emit(g->ir, MOV64_IMM(R4, 0));
+	emit(g->ir, CALL(BPF_FUNC_ringbuf_output, 4));
+	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
+	uint32_t key = scratch_alloc(g, 8);
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, key, 0));
+	emit(g->ir, LD_MAP(R1, s->lost_map));
+	emit(g->ir, MOV64_REG(R2, g->scratch));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key));
+	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
+	int32_t x = ir_vreg(g->ir);
+	emit(g->ir, LDX_MEM(BPF_DW, x, R0, 0));
+	emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
+	emit(g->ir, STX_MEM(BPF_DW, R0, x, 0));
+	emit(g->ir, LABEL(ok));
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* Memory in generated code: scratch allocation, zeroing, copies, loads. */
+#include "codegen/gen.h"
+#include "codegen/scratch.h"
+
+#include <stdarg.h>
+
+void gen_error(struct gen *g, struct span sp, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diag_error(&g->s->diag, span_is_none(sp) ? g->span : sp, E_CODEGEN, "%s", msg);
+	g->failed = true;
+}
+
+uint32_t scratch_alloc(struct gen *g, uint32_t size)
+{
+	uint32_t off = g->scratch_top;
+
+	g->scratch_top += ALIGN_UP(size ? size : 8, 8);
+	if (g->scratch_top > g->scratch_max)
+		g->scratch_max = g->scratch_top;
+	if (g->scratch_top > SCRATCH_MAX) {
+		if (!g->failed)
+			gen_error(g, SPAN_NONE, "the probe needs %u bytes of scratch memory; the limit is %u",
+				  g->scratch_top, SCRATCH_MAX);
+		g->scratch_top = 0;
+		return 0;
+	}
+	return off;
+}
+
+void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size)
+{
+	uint32_t i = 0;
+
+	for (; i + 8 <= size; i += 8)
+		emit(g->ir, ST_MEM(BPF_DW, base, off + i, 0));
+	for (; i + 4 <= size; i += 4)
+		emit(g->ir, ST_MEM(BPF_W, base, off + i, 0));
+	for (; i < size; i++)
+		emit(g->ir, ST_MEM(BPF_B, base, off + i, 0));
+}
+
+void gen_copy(struct gen *g, int32_t dbase, int32_t doff, int32_t sbase, int32_t soff, uint32_t size)
+{
+	int32_t t = ir_vreg(g->ir);
+	uint32_t i = 0;
+
+	for (; i + 8 <= size; i += 8) {
+		emit(g->ir, LDX_MEM(BPF_DW, t, sbase, soff + i));
+		emit(g->ir, STX_MEM(BPF_DW, dbase, t, doff + i));
+	}
+	for (; i + 4 <= size; i += 4) {
+		emit(g->ir, LDX_MEM(BPF_W, t, sbase, soff + i));
+		emit(g->ir, STX_MEM(BPF_W, dbase, t, doff + i));
+	}
+	for (; i < size; i++) {
+		emit(g->ir, LDX_MEM(BPF_B, t, sbase, soff + i));
+		emit(g->ir, STX_MEM(BPF_B, dbase, t, doff + i));
+	}
+}
+
+int32_t gen_addr(struct gen *g, int32_t base, int32_t off)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, MOV64_REG(r, base));
+	if (off)
+		emit(g->ir, ALU64_IMM(BPF_ADD, r, off));
+	return r;
+}
+
+static uint8_t bpf_size(uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return BPF_B;
+	case 2:
+		return BPF_H;
+	case 4:
+		return BPF_W;
+	default:
+		return BPF_DW;
+	}
+}
+
+void gen_extend(struct gen *g, int32_t reg, struct type *t)
+{
+	uint32_t bits = t->size * 8;
+
+	if (t->kind != TY_INT || bits >= 64)
+		return;
+	if (t->is_signed) {
+		// reg = (s64)(reg << (64 - bits)) >> (64 - bits)
+		emit(g->ir, ALU64_IMM(BPF_LSH, reg, 64 - bits));
+		emit(g->ir, ALU64_IMM(BPF_ARSH, reg, 64 - bits));
+	} else if (bits == 32) {
+		emit(g->ir, MOV32_REG(reg, reg));
+	} else {
+		emit(g->ir, ALU64_IMM(BPF_AND, reg, (int32_t)((1u << bits) - 1)));
+	}
+}
+
+int32_t gen_load_int(struct gen *g, struct type *t, int32_t base, int32_t off)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, LDX_MEM(bpf_size(t->size), r, base, off));
+	if (t->is_signed)
+		gen_extend(g, r, t);
+	return r;
+}
+
+void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
+		    bool user, bool str)
+{
+	int32_t fn = str ? (user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str)
+			 : (user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel);
+
+	// fn(base + off, size, src)
+	emit(g->ir, MOV64_REG(R3, src_reg));
+	emit(g->ir, MOV64_REG(R1, base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R1, off));
+	emit(g->ir, MOV64_IMM(R2, size));
+	emit(g->ir, CALL(fn, 3));
+}
+
+int32_t gen_str_eq(struct gen *g, struct val a, struct val b)
+{
+	uint32_t size = MAX(a.type->size, b.type->size);
+	int32_t r = ir_vreg(g->ir), x = ir_vreg(g->ir), y = ir_vreg(g->ir);
+	int32_t ne = ir_label(g->ir), done = ir_label(g->ir);
+
+	// Both are NUL-padded: compare word by word, a missing word is zero.
+	for (uint32_t i = 0; i < size; i += 8) {
+		if (i < a.type->size)
+			emit(g->ir, LDX_MEM(BPF_DW, x, a.reg, a.off + i));
+		else
+			emit(g->ir, MOV64_IMM(x, 0));
+		if (i < b.type->size)
+			emit(g->ir, LDX_MEM(BPF_DW, y, b.reg, b.off + i));
+		else
+			emit(g->ir, MOV64_IMM(y, 0));
+		emit(g->ir, JMP_REG(BPF_JNE, x, y, ne));
+	}
+	emit(g->ir, MOV64_IMM(r, 1));
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(ne));
+	emit(g->ir, MOV64_IMM(r, 0));
+	emit(g->ir, LABEL(done));
+	return r;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* Programs and statements. */
+#include "codegen/gen.h"
+#include "codegen/scratch.h"
+#include "sema/sema.h"
+
+#include <stdlib.h>
+
+static void gen_stmt(struct gen *g, struct stmt *st);
+
+static void gen_block(struct gen *g, struct stmt *b)
+{
+	for (uint32_t i = 0; i < b->u.block.n; i++)
+		gen_stmt(g, b->u.block.v[i]);
+}
+
+static void gen_assign_var(struct gen *g, struct stmt *st)
+{
+	struct var_info *v = st->u.assign.target->info;
+	struct expr *val = st->u.assign.value;
+
+	if (!type_is_scalar(v->type)) {
+		gen_expr_into(g, val, v->type, g->scratch, v->offset);
+		return;
+	}
+	if (st->u.assign.op == OP_NONE) {
+		emit(g->ir, MOV64_REG(v->vreg, gen_scalar(g, val)));
+		return;
+	}
+	int32_t r = gen_arith(g, st->u.assign.op, v->vreg, val, v->type);
+	emit(g->ir, MOV64_REG(v->vreg, r));
+}
+
+static void gen_stmt(struct gen *g, struct stmt *st)
+{
+	struct ir *ir = g->ir;
+	uint32_t top = g->scratch_top;
+
+	g->span = st->span;
+	switch (st->kind) {
+	case STMT_EXPR:
+		gen_expr(g, st->u.expr);
+		break;
+	case STMT_ASSIGN:
+		if (st->u.assign.target->kind == EXPR_MAP)
+			gen_assign_map(g, st);
+		else
+			gen_assign_var(g, st);
+		break;
+	case STMT_IF: {
+		int32_t other = ir_label(ir), done = ir_label(ir);
+		gen_branch_false(g, st->u.if_.cond, other);
+		g->scratch_top = top;
+		gen_stmt(g, st->u.if_.then);
+		if (st->u.if_.otherwise)
+			emit(ir, JA(done));
+		emit(ir, LABEL(other));
+		if (st->u.if_.otherwise) {
+			g->scratch_top = top;
+			gen_stmt(g, st->u.if_.otherwise);
+		}
+		emit(ir, LABEL(done));
+		break;
+	}
+	case STMT_UNROLL: {
+		int64_t n = st->u.unroll.count->kind == EXPR_INT ? (int64_t)st->u.unroll.count->u.ival : 0;
+		if (st->u.unroll.count->kind == EXPR_POSITIONAL) {
+			uint32_t k = st->u.unroll.count->u.num;
+			n = k <= (uint32_t)g->s->opts->nparams ? strtoll(g->s->opts->params[k - 1], NULL, 0) : 0;
+		}
+		for (int64_t i = 0; i < n; i++) {
+			g->scratch_top = top;
+			gen_stmt(g, st->u.unroll.body);
+		}
+		break;
+	}
+	case STMT_WHILE: {
+		int32_t head = ir_label(ir), done = ir_label(ir);
+		int32_t ob = g->loop_break, oc = g->loop_continue;
+		emit(ir, LABEL(head));
+		gen_branch_false(g, st->u.while_.cond, done);
+		g->loop_break = done;
+		g->loop_continue = head;
+		g->scratch_top = top;
+		gen_stmt(g, st->u.while_.body);
+		emit(ir, JA(head));
+		emit(ir, LABEL(done));
+		g->loop_break = ob;
+		g->loop_continue = oc;
+		break;
+	}
+	case STMT_RETURN:
+		emit(ir, JA(g->out));
+		break;
+	case STMT_BREAK:
+		emit(ir, JA(g->loop_break));
+		break;
+	case STMT_CONTINUE:
+		emit(ir, JA(g->loop_continue));
+		break;
+	case STMT_BLOCK:
+		gen_block(g, st);
+		break;
+	}
+	g->scratch_top = top;
+}
+
+int gen_program(struct session *s, struct prog_desc *pd)
+{
+	struct gen g = { .s = s, .pd = pd, .inst = pd->inst, .ir = &pd->ir,
+			 .loop_break = -1, .loop_continue = -1 };
+	struct ir *ir = &pd->ir;
+	int16_t key_slot;
+
+	g.start_ns = s->start_ns;
+	ir_init(ir);
+	g.ctx = ir_vreg(ir);
+	g.scratch = ir_vreg(ir);
+	g.out = ir_label(ir);
+
+	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
+	emit(ir, MOV64_REG(g.ctx, R1));
+	key_slot = ir_stack(ir, 8);
+	emit(ir, ST_MEM(BPF_W, R10, key_slot, pd->index));
+	emit(ir, LD_MAP(R1, s->scratch_map));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, key_slot));
+	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, g.out));
+	emit(ir, MOV64_REG(g.scratch, R0));
+
+	/* Variables start at zero: scalars in registers, the rest in scratch. */
+	vec_foreach(&pd->vars, vp)
+	{
+		struct var_info *v = *vp;
+		if (type_is_scalar(v->type)) {
+			v->vreg = ir_vreg(ir);
+			emit(ir, MOV64_IMM(v->vreg, 0));
+		} else {
+			v->offset = scratch_alloc(&g, v->type->size);
+			gen_zero(&g, g.scratch, v->offset, v->type->size);
+		}
+	}
+
+	if (pd->probe->pred) {
+		g.span = pd->probe->pred->span;
+		gen_branch_false(&g, pd->probe->pred, g.out);
+	}
+	gen_block(&g, pd->probe->body);
+
+	// return 0
+	emit(ir, LABEL(g.out));
+	emit(ir, MOV64_IMM(R0, 0));
+	emit(ir, EXIT_INSN());
+	pd->scratch_size = ALIGN_UP(g.scratch_max ? g.scratch_max : 8, 8);
+	return g.failed ? -1 : 0;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "probes/provider.h"
+
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Probe types lantern knows but cannot run yet: named, so errors are clear. */
+#define PENDING(var, pid, n, a) static const struct provider var = { .id = pid, .name = n, .alias = a }
+PENDING(prov_rawtracepoint, PROV_RAWTRACEPOINT, "rawtracepoint", "rt");
+PENDING(prov_kprobe, PROV_KPROBE, "kprobe", "k");
+PENDING(prov_kretprobe, PROV_KRETPROBE, "kretprobe", "kr");
+PENDING(prov_uprobe, PROV_UPROBE, "uprobe", "u");
+PENDING(prov_uretprobe, PROV_URETPROBE, "uretprobe", "ur");
+PENDING(prov_usdt, PROV_USDT, "usdt", "U");
+PENDING(prov_profile, PROV_PROFILE, "profile", "p");
+PENDING(prov_software, PROV_SOFTWARE, "software", "s");
+PENDING(prov_hardware, PROV_HARDWARE, "hardware", "h");
+PENDING(prov_kfunc, PROV_KFUNC, "kfunc", "f");
+PENDING(prov_kretfunc, PROV_KRETFUNC, "kretfunc", "fr");
+PENDING(prov_watchpoint, PROV_WATCHPOINT, "watchpoint", "w");
+
+const struct provider *const providers[PROV_COUNT_] = {
+	[PROV_BEGIN] = &prov_begin,
+	[PROV_END] = &prov_end,
+	[PROV_TRACEPOINT] = &prov_tracepoint,
+	[PROV_INTERVAL] = &prov_interval,
+	[PROV_RAWTRACEPOINT] = &prov_rawtracepoint,
+	[PROV_KPROBE] = &prov_kprobe,
+	[PROV_KRETPROBE] = &prov_kretprobe,
+	[PROV_UPROBE] = &prov_uprobe,
+	[PROV_URETPROBE] = &prov_uretprobe,
+	[PROV_USDT] = &prov_usdt,
+	[PROV_PROFILE] = &prov_profile,
+	[PROV_SOFTWARE] = &prov_software,
+	[PROV_HARDWARE] = &prov_hardware,
+	[PROV_KFUNC] = &prov_kfunc,
+	[PROV_KRETFUNC] = &prov_kretfunc,
+	[PROV_WATCHPOINT] = &prov_watchpoint,
+};
+
+const struct provider *provider_lookup(const char *name)
+{
+	for (int i = 0; i < PROV_COUNT_; i++) {
+		const struct provider *p = providers[i];
+		if (!strcmp(name, p->name) || (p->alias && !strcmp(name, p->alias)))
+			return p;
+	}
+	/* bpftrace's other spellings */
+	if (!strcmp(name, "fentry"))
+		return &prov_kfunc;
+	if (!strcmp(name, "fexit"))
+		return &prov_kretfunc;
+	return NULL;
+}
+
+struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_point *ap,
+			    const struct provider *prov, const char *name)
+{
+	struct probe_inst *in = ARENA_NEW(&s->arena, struct probe_inst);
+
+	in->probe = p;
+	in->ap = ap;
+	in->prov = prov;
+	in->name = arena_strdup(&s->arena, name);
+	in->prog = -1;
+	/* the same name twice (two probes on one tracepoint) shares an id */
+	in->probe_id = s->probe_names.len;
+	for (size_t i = 0; i < s->probe_names.len; i++)
+		if (!strcmp(s->probe_names.data[i], in->name)) {
+			in->probe_id = i;
+			break;
+		}
+	if (in->probe_id == s->probe_names.len)
+		vec_push(&s->probe_names, in->name);
+	vec_push(&s->insts, in);
+	return in;
+}
+
+int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in, int pfd,
+		      char *err, size_t errlen)
+{
+	struct attachment a = { .link_fd = -1, .perf_fd = pfd, .inst = in };
+
+	a.link_fd = bpf_link_create(pd->fd, pfd, BPF_PERF_EVENT, NULL);
+	if (a.link_fd < 0) {
+		/* kernels before 5.15: the ioctl */
+		if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, pd->fd) < 0 ||
+		    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+			snprintf(err, errlen, "cannot attach the program to %s: %s", in->name,
+				 strerror(errno));
+			close(pfd);
+			return -1;
+		}
+		a.link_fd = -1;
+	}
+	vec_push(&s->attachments, a);
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe providers: one table entry per probe type, with its hooks.
+ *
+ *   expand     attach point -> instances (wildcards, positional params)
+ *   args_type  the type of `args` for an instance (NULL: no args)
+ *   prog_type  the BPF program type to load a program as
+ *   attach     attach a loaded program to one instance
+ *
+ * Every attachment goes to session.attachments and is released by the
+ * session's teardown. BEGIN and END are run by user space instead.
+ */
+#ifndef LANTERN_PROBES_PROVIDER_H
+#define LANTERN_PROBES_PROVIDER_H
+
+#include "runtime/session.h"
+
+enum provider_id {
+	PROV_BEGIN,
+	PROV_END,
+	PROV_TRACEPOINT,
+	PROV_INTERVAL,
+	PROV_RAWTRACEPOINT,
+	PROV_KPROBE,
+	PROV_KRETPROBE,
+	PROV_UPROBE,
+	PROV_URETPROBE,
+	PROV_USDT,
+	PROV_PROFILE,
+	PROV_SOFTWARE,
+	PROV_HARDWARE,
+	PROV_KFUNC,
+	PROV_KRETFUNC,
+	PROV_WATCHPOINT,
+	PROV_COUNT_
+};
+
+struct provider {
+	enum provider_id id;
+	const char *name;
+	const char *alias; /* short form: "t" for tracepoint, ... */
+	int (*expand)(struct session *s, struct probe *p, struct attach_point *ap);
+	struct type *(*args_type)(struct session *s, struct probe_inst *in, bool report);
+	enum bpf_prog_type (*prog_type)(struct session *s, struct prog_desc *pd);
+	int (*attach)(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
+		      size_t errlen);
+};
+
+extern const struct provider *const providers[PROV_COUNT_];
+const struct provider *provider_lookup(const char *name);
+
+/* Add an instance of p to the session; name is copied. */
+struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_point *ap,
+			    const struct provider *prov, const char *name);
+
+extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval;
+
+/* perf_event_open(2) */
+int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
+/* Attach prog to a perf event fd with a BPF link (or the ioctl on old kernels). */
+int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in, int pfd,
+		      char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The builtin variables and functions: one table entry each, with the hook
+ * that types it (here) and the one that generates its code (codegen/).
+ */
+#include "sema/check.h"
+
+#include <string.h>
+
+static struct type *check_args(struct check *c, struct expr *e)
+{
+	struct probe_inst *in = c->inst;
+
+	if (!in || !in->prov || !in->prov->args_type) {
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "args is not available in %s probes",
+		     in ? in->prov->name : "these");
+		CHINT(c, "args gives the fields of tracepoint probes");
+		return &ty_none;
+	}
+	struct type *t = in->args ? in->args : in->prov->args_type(c->s, in, c->final);
+	in->args = t;
+	return t ? t : &ty_none;
+}
+
+static struct type *check_cpid(struct check *c, struct expr *e)
+{
+	if (!c->s->opts->cmd) {
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "cpid needs a child command");
+		CHINT(c, "start one with -c CMD");
+		return &ty_none;
+	}
+	return &ty_u32;
+}
+
+static struct type *check_not_here(struct check *c, struct expr *e)
+{
+	const char *kind = c->inst && c->inst->prov ? c->inst->prov->name : "this";
+
+	CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s probes", e->u.name, kind);
+	return &ty_none;
+}
+
+static struct type *check_unsupported(struct check *c, struct expr *e)
+{
+	CERR(c, e->span, E_UNSUPPORTED, "%s is not supported yet", e->u.name);
+	return &ty_none;
+}
+
+const struct builtin_def builtin_defs[BI_COUNT_] = {
+	[BI_PID] = { "pid", BI_PID, &ty_u32, NULL },
+	[BI_TID] = { "tid", BI_TID, &ty_u32, NULL },
+	[BI_UID] = { "uid", BI_UID, &ty_u32, NULL },
+	[BI_GID] = { "gid", BI_GID, &ty_u32, NULL },
+	[BI_NSECS] = { "nsecs", BI_NSECS, &ty_u64, NULL },
+	[BI_ELAPSED] = { "elapsed", BI_ELAPSED, &ty_u64, NULL },
+	[BI_CPU] = { "cpu", BI_CPU, &ty_u32, NULL },
+	[BI_COMM] = { "comm", BI_COMM, &ty_comm, NULL },
+	[BI_PROBE] = { "probe", BI_PROBE, &ty_probe, NULL },
+	[BI_RAND] = { "rand", BI_RAND, &ty_u32, NULL },
+	[BI_CGROUP] = { "cgroup", BI_CGROUP, &ty_u64, NULL },
+	[BI_ARGS] = { "args", BI_ARGS, NULL, check_args },
+	[BI_CPID] = { "cpid", BI_CPID, NULL, check_cpid },
+	[BI_NUMAID] = { "numaid", BI_NUMAID, &ty_u32, NULL },
+	[BI_JIFFIES] = { "jiffies", BI_JIFFIES, &ty_u64, NULL },
+	[BI_CURTASK] = { "curtask", BI_CURTASK, &ty_u64, NULL },
+	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_not_here },
+	[BI_FUNC] = { "func", BI_FUNC, NULL, check_not_here },
+	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_not_here },
+	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_not_here },
+	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_unsupported },
+	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_unsupported },
+	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_unsupported },
+};
+
+const struct builtin_def *builtin_lookup(const char *name)
+{
+	for (int i = 0; i < BI_COUNT_; i++) {
+		const char *n = builtin_defs[i].name;
+		size_t len = strlen(n);
+		if (i == BI_ARGN || i == BI_SARGN) {
+			/* arg0, arg1, ... */
+			if (!strncmp(name, n, len) && name[len] && strspn(name + len, "0123456789") == strlen(name + len))
+				return &builtin_defs[i];
+			continue;
+		}
+		if (!strcmp(name, n))
+			return &builtin_defs[i];
+	}
+	return NULL;
+}
+
+/* str(ptr [, len]) */
+static struct type *check_str(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	int64_t len = STRLEN_DEFAULT;
+
+	if (e->u.call.args.n == 2) {
+		struct expr *l = e->u.call.args.v[1];
+		if (l->kind == EXPR_INT) {
+			check_expr(c, l);
+			len = (int64_t)l->u.ival + 1;
+			if (l->u.ival > 4096) {
+				CERR(c, l->span, E_TOO_BIG, "str()'s length is at most 4096");
+				return &ty_none;
+			}
+			if (len > STRLEN_DEFAULT)
+				len = STRLEN_DEFAULT;
+		} else {
+			check_int(c, l, "str()'s length");
+		}
+	}
+	if (a->kind == EXPR_POSITIONAL) {
+		/* str($1): the parameter's text */
+		a->type = &ty_none;
+		uint32_t n = a->u.num;
+		const char *p = n >= 1 && n <= (uint32_t)c->s->opts->nparams ? c->s->opts->params[n - 1] : "";
+		return type_str(&c->s->arena, strlen(p) + 1);
+	}
+	struct type *t = check_expr(c, a);
+	if (t->kind == TY_STR)
+		return t;
+	if (t->kind != TY_NONE && t->kind != TY_INT && t->kind != TY_PTR) {
+		CERR(c, a->span, E_ARG_TYPE, "str() expects a pointer or an integer address, got %s",
+		     type_str_of(t));
+		return &ty_none;
+	}
+	return type_str(&c->s->arena, len);
+}
+
+static struct type *check_exit(struct check *c, struct expr *e)
+{
+	if (e->u.call.args.n)
+		check_int(c, e->u.call.args.v[0], "exit()");
+	return &ty_void;
+}
+
+static struct type *check_agg(struct check *c, struct expr *e)
+{
+	const struct func_def *fd = &func_defs[e->id];
+	bool is_signed = true;
+
+	if (fd->id == FN_COUNT)
+		return &ty_count;
+	struct expr *a = e->u.call.args.v[0];
+	if (!check_int(c, a, fd->name))
+		return &ty_none;
+	is_signed = a->type->is_signed;
+	if (fd->id != FN_LHIST)
+		return type_agg(&c->s->arena, fd->agg, is_signed);
+
+	int64_t v[3];
+	const char *names[3] = { "lhist()'s min", "lhist()'s max", "lhist()'s step" };
+	for (int i = 0; i < 3; i++)
+		if (!check_const_int(c, e->u.call.args.v[i + 1], &v[i], names[i]))
+			return &ty_none;
+	if (v[2] <= 0) {
+		CERR(c, e->u.call.args.v[3]->span, E_ARG_TYPE, "lhist() step must be >= 1 (%lld given)",
+		     (long long)v[2]);
+		return &ty_none;
+	}
+	if (v[0] < 0 || v[1] <= v[0]) {
+		CERR(c, e->span, E_ARG_TYPE, "lhist() needs 0 <= min < max (min %lld, max %lld)",
+		     (long long)v[0], (long long)v[1]);
+		return &ty_none;
+	}
+	if ((v[1] - v[0]) / v[2] > 1000) {
+		CERR(c, e->span, E_TOO_BIG, "lhist() would have %lld buckets; the limit is 1000",
+		     (long long)((v[1] - v[0]) / v[2]));
+		CHINT(c, "use a bigger step, or hist() for a log2 histogram");
+		return &ty_none;
+	}
+	struct type *t = type_agg(&c->s->arena, TY_LHIST, is_signed);
+	t->lmin = v[0];
+	t->lmax = v[1];
+	t->lstep = v[2];
+	return t;
+}
+
+/* delete(@m[k]), clear(@m), zero(@m), print(@m [, top [, div]]) */
+static struct type *check_map_arg(struct check *c, struct expr *e)
+{
+	const struct func_def *fd = &func_defs[e->id];
+	struct expr *a = e->u.call.args.v[0];
+
+	if (a->kind != EXPR_MAP) {
+		if (fd->id == FN_PRINT) {
+			CERR(c, a->span, E_UNSUPPORTED, "print() of a value that is not a map is not supported yet");
+			CHINT(c, "use printf() to print a value");
+		} else {
+			CERR(c, a->span, E_ARG_TYPE, "%s() expects a map", fd->name);
+		}
+		check_expr(c, a);
+		return &ty_void;
+	}
+	struct map_info *m = map_get(c, a->u.map.name, a->span);
+	a->info = m;
+	if (fd->id == FN_DELETE) {
+		map_learn_keys(c, m, a);
+		if (!a->u.map.keys.n && m->nkeys > 0)
+			CERR(c, a->span, E_ARG_COUNT, "delete() needs a key of @%s", m->name);
+	} else if (a->u.map.keys.n) {
+		CERR(c, a->span, E_ARG_TYPE, "%s() expects a whole map, without a key", fd->name);
+		CHINT(c, "use %s(@%s)", fd->name, m->name);
+	}
+	for (uint32_t i = 1; i < e->u.call.args.n; i++) {
+		int64_t v;
+		check_const_int(c, e->u.call.args.v[i], &v, "print()'s top and div");
+	}
+	if (c->final && !m->value)
+		diag_error(&c->s->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
+	a->type = m->value ? m->value : &ty_none;
+	return &ty_void;
+}
+
+static struct type *check_time(struct check *c, struct expr *e)
+{
+	if (e->u.call.args.n && e->u.call.args.v[0]->kind != EXPR_STR)
+		CERR(c, e->u.call.args.v[0]->span, E_ARG_TYPE, "time() expects a format string literal");
+	return &ty_void;
+}
+
+struct type *check_printf(struct check *c, struct expr *e);
+
+#define AGG(n, id, nmin, nmax, kind) { n, id, nmin, nmax, FK_AGG, kind, check_agg, NULL }
+
+const struct func_def func_defs[FN_COUNT_] = {
+	[FN_PRINTF] = { "printf", FN_PRINTF, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
+	[FN_STR] = { "str", FN_STR, 1, 2, FK_VALUE, 0, check_str, gen_call_str },
+	[FN_EXIT] = { "exit", FN_EXIT, 0, 1, FK_VOID, 0, check_exit, gen_call_exit },
+	[FN_COUNT] = AGG("count", FN_COUNT, 0, 0, TY_COUNT),
+	[FN_SUM] = AGG("sum", FN_SUM, 1, 1, TY_SUM),
+	[FN_MIN] = AGG("min", FN_MIN, 1, 1, TY_MIN),
+	[FN_MAX] = AGG("max", FN_MAX, 1, 1, TY_MAX),
+	[FN_AVG] = AGG("avg", FN_AVG, 1, 1, TY_AVG),
+	[FN_STATS] = AGG("stats", FN_STATS, 1, 1, TY_STATS),
+	[FN_HIST] = AGG("hist", FN_HIST, 1, 1, TY_HIST),
+	[FN_LHIST] = AGG("lhist", FN_LHIST, 4, 4, TY_LHIST),
+	[FN_DELETE] = { "delete", FN_DELETE, 1, 1, FK_VOID, 0, check_map_arg, gen_call_delete },
+	[FN_CLEAR] = { "clear", FN_CLEAR, 1, 1, FK_VOID, 0, check_map_arg, gen_call_map_op },
+	[FN_ZERO] = { "zero", FN_ZERO, 1, 1, FK_VOID, 0, check_map_arg, gen_call_map_op },
+	[FN_PRINT] = { "print", FN_PRINT, 1, 3, FK_VOID, 0, check_map_arg, gen_call_map_op },
+	[FN_TIME] = { "time", FN_TIME, 0, 1, FK_VOID, 0, check_time, gen_call_time },
+};
+
+const struct func_def *func_lookup(const char *name)
+{
+	for (int i = 0; i < FN_COUNT_; i++)
+		if (!strcmp(name, func_defs[i].name))
+			return &func_defs[i];
+	return NULL;
+}

@@ -1,0 +1,950 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Type checking of statements and expressions.
+ *
+ * The whole script is checked several times: quiet passes learn map key and
+ * value types from every probe (a map read in one probe may be assigned in a
+ * later one) until nothing changes, then a final pass reports errors. A
+ * probe whose code depends on its instance (args, probe) is checked once
+ * per instance, and checked again right before each of its programs is
+ * generated, so the annotations on the AST always match the program being
+ * compiled.
+ */
+#include "sema/check.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct var_info *var_find(struct check *c, const char *name)
+{
+	vec_foreach(&c->vars, v)
+	{
+		if (!strcmp((*v)->name, name))
+			return *v;
+	}
+	return NULL;
+}
+
+static bool is_truthy(const struct type *t)
+{
+	return t->kind == TY_INT || t->kind == TY_PTR;
+}
+
+bool check_int(struct check *c, struct expr *e, const char *what)
+{
+	struct type *t = check_expr(c, e);
+
+	if (t->kind == TY_INT || t->kind == TY_NONE)
+		return t->kind == TY_INT;
+	CERR(c, e->span, E_ARG_TYPE, "%s expects an integer, got %s", what, type_str_of(t));
+	return false;
+}
+
+/* Positional parameters are integers when they look like one. */
+static bool positional_int(struct session *s, uint32_t n, int64_t *v)
+{
+	char *end;
+
+	if (n == 0 || n > (uint32_t)s->opts->nparams) {
+		*v = 0;
+		return true;
+	}
+	const char *p = s->opts->params[n - 1];
+	if (!*p)
+		return false;
+	errno = 0;
+	*v = strtoll(p, &end, 0);
+	return !*end && !errno;
+}
+
+bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+		check_expr(c, e);
+		*v = (int64_t)e->u.ival;
+		return true;
+	case EXPR_POSITIONAL:
+		check_expr(c, e);
+		return positional_int(c->s, e->u.num, v);
+	case EXPR_POSCOUNT:
+		check_expr(c, e);
+		*v = c->s->opts->nparams;
+		return true;
+	case EXPR_UNARY:
+		if (e->u.unary.op == OP_NEG && check_const_int(c, e->u.unary.operand, v, what)) {
+			*v = -*v;
+			e->type = &ty_s64;
+			return true;
+		}
+		break;
+	default:
+		break;
+	}
+	check_expr(c, e);
+	CERR(c, e->span, E_NOT_CONSTANT, "%s must be an integer constant", what);
+	return false;
+}
+
+struct map_info *map_get(struct check *c, const char *name, struct span sp)
+{
+	struct session *s = c->s;
+
+	vec_foreach(&s->maps, m)
+	{
+		if (!strcmp((*m)->name, name))
+			return *m;
+	}
+	struct map_info *m = ARENA_NEW(&s->arena, struct map_info);
+	m->name = name;
+	m->span = sp;
+	m->nkeys = -1;
+	m->bpf_map = -1;
+	vec_push(&s->maps, m);
+	return m;
+}
+
+static void key_list_str(struct strbuf *sb, struct type *key)
+{
+	sb_putc(sb, '[');
+	for (uint32_t i = 0; key && i < key->nfields; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		type_name(sb, key->fields[i].type);
+	}
+	sb_putc(sb, ']');
+}
+
+void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
+{
+	struct expr_list *keys = &me->u.map.keys;
+	struct type *kt[32];
+	struct arena *a = &c->s->arena;
+	bool known = true;
+
+	if (keys->n > ARRAY_SIZE(kt)) {
+		CERR(c, me->span, E_TOO_BIG, "a map key has at most %zu parts", ARRAY_SIZE(kt));
+		return;
+	}
+	for (uint32_t i = 0; i < keys->n; i++) {
+		struct type *t = check_expr(c, keys->v[i]);
+		if (t->kind == TY_NONE) {
+			known = false;
+			continue;
+		}
+		if (!type_is_scalar(t) && t->kind != TY_STR && t->kind != TY_TUPLE) {
+			CERR(c, keys->v[i]->span, E_ARG_TYPE, "%s cannot be used as a map key",
+			     type_str_of(t));
+			known = false;
+			continue;
+		}
+		if (t->kind == TY_CTX) {
+			CERR(c, keys->v[i]->span, E_ARG_TYPE, "args cannot be used as a map key");
+			known = false;
+			continue;
+		}
+		kt[i] = type_stored(a, t);
+	}
+	if (!known)
+		return;
+	struct type *tup = keys->n ? type_tuple(a, kt, keys->n) : NULL;
+	if (m->nkeys < 0) {
+		m->nkeys = keys->n;
+		m->key = tup;
+		c->changed = true;
+		return;
+	}
+	if ((uint32_t)m->nkeys != keys->n || (tup && !type_same_shape(m->key, tup))) {
+		if (c->final) {
+			struct strbuf want = { 0 }, got = { 0 };
+			key_list_str(&got, tup);
+			key_list_str(&want, m->key);
+			diag_error(&c->s->diag, me->span, E_MAP_KEY_CLASH,
+				   "argument mismatch for @%s: accessed with keys %s where the map has keys %s",
+				   m->name, sb_str(&got), sb_str(&want));
+			sb_free(&want);
+			sb_free(&got);
+		}
+		return;
+	}
+	if (tup) {
+		struct type *u = type_unify(a, m->key, tup);
+		if (u != m->key) {
+			m->key = u;
+			c->changed = true;
+		}
+	}
+}
+
+void map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp)
+{
+	if (t->kind == TY_NONE)
+		return;
+	if (!m->value) {
+		m->value = t;
+		m->value_span = sp;
+		c->changed = true;
+		return;
+	}
+	if (!type_same_shape(m->value, t)) {
+		CERR(c, sp, E_MAP_TYPE_CLASH,
+		     "type mismatch for @%s: assigning a value of type %s to a map holding %s", m->name,
+		     type_str_of(t), type_str_of(m->value));
+		return;
+	}
+	struct type *u = type_unify(&c->s->arena, m->value, t);
+	if (u != m->value) {
+		m->value = u;
+		c->changed = true;
+	}
+}
+
+static struct type *check_map_expr(struct check *c, struct expr *e)
+{
+	struct map_info *m = map_get(c, e->u.map.name, e->span);
+
+	e->info = m;
+	map_learn_keys(c, m, e);
+	return m->value ? m->value : &ty_none;
+}
+
+static const char *suggest_func(const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 3;
+
+	for (int i = 0; i < FN_COUNT_; i++) {
+		unsigned d = edit_distance(name, func_defs[i].name, bestd);
+		if (d < bestd) {
+			bestd = d;
+			best = func_defs[i].name;
+		}
+	}
+	return best;
+}
+
+enum call_ctx { IN_STMT, IN_VALUE };
+
+static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ctx)
+{
+	const struct func_def *fd = func_lookup(e->u.call.name);
+	uint32_t n = e->u.call.args.n;
+
+	if (!fd) {
+		const char *s = suggest_func(e->u.call.name);
+		CERR(c, e->u.call.name_span, E_UNKNOWN_FUNCTION, "unknown function '%s'",
+		     e->u.call.name);
+		if (s)
+			CHINT(c, "did you mean '%s'?", s);
+		for (uint32_t i = 0; i < n; i++)
+			check_expr(c, e->u.call.args.v[i]);
+		return &ty_none;
+	}
+	e->id = fd->id;
+	if (n < fd->min_args || n > fd->max_args) {
+		if (fd->min_args == fd->max_args)
+			CERR(c, e->span, E_ARG_COUNT, "%s() takes %u argument%s, %u given", fd->name,
+			     fd->min_args, fd->min_args == 1 ? "" : "s", n);
+		else
+			CERR(c, e->span, E_ARG_COUNT, "%s() takes %u to %u arguments, %u given",
+			     fd->name, fd->min_args, fd->max_args, n);
+		return &ty_none;
+	}
+	if (fd->kind == FK_AGG) {
+		CERR(c, e->span, E_AGG_MISUSE, "%s() must be assigned directly to a map", fd->name);
+		CHINT(c, "write it as @name = %s(...) or @name[key] = %s(...)", fd->name, fd->name);
+		return &ty_none;
+	}
+	struct type *t = fd->check(c, e);
+	if (ctx == IN_VALUE && fd->kind == FK_VOID) {
+		CERR(c, e->span, E_BAD_OPERAND, "%s() has no value", fd->name);
+		return &ty_none;
+	}
+	return t;
+}
+
+/* `$x = ...` and `@m[k] = ...`: the value's type for the target. */
+static struct type *check_value(struct check *c, struct expr *v)
+{
+	struct type *t = check_expr(c, v);
+
+	if (type_is_agg(t)) {
+		CERR(c, v->span, E_AGG_MISUSE, "the value of an aggregation (%s) cannot be copied",
+		     type_str_of(t));
+		CHINT(c, "aggregations are read when they are printed; print(@map) shows one");
+		return &ty_none;
+	}
+	if (t->kind == TY_VOID || t->kind == TY_CTX) {
+		CERR(c, v->span, E_BAD_ASSIGN, "%s cannot be stored", type_str_of(t));
+		return &ty_none;
+	}
+	return t;
+}
+
+static struct type *arith_result(struct type *a, struct type *b)
+{
+	if (a->kind == TY_PTR)
+		return a;
+	if (b->kind == TY_PTR)
+		return b;
+	return (!a->is_signed && !b->is_signed) ? &ty_u64 : &ty_s64;
+}
+
+static struct type *check_binary(struct check *c, struct expr *e)
+{
+	enum op op = e->u.binary.op;
+	struct type *a = check_expr(c, e->u.binary.lhs), *b = check_expr(c, e->u.binary.rhs);
+
+	if (a->kind == TY_NONE || b->kind == TY_NONE)
+		return &ty_none;
+	if ((op == OP_EQ || op == OP_NE) && a->kind == TY_STR && b->kind == TY_STR)
+		return &ty_s64;
+	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
+		return &ty_s64;
+	if (!is_truthy(a) || !is_truthy(b) || (a->kind == TY_PTR && b->kind == TY_PTR &&
+					       op != OP_EQ && op != OP_NE && op != OP_SUB)) {
+		CERR(c, e->span, E_TYPE_MISMATCH, "type mismatch for '%s': comparing %s with %s",
+		     op_str(op), type_str_of(a), type_str_of(b));
+		return &ty_none;
+	}
+	switch (op) {
+	case OP_EQ:
+	case OP_NE:
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+	case OP_LAND:
+	case OP_LOR:
+		return &ty_s64;
+	case OP_DIV:
+	case OP_MOD:
+		if (c->final && (a->is_signed || b->is_signed)) {
+			diag_warn(&c->s->diag, e->span, E_BAD_OPERAND,
+				  "signed operands for '%s' are divided as unsigned (as bpftrace does)",
+				  op_str(op));
+			diag_hint(&c->s->diag, "cast an operand to an unsigned type to silence this");
+		}
+		return &ty_u64;
+	default:
+		return arith_result(a, b);
+	}
+}
+
+static struct type *check_incdec(struct check *c, struct expr *e)
+{
+	struct expr *x = e->u.unary.operand;
+
+	if (x->kind == EXPR_MAP) {
+		struct map_info *m = map_get(c, x->u.map.name, x->span);
+		x->info = m;
+		map_learn_keys(c, m, x);
+		if (!m->value)
+			map_learn_value(c, m, &ty_s64, x->span);
+		x->type = m->value ? m->value : &ty_none;
+	} else if (x->kind == EXPR_VAR) {
+		struct var_info *v = var_find(c, x->u.name);
+		if (!v) {
+			CERR(c, x->span, E_UNDEFINED_VAR, "undefined variable $%s", x->u.name);
+			return &ty_none;
+		}
+		x->info = v;
+		x->type = v->type;
+	} else {
+		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs a map or a variable", op_str(e->u.unary.op));
+		return &ty_none;
+	}
+	if (x->type->kind != TY_INT && x->type->kind != TY_NONE) {
+		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs an integer, not %s", op_str(e->u.unary.op),
+		     type_str_of(x->type));
+		return &ty_none;
+	}
+	return x->type->kind == TY_INT ? &ty_s64 : &ty_none;
+}
+
+static struct type *check_unary(struct check *c, struct expr *e)
+{
+	enum op op = e->u.unary.op;
+	struct type *t;
+
+	if (op == OP_PREINC || op == OP_PREDEC || op == OP_POSTINC || op == OP_POSTDEC)
+		return check_incdec(c, e);
+	t = check_expr(c, e->u.unary.operand);
+	if (t->kind == TY_NONE)
+		return t;
+	switch (op) {
+	case OP_LNOT:
+		if (is_truthy(t))
+			return &ty_s64;
+		break;
+	case OP_NEG:
+		if (t->kind == TY_INT)
+			return &ty_s64;
+		break;
+	case OP_PLUS:
+	case OP_BNOT:
+		if (t->kind == TY_INT)
+			return type_int(8, t->is_signed);
+		break;
+	case OP_DEREF:
+		if (t->kind == TY_PTR && t->elem && t->elem->kind == TY_INT)
+			return t->elem;
+		break;
+	case OP_ADDR:
+		CERR(c, e->span, E_UNSUPPORTED, "taking an address with '&' is not supported yet");
+		return &ty_none;
+	default:
+		break;
+	}
+	CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '%s': %s", op_str(op), type_str_of(t));
+	return &ty_none;
+}
+
+static struct type *cast_type(struct check *c, const struct ast_typename *tn)
+{
+	static const struct {
+		const char *name;
+		struct type *t;
+	} ints[] = {
+		{ "int8", &ty_s8 },   { "int16", &ty_s16 }, { "int32", &ty_s32 }, { "int64", &ty_s64 },
+		{ "uint8", &ty_u8 },  { "uint16", &ty_u16 }, { "uint32", &ty_u32 }, { "uint64", &ty_u64 },
+		{ "char", &ty_s8 },   { "short", &ty_s16 }, { "int", &ty_s32 },	 { "long", &ty_s64 },
+		{ "bool", &ty_u8 },   { "u8", &ty_u8 },	    { "u16", &ty_u16 },	 { "u32", &ty_u32 },
+		{ "u64", &ty_u64 },   { "s8", &ty_s8 },	    { "s16", &ty_s16 },	 { "s32", &ty_s32 },
+		{ "s64", &ty_s64 },   { "unsigned", &ty_u32 },
+	};
+
+	if (tn->tag == TN_PLAIN && tn->ptr_depth == 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(ints); i++)
+			if (!strcmp(tn->name, ints[i].name))
+				return ints[i].t;
+	}
+	if (tn->tag == TN_PLAIN && tn->ptr_depth == 1) {
+		for (size_t i = 0; i < ARRAY_SIZE(ints); i++)
+			if (!strcmp(tn->name, ints[i].name))
+				return type_ptr(&c->s->arena, ints[i].t, false);
+	}
+	CERR(c, tn->span, E_UNSUPPORTED, "cast to '%s%s%s' is not supported yet",
+	     tn->tag == TN_STRUCT ? "struct " : tn->tag == TN_UNION ? "union " : "", tn->name,
+	     tn->ptr_depth ? " *" : "");
+	CHINT(c, "casts to integer types (int8 .. uint64) work; kernel structs need BTF support");
+	return &ty_none;
+}
+
+static struct type *check_field(struct check *c, struct expr *e)
+{
+	struct type *t = check_expr(c, e->u.field.base);
+
+	if (t->kind == TY_NONE)
+		return t;
+	if (t->kind != TY_CTX && t->kind != TY_RECORD) {
+		CERR(c, e->span, E_BAD_OPERAND, "%s has no fields", type_str_of(t));
+		return &ty_none;
+	}
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		if (!strcmp(t->fields[i].name, e->u.field.name)) {
+			e->info = &t->fields[i];
+			return t->fields[i].type;
+		}
+	}
+	if (c->final) {
+		const char *where = c->inst ? c->inst->name : "this probe";
+		const char *best = NULL;
+		unsigned bestd = 4;
+		diag_error(&c->s->diag, e->u.field.name_span, E_UNKNOWN_FIELD,
+			   "%s has no field '%s'", where, e->u.field.name);
+		struct strbuf names = { 0 };
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			unsigned d = edit_distance(e->u.field.name, t->fields[i].name, bestd);
+			if (d < bestd) {
+				bestd = d;
+				best = t->fields[i].name;
+			}
+			sb_printf(&names, "%s%s", i ? ", " : "", t->fields[i].name);
+		}
+		if (best)
+			diag_hint(&c->s->diag, "did you mean '%s'?", best);
+		else
+			diag_hint(&c->s->diag, "its fields are: %s", sb_str(&names));
+		sb_free(&names);
+	}
+	return &ty_none;
+}
+
+static struct type *check_index(struct check *c, struct expr *e)
+{
+	struct type *t = check_expr(c, e->u.index.base);
+	int64_t idx;
+
+	if (t->kind == TY_NONE)
+		return t;
+	if (t->kind == TY_ARRAY) {
+		if (!check_const_int(c, e->u.index.index, &idx, "an array index"))
+			return &ty_none;
+		if (idx < 0 || (uint64_t)idx >= t->count) {
+			CERR(c, e->u.index.index->span, E_TOO_BIG,
+			     "index %lld is out of bounds for an array of %u elements", (long long)idx,
+			     t->count);
+			return &ty_none;
+		}
+		e->id = (int)idx;
+		return t->elem;
+	}
+	if (t->kind == TY_PTR && t->elem && t->elem->kind == TY_INT) {
+		check_int(c, e->u.index.index, "an index");
+		return t->elem;
+	}
+	CERR(c, e->span, E_BAD_OPERAND, "%s cannot be indexed", type_str_of(t));
+	return &ty_none;
+}
+
+static struct type *check_expr_kind(struct check *c, struct expr *e)
+{
+	struct session *s = c->s;
+
+	switch (e->kind) {
+	case EXPR_INT:
+		return e->u.ival > INT64_MAX ? &ty_u64 : &ty_s64;
+	case EXPR_STR:
+		return type_str(&s->arena, e->u.len + 1);
+	case EXPR_BUILTIN: {
+		const struct builtin_def *b = builtin_lookup(e->u.name);
+		if (!b) {
+			CERR(c, e->span, E_UNKNOWN_IDENT, "unknown builtin '%s'", e->u.name);
+			return &ty_none;
+		}
+		e->id = b->id;
+		return b->type ? b->type : b->check(c, e);
+	}
+	case EXPR_IDENT:
+		CERR(c, e->span, E_UNKNOWN_IDENT, "unknown identifier '%s'", e->u.name);
+		if (func_lookup(e->u.name))
+			CHINT(c, "'%s' is a function: call it as %s(...)", e->u.name, e->u.name);
+		return &ty_none;
+	case EXPR_POSITIONAL: {
+		int64_t v;
+		if (!positional_int(s, e->u.num, &v)) {
+			CERR(c, e->span, E_POSITIONAL, "$%u is used as a number but is \"%s\"",
+			     e->u.num, s->opts->params[e->u.num - 1]);
+			CHINT(c, "use str($%u) to get it as a string", e->u.num);
+			return &ty_none;
+		}
+		return &ty_s64;
+	}
+	case EXPR_POSCOUNT:
+		return &ty_s64;
+	case EXPR_VAR: {
+		struct var_info *v = var_find(c, e->u.name);
+		if (!v) {
+			CERR(c, e->span, E_UNDEFINED_VAR, "undefined variable $%s", e->u.name);
+			CHINT(c, "assign it before use, e.g. $%s = 0;", e->u.name);
+			return &ty_none;
+		}
+		e->info = v;
+		return v->type;
+	}
+	case EXPR_MAP: {
+		struct type *t = check_map_expr(c, e);
+		if (t->kind == TY_NONE && c->final) {
+			struct map_info *m = e->info;
+			if (!m->value) {
+				diag_error(&s->diag, e->span, E_MAP_UNUSED,
+					   "@%s is read but never assigned a value", m->name);
+			}
+		}
+		return t;
+	}
+	case EXPR_CALL:
+		return check_call(c, e, IN_VALUE);
+	case EXPR_UNARY:
+		return check_unary(c, e);
+	case EXPR_BINARY:
+		return check_binary(c, e);
+	case EXPR_TERNARY: {
+		struct type *ct = check_expr(c, e->u.ternary.cond);
+		struct type *a = check_expr(c, e->u.ternary.then);
+		struct type *b = check_expr(c, e->u.ternary.otherwise);
+		if (ct->kind != TY_NONE && !is_truthy(ct))
+			CERR(c, e->u.ternary.cond->span, E_BAD_OPERAND,
+			     "a condition must be an integer, not %s", type_str_of(ct));
+		if (a->kind == TY_NONE || b->kind == TY_NONE)
+			return &ty_none;
+		if (!type_same_shape(a, b) || type_is_agg(a) || a->kind == TY_VOID) {
+			CERR(c, e->span, E_TYPE_MISMATCH,
+			     "the branches of '?:' have different types: %s and %s", type_str_of(a),
+			     type_str_of(b));
+			return &ty_none;
+		}
+		if (a->kind == TY_INT)
+			return (a->is_signed || b->is_signed) ? &ty_s64 : &ty_u64;
+		return type_unify(&s->arena, a, b);
+	}
+	case EXPR_FIELD:
+		return check_field(c, e);
+	case EXPR_INDEX:
+		return check_index(c, e);
+	case EXPR_TUPLE: {
+		struct type *el[64];
+		if (e->u.list.n > ARRAY_SIZE(el)) {
+			CERR(c, e->span, E_TOO_BIG, "a tuple has at most %zu elements", ARRAY_SIZE(el));
+			return &ty_none;
+		}
+		bool known = true;
+		for (uint32_t i = 0; i < e->u.list.n; i++) {
+			struct type *t = check_value(c, e->u.list.v[i]);
+			known &= t->kind != TY_NONE;
+			el[i] = type_stored(&s->arena, t);
+		}
+		return known ? type_tuple(&s->arena, el, e->u.list.n) : &ty_none;
+	}
+	case EXPR_CAST: {
+		struct type *to = cast_type(c, &e->u.cast.type);
+		struct type *from = check_expr(c, e->u.cast.operand);
+		if (to->kind == TY_NONE || from->kind == TY_NONE)
+			return &ty_none;
+		if (!is_truthy(from)) {
+			CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from),
+			     type_str_of(to));
+			return &ty_none;
+		}
+		return to;
+	}
+	case EXPR_SIZEOF: {
+		struct type *t = e->u.size_of.type.name ? cast_type(c, &e->u.size_of.type)
+							: check_expr(c, e->u.size_of.operand);
+		if (t->kind == TY_PTR && e->u.size_of.type.name)
+			t = t->elem ? type_ptr(&s->arena, t->elem, false) : t;
+		e->id = t->size;
+		return t->kind == TY_NONE ? t : &ty_u64;
+	}
+	}
+	return &ty_none;
+}
+
+struct type *check_expr(struct check *c, struct expr *e)
+{
+	struct type *t = check_expr_kind(c, e);
+	e->type = t ? t : &ty_none;
+	return e->type;
+}
+
+static void check_stmt(struct check *c, struct stmt *st);
+
+static void check_block(struct check *c, struct stmt *b)
+{
+	for (uint32_t i = 0; i < b->u.block.n; i++)
+		check_stmt(c, b->u.block.v[i]);
+}
+
+static void check_cond(struct check *c, struct expr *e)
+{
+	struct type *t = check_expr(c, e);
+	if (t->kind != TY_NONE && !is_truthy(t))
+		CERR(c, e->span, E_BAD_OPERAND, "a condition must be an integer, not %s",
+		     type_str_of(t));
+}
+
+static void check_assign_map(struct check *c, struct stmt *st)
+{
+	struct expr *target = st->u.assign.target, *v = st->u.assign.value;
+	struct map_info *m = map_get(c, target->u.map.name, target->span);
+	const struct func_def *fd = v->kind == EXPR_CALL ? func_lookup(v->u.call.name) : NULL;
+
+	target->info = m;
+	map_learn_keys(c, m, target);
+	if (fd && fd->kind == FK_AGG) {
+		uint32_t n = v->u.call.args.n;
+		v->id = fd->id;
+		if (st->u.assign.op != OP_NONE) {
+			CERR(c, st->span, E_AGG_MISUSE, "%s() cannot be combined with '%s='", fd->name,
+			     op_str(st->u.assign.op));
+			return;
+		}
+		if (n < fd->min_args || n > fd->max_args) {
+			CERR(c, v->span, E_ARG_COUNT, "%s() takes %u argument%s, %u given", fd->name,
+			     fd->min_args, fd->min_args == 1 ? "" : "s", n);
+			return;
+		}
+		struct type *t = fd->check(c, v);
+		v->type = t;
+		map_learn_value(c, m, t, v->span);
+		target->type = m->value ? m->value : &ty_none;
+		return;
+	}
+	struct type *t = check_value(c, v);
+	if (st->u.assign.op != OP_NONE) {
+		if (t->kind != TY_NONE && t->kind != TY_INT)
+			CERR(c, v->span, E_BAD_OPERAND, "'%s=' needs an integer, not %s",
+			     op_str(st->u.assign.op), type_str_of(t));
+		if (m->value && m->value->kind != TY_INT)
+			CERR(c, target->span, E_BAD_OPERAND, "'%s=' needs an integer map, @%s holds %s",
+			     op_str(st->u.assign.op), m->name, type_str_of(m->value));
+		if (t->kind == TY_INT)
+			t = &ty_s64;
+	}
+	if (t->kind != TY_NONE)
+		map_learn_value(c, m, type_stored(&c->s->arena, t), v->span);
+	target->type = m->value ? m->value : &ty_none;
+}
+
+static void check_assign_var(struct check *c, struct stmt *st)
+{
+	struct expr *target = st->u.assign.target;
+	struct var_info *v = var_find(c, target->u.name);
+	struct type *t = check_value(c, st->u.assign.value);
+
+	if (st->u.assign.op != OP_NONE) {
+		if (!v) {
+			CERR(c, target->span, E_UNDEFINED_VAR, "undefined variable $%s", target->u.name);
+			return;
+		}
+		if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
+			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", op_str(st->u.assign.op));
+		target->info = v;
+		target->type = v->type;
+		return;
+	}
+	if (t->kind == TY_NONE) {
+		if (v) {
+			target->info = v;
+			target->type = v->type;
+		}
+		return;
+	}
+	if (t->kind == TY_INT)
+		t = type_int(8, t->is_signed);
+	if (!v) {
+		v = ARENA_NEW(&c->s->arena, struct var_info);
+		v->name = target->u.name;
+		v->type = t;
+		v->span = target->span;
+		vec_push(&c->vars, v);
+	} else if (!type_same_shape(v->type, t)) {
+		CERR(c, st->u.assign.value->span, E_VAR_TYPE_CLASH,
+		     "type mismatch for $%s: assigning %s to a variable holding %s", v->name,
+		     type_str_of(t), type_str_of(v->type));
+	} else {
+		v->type = type_unify(&c->s->arena, v->type, t);
+	}
+	target->info = v;
+	target->type = v->type;
+}
+
+static void check_stmt(struct check *c, struct stmt *st)
+{
+	switch (st->kind) {
+	case STMT_EXPR: {
+		struct expr *e = st->u.expr;
+		if (e->kind == EXPR_CALL)
+			e->type = check_call(c, e, IN_STMT);
+		else
+			check_expr(c, e);
+		break;
+	}
+	case STMT_ASSIGN:
+		if (st->u.assign.target->kind == EXPR_MAP)
+			check_assign_map(c, st);
+		else if (st->u.assign.target->kind == EXPR_VAR)
+			check_assign_var(c, st);
+		else
+			CERR(c, st->u.assign.target->span, E_BAD_ASSIGN,
+			     "only maps and variables can be assigned");
+		break;
+	case STMT_IF:
+		check_cond(c, st->u.if_.cond);
+		check_stmt(c, st->u.if_.then);
+		if (st->u.if_.otherwise)
+			check_stmt(c, st->u.if_.otherwise);
+		break;
+	case STMT_UNROLL: {
+		int64_t n;
+		if (check_const_int(c, st->u.unroll.count, &n, "unroll's count") &&
+		    (n < 1 || n > 100))
+			CERR(c, st->u.unroll.count->span, E_TOO_BIG,
+			     "unroll's count must be between 1 and 100, not %lld", (long long)n);
+		check_stmt(c, st->u.unroll.body);
+		break;
+	}
+	case STMT_WHILE:
+		check_cond(c, st->u.while_.cond);
+		c->loops++;
+		check_stmt(c, st->u.while_.body);
+		c->loops--;
+		break;
+	case STMT_RETURN:
+		if (st->u.ret)
+			check_expr(c, st->u.ret);
+		break;
+	case STMT_BREAK:
+	case STMT_CONTINUE:
+		if (!c->loops)
+			CERR(c, st->span, E_LOOP_CONTROL, "'%s' outside of a while loop",
+			     st->kind == STMT_BREAK ? "break" : "continue");
+		break;
+	case STMT_BLOCK:
+		check_block(c, st);
+		break;
+	}
+}
+
+static void check_probe(struct check *c, struct probe *p, struct probe_inst *inst)
+{
+	c->probe = p;
+	c->inst = inst;
+	c->vars.len = 0;
+	c->loops = 0;
+	if (p->pred)
+		check_cond(c, p->pred);
+	check_block(c, p->body);
+}
+
+static bool expr_uses(struct expr *e, enum builtin_id id);
+
+static bool list_uses(struct expr_list *l, enum builtin_id id)
+{
+	for (uint32_t i = 0; i < l->n; i++)
+		if (expr_uses(l->v[i], id))
+			return true;
+	return false;
+}
+
+static bool expr_uses(struct expr *e, enum builtin_id id)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case EXPR_BUILTIN: {
+		const struct builtin_def *b = builtin_lookup(e->u.name);
+		return b && b->id == id;
+	}
+	case EXPR_MAP:
+		return list_uses(&e->u.map.keys, id);
+	case EXPR_CALL:
+		return list_uses(&e->u.call.args, id);
+	case EXPR_UNARY:
+		return expr_uses(e->u.unary.operand, id);
+	case EXPR_BINARY:
+		return expr_uses(e->u.binary.lhs, id) || expr_uses(e->u.binary.rhs, id);
+	case EXPR_TERNARY:
+		return expr_uses(e->u.ternary.cond, id) || expr_uses(e->u.ternary.then, id) ||
+		       expr_uses(e->u.ternary.otherwise, id);
+	case EXPR_FIELD:
+		return expr_uses(e->u.field.base, id);
+	case EXPR_INDEX:
+		return expr_uses(e->u.index.base, id) || expr_uses(e->u.index.index, id);
+	case EXPR_TUPLE:
+		return list_uses(&e->u.list, id);
+	case EXPR_CAST:
+		return expr_uses(e->u.cast.operand, id);
+	case EXPR_SIZEOF:
+		return expr_uses(e->u.size_of.operand, id);
+	default:
+		return false;
+	}
+}
+
+static bool stmt_uses(struct stmt *st, enum builtin_id id)
+{
+	if (!st)
+		return false;
+	switch (st->kind) {
+	case STMT_EXPR:
+		return expr_uses(st->u.expr, id);
+	case STMT_ASSIGN:
+		return expr_uses(st->u.assign.target, id) || expr_uses(st->u.assign.value, id);
+	case STMT_IF:
+		return expr_uses(st->u.if_.cond, id) || stmt_uses(st->u.if_.then, id) ||
+		       stmt_uses(st->u.if_.otherwise, id);
+	case STMT_UNROLL:
+		return stmt_uses(st->u.unroll.body, id);
+	case STMT_WHILE:
+		return expr_uses(st->u.while_.cond, id) || stmt_uses(st->u.while_.body, id);
+	case STMT_RETURN:
+		return expr_uses(st->u.ret, id);
+	case STMT_BLOCK:
+		for (uint32_t i = 0; i < st->u.block.n; i++)
+			if (stmt_uses(st->u.block.v[i], id))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool probe_uses_builtin(struct probe *p, enum builtin_id id)
+{
+	return expr_uses(p->pred, id) || stmt_uses(p->body, id);
+}
+
+bool probe_per_instance(struct probe *p)
+{
+	return probe_uses_builtin(p, BI_ARGS) || probe_uses_builtin(p, BI_PROBE);
+}
+
+/* One pass over every probe (every instance of per-instance probes). */
+static void check_all(struct session *s, struct check *c)
+{
+	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
+		struct probe *p = s->prog->probes[i];
+		bool per = probe_per_instance(p);
+		vec_foreach(&s->insts, in)
+		{
+			if ((*in)->probe != p)
+				continue;
+			int before = s->diag.errors;
+			check_probe(c, p, *in);
+			if (!per || s->diag.errors != before)
+				break;
+		}
+	}
+}
+
+int sema_check(struct session *s)
+{
+	struct check c = { .s = s };
+	int pass;
+
+	for (pass = 0; pass < 16; pass++) {
+		c.changed = false;
+		check_all(s, &c);
+		if (!c.changed)
+			break;
+	}
+	c.final = true;
+	check_all(s, &c);
+	vec_free(&c.vars);
+	return s->diag.errors ? -1 : 0;
+}
+
+void sema_retype(struct session *s, struct prog_desc *pd)
+{
+	struct check c = { .s = s };
+
+	check_probe(&c, pd->probe, pd->inst);
+	vec_free(&pd->vars);
+	pd->vars.data = c.vars.data;
+	pd->vars.len = c.vars.len;
+	pd->vars.cap = c.vars.cap;
+}
+
+void sema_dump_types(struct session *s, struct strbuf *out)
+{
+	vec_foreach(&s->maps, mp)
+	{
+		struct map_info *m = *mp;
+		sb_printf(out, "@%s", m->name);
+		if (m->key) {
+			sb_putc(out, '[');
+			for (uint32_t i = 0; i < m->key->nfields; i++) {
+				if (i)
+					sb_puts(out, ", ");
+				type_name(out, m->key->fields[i].type);
+			}
+			sb_putc(out, ']');
+		}
+		sb_puts(out, ": ");
+		type_name(out, m->value ? m->value : &ty_none);
+		sb_putc(out, '\n');
+	}
+}

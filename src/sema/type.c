@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+#include "sema/type.h"
+#include "base/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define INT_TYPE(sz, sg) { .kind = TY_INT, .size = (sz), .align = (sz), .is_signed = (sg) }
+
+struct type ty_none = { .kind = TY_NONE };
+struct type ty_void = { .kind = TY_VOID };
+struct type ty_u8 = INT_TYPE(1, false), ty_u16 = INT_TYPE(2, false), ty_u32 = INT_TYPE(4, false),
+	    ty_u64 = INT_TYPE(8, false);
+struct type ty_s8 = INT_TYPE(1, true), ty_s16 = INT_TYPE(2, true), ty_s32 = INT_TYPE(4, true),
+	    ty_s64 = INT_TYPE(8, true);
+struct type ty_probe = { .kind = TY_PROBE, .size = 8, .align = 8 };
+struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8 };
+struct type ty_count = { .kind = TY_COUNT, .size = 8, .align = 8 };
+
+struct type *type_int(unsigned size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? &ty_s8 : &ty_u8;
+	case 2:
+		return is_signed ? &ty_s16 : &ty_u16;
+	case 4:
+		return is_signed ? &ty_s32 : &ty_u32;
+	default:
+		return is_signed ? &ty_s64 : &ty_u64;
+	}
+}
+
+struct type *type_str(struct arena *a, uint32_t size)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+	t->kind = TY_STR;
+	t->size = ALIGN_UP(size ? size : 1, 8);
+	t->align = 8;
+	return t;
+}
+
+struct type *type_ptr(struct arena *a, struct type *elem, bool user)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+	t->kind = TY_PTR;
+	t->size = t->align = 8;
+	t->elem = elem;
+	t->user = user;
+	return t;
+}
+
+struct type *type_array(struct arena *a, struct type *elem, uint32_t count)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+	t->kind = TY_ARRAY;
+	t->elem = elem;
+	t->count = count;
+	t->size = elem->size * count;
+	t->align = elem->align ? elem->align : 1;
+	return t;
+}
+
+struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+	uint32_t off = 0, align = 1;
+
+	t->kind = TY_TUPLE;
+	t->fields = ARENA_ARRAY(a, struct field, n);
+	t->nfields = n;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t al = elems[i]->align ? elems[i]->align : 1;
+		off = ALIGN_UP(off, al);
+		t->fields[i].type = elems[i];
+		t->fields[i].offset = off;
+		off += elems[i]->size;
+		align = MAX(align, al);
+	}
+	t->align = align;
+	t->size = ALIGN_UP(off, align);
+	return t;
+}
+
+struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+	t->kind = kind;
+	t->is_signed = is_signed;
+	t->align = 8;
+	switch (kind) {
+	case TY_COUNT:
+	case TY_SUM:
+		t->size = 8;
+		break;
+	case TY_MIN:
+	case TY_MAX: /* value, is-set */
+	case TY_AVG:
+	case TY_STATS: /* total, count */
+		t->size = 16;
+		break;
+	default: /* hist, lhist: a u64 count per bucket, the bucket in the key */
+		t->size = 8;
+		break;
+	}
+	return t;
+}
+
+bool type_is_scalar(const struct type *t)
+{
+	switch (t->kind) {
+	case TY_INT:
+	case TY_PTR:
+	case TY_PROBE:
+	case TY_CTX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool type_is_agg(const struct type *t)
+{
+	return t->kind >= TY_COUNT;
+}
+
+struct type *type_stored(struct arena *a, struct type *t)
+{
+	if (t->kind == TY_INT)
+		return type_int(8, t->is_signed);
+	if (t->kind == TY_TUPLE) {
+		struct type *elems[64];
+		uint32_t n = MIN(t->nfields, ARRAY_SIZE(elems));
+		bool same = true;
+		for (uint32_t i = 0; i < n; i++) {
+			elems[i] = type_stored(a, t->fields[i].type);
+			same &= elems[i] == t->fields[i].type;
+		}
+		return same ? t : type_tuple(a, elems, n);
+	}
+	return t;
+}
+
+bool type_same_shape(const struct type *a, const struct type *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case TY_TUPLE:
+		if (a->nfields != b->nfields)
+			return false;
+		for (uint32_t i = 0; i < a->nfields; i++)
+			if (!type_same_shape(a->fields[i].type, b->fields[i].type))
+				return false;
+		return true;
+	case TY_PTR:
+		return true;
+	case TY_LHIST:
+		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
+	case TY_RECORD:
+		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
+	default:
+		return true;
+	}
+}
+
+struct type *type_unify(struct arena *a, struct type *x, struct type *y)
+{
+	if (x->kind == TY_STR)
+		return x->size >= y->size ? x : y;
+	if (x->kind == TY_INT && x->size != y->size)
+		return x->size >= y->size ? x : y;
+	if (x->kind == TY_TUPLE) {
+		struct type *elems[64];
+		uint32_t n = MIN(x->nfields, ARRAY_SIZE(elems));
+		bool same = true;
+		for (uint32_t i = 0; i < n; i++) {
+			elems[i] = type_unify(a, x->fields[i].type, y->fields[i].type);
+			same &= elems[i] == x->fields[i].type;
+		}
+		return same ? x : type_tuple(a, elems, n);
+	}
+	return x;
+}
+
+void type_name(struct strbuf *out, const struct type *t)
+{
+	switch (t->kind) {
+	case TY_NONE:
+		sb_puts(out, "none");
+		break;
+	case TY_VOID:
+		sb_puts(out, "void");
+		break;
+	case TY_INT:
+		sb_printf(out, "%sint%u", t->is_signed ? "" : "u", t->size * 8);
+		break;
+	case TY_STR:
+		sb_printf(out, "string[%u]", t->size);
+		break;
+	case TY_TUPLE:
+		sb_putc(out, '(');
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			if (i)
+				sb_puts(out, ", ");
+			type_name(out, t->fields[i].type);
+		}
+		sb_putc(out, ')');
+		break;
+	case TY_PTR:
+		type_name(out, t->elem);
+		sb_puts(out, " *");
+		break;
+	case TY_ARRAY:
+		type_name(out, t->elem);
+		sb_printf(out, "[%u]", t->count);
+		break;
+	case TY_RECORD:
+		sb_puts(out, t->name ? t->name : "struct");
+		break;
+	case TY_CTX:
+		sb_puts(out, "args");
+		break;
+	case TY_PROBE:
+		sb_puts(out, "probe");
+		break;
+	case TY_COUNT:
+		sb_puts(out, "count");
+		break;
+	case TY_SUM:
+		sb_puts(out, "sum");
+		break;
+	case TY_MIN:
+		sb_puts(out, "min");
+		break;
+	case TY_MAX:
+		sb_puts(out, "max");
+		break;
+	case TY_AVG:
+		sb_puts(out, "avg");
+		break;
+	case TY_STATS:
+		sb_puts(out, "stats");
+		break;
+	case TY_HIST:
+		sb_puts(out, "hist");
+		break;
+	case TY_LHIST:
+		sb_puts(out, "lhist");
+		break;
+	}
+}
+
+const char *type_str_of(const struct type *t)
+{
+	static char buf[4][128];
+	static int k;
+	struct strbuf sb = { 0 };
+	char *b = buf[k++ % 4];
+
+	type_name(&sb, t);
+	snprintf(b, 128, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return b;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Types of expressions, map keys and map values.
+ *
+ * Sizes are what a value occupies in BPF memory (scratch, map keys and
+ * values, records). Integers in maps and records are always widened to 8
+ * bytes; strings are NUL-padded buffers whose size is a multiple of 8, so
+ * that equal strings are equal byte for byte.
+ */
+#ifndef LANTERN_SEMA_TYPE_H
+#define LANTERN_SEMA_TYPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/strbuf.h"
+
+enum type_kind {
+	TY_NONE, /* not known (yet) */
+	TY_VOID,
+	TY_INT,
+	TY_STR,
+	TY_TUPLE,
+	TY_PTR,
+	TY_ARRAY,
+	TY_RECORD, /* struct or union */
+	TY_CTX,	   /* `args`: the probe's arguments, as fields */
+	TY_PROBE,  /* `probe`: an index into the session's probe names */
+	/* aggregations: the value types of maps assigned count(), sum(), ... */
+	TY_COUNT,
+	TY_SUM,
+	TY_MIN,
+	TY_MAX,
+	TY_AVG,
+	TY_STATS,
+	TY_HIST,
+	TY_LHIST,
+};
+
+struct type;
+
+struct field {
+	const char *name;
+	struct type *type;
+	uint32_t offset;
+	uint32_t read_size; /* bytes to read from the source (char[N] -> N) */
+	bool data_loc;	    /* tracepoint __data_loc: a u32 locating the data */
+};
+
+struct type {
+	enum type_kind kind;
+	uint32_t size;
+	uint32_t align;
+	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
+	bool user;	/* TY_PTR: points into user memory */
+	struct type *elem;
+	uint32_t count; /* TY_ARRAY */
+	struct field *fields;
+	uint32_t nfields;
+	const char *name;	      /* TY_RECORD */
+	int64_t lmin, lmax, lstep; /* TY_LHIST */
+};
+
+extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
+	ty_probe, ty_comm, ty_count;
+
+#define STRLEN_DEFAULT 64 /* bpftrace's default string size */
+
+struct type *type_int(unsigned size, bool is_signed);
+struct type *type_str(struct arena *a, uint32_t size);
+struct type *type_ptr(struct arena *a, struct type *elem, bool user);
+struct type *type_array(struct arena *a, struct type *elem, uint32_t count);
+/* A tuple of n element types, laid out with natural alignment. */
+struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);
+struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed);
+
+static inline bool type_is_int(const struct type *t)
+{
+	return t->kind == TY_INT;
+}
+/* Values held in a register (as opposed to memory: strings, tuples, ...). */
+bool type_is_scalar(const struct type *t);
+bool type_is_agg(const struct type *t);
+
+/*
+ * The type a value takes when stored in a map key, map value or record:
+ * integers widened to 8 bytes, tuples re-laid out from their stored
+ * elements. Other types are returned as they are.
+ */
+struct type *type_stored(struct arena *a, struct type *t);
+
+/* Same shape (strings of any size match, integers of any size match). */
+bool type_same_shape(const struct type *a, const struct type *b);
+/* The wider of two same-shaped types (bigger strings, wider tuples). */
+struct type *type_unify(struct arena *a, struct type *x, struct type *y);
+
+void type_name(struct strbuf *out, const struct type *t);
+/* type_name into a static buffer, for messages. */
+const char *type_str_of(const struct type *t);
+
+#endif
