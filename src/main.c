@@ -1,8 +1,168 @@
 // SPDX-License-Identifier: MIT
-#include <stdio.h>
+/* lantern's command line: options in, a session out. */
+#include "base/util.h"
+#include "runtime/session.h"
 
-int main(void)
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LANTERN_VERSION "0.1.0"
+
+static void usage(FILE *f)
 {
-	puts("lantern: not built yet");
-	return 1;
+	fputs("USAGE:\n"
+	      "    lantern [options] script.bt [params...]\n"
+	      "    lantern [options] -e 'program' [params...]\n"
+	      "\n"
+	      "Runs bpftrace scripts: compiles them to eBPF itself, no LLVM needed.\n"
+	      "\n"
+	      "OPTIONS:\n"
+	      "    -e PROGRAM     the program to run (instead of a script file; '-' reads stdin)\n"
+	      "    -o FILE        write the output to FILE\n"
+	      "    -q             quiet: no 'Attaching N probes...'\n"
+	      "    -v             verbose\n"
+	      "    -c CMD         run CMD once the probes are attached (cpid is its pid);\n"
+	      "                   lantern ends when it exits\n"
+	      "    -p PID         the process that uprobes and USDT probes follow\n"
+	      "    -d STAGE       dump a stage and do not run: ast, types, ir, bpf, all\n"
+	      "    --dry-run      compile and load the programs, attach nothing\n"
+	      "    -h, --help     this help\n"
+	      "    -V, --version  lantern's version\n"
+	      "\n"
+	      "EXAMPLES:\n"
+	      "    lantern -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
+	      "    lantern -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n",
+	      f);
+}
+
+static int parse_dump(const char *arg, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} stages[] = {
+		{ "ast", DUMP_AST }, { "types", DUMP_TYPES }, { "ir", DUMP_IR }, { "bpf", DUMP_BPF },
+		{ "all", DUMP_AST | DUMP_TYPES | DUMP_IR | DUMP_BPF },
+	};
+	char *copy = strdup(arg), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+		for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+			if (!strcmp(tok, stages[i].name))
+				break;
+		if (i == sizeof(stages) / sizeof(stages[0])) {
+			fprintf(stderr, "lantern: unknown stage '%s' for -d (ast, types, ir, bpf, all)\n",
+				tok);
+			free(copy);
+			return -1;
+		}
+		*out |= stages[i].bits;
+	}
+	free(copy);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "dry-run", no_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options o = { .script_name = "stdin" };
+	const char *program = NULL;
+	char *text;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+e:o:qvd:c:p:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			program = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'v':
+			o.verbose++;
+			break;
+		case 'd':
+			if (parse_dump(optarg, &o.dump) < 0)
+				return 1;
+			break;
+		case 'c':
+			o.cmd = optarg;
+			break;
+		case 'p': {
+			char *end;
+			errno = 0;
+			long pid = strtol(optarg, &end, 10);
+			if (errno || *end || pid <= 0 || kill(pid, 0) < 0) {
+				fprintf(stderr, "lantern: no process with pid '%s'\n", optarg);
+				return 1;
+			}
+			o.pid = pid;
+			break;
+		}
+		case 'D':
+			o.dry_run = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("lantern v%s\n", LANTERN_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (program) {
+		text = strdup(program);
+	} else {
+		if (optind >= argc) {
+			fputs("lantern: no program given: use -e 'program' or a script file\n", stderr);
+			usage(stderr);
+			return 1;
+		}
+		o.script_name = argv[optind];
+		text = read_file(argv[optind], NULL);
+		if (!text) {
+			fprintf(stderr, "lantern: cannot read %s: %s\n", argv[optind], strerror(errno));
+			return 1;
+		}
+		if (!strcmp(argv[optind], "-"))
+			o.script_name = "stdin";
+		optind++;
+	}
+	o.script = text;
+	o.params = argv + optind;
+	o.nparams = argc - optind;
+	if (o.cmd && o.pid) {
+		fputs("lantern: -c and -p cannot be used together\n", stderr);
+		free(text);
+		return 1;
+	}
+
+	/* Signals wait for the event loop: teardown always runs. */
+	sigset_t mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	rc = session_run(&o);
+	free(text);
+	return rc;
 }

@@ -159,7 +159,11 @@ struct session {
 	volatile bool done; /* exit() seen, signal, child gone */
 	uint64_t lost_reported;
 	int exit_code;
+	VEC(struct deferred { void (*fn)(void *); void *p; }) deferred;
 };
+
+/* Run fn(p) at teardown (for objects outside the arena). */
+void session_defer_free(struct session *s, void (*fn)(void *), void *p);
 
 int session_run(struct options *opts);
 

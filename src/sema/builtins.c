@@ -3,6 +3,7 @@
  * The builtin variables and functions: one table entry each, with the hook
  * that types it (here) and the one that generates its code (codegen/).
  */
+#include "probes/provider.h"
 #include "sema/check.h"
 
 #include <string.h>

@@ -46,6 +46,7 @@ struct field {
 	uint32_t offset;
 	uint32_t read_size; /* bytes to read from the source (char[N] -> N) */
 	bool data_loc;	    /* tracepoint __data_loc: a u32 locating the data */
+	bool rel_loc;	    /* __rel_loc: located from the end of the u32 */
 };
 
 struct type {

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "maps/mapread.h"
+#include "output/hist.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ncpus(void)
+{
+	static int n;
+
+	if (!n) {
+		n = libbpf_num_possible_cpus();
+		if (n <= 0)
+			n = 1;
+	}
+	return n;
+}
+
+static bool is_bucketed(const struct map_info *m)
+{
+	return m->value->kind == TY_HIST || m->value->kind == TY_LHIST;
+}
+
+static uint32_t nbuckets(const struct type *t)
+{
+	return t->kind == TY_HIST ? HIST_NBUCKETS : lhist_nbuckets(t->lmin, t->lmax, t->lstep);
+}
+
+void agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)
+{
+	uint64_t a = 0, b = 0, set = 0;
+
+	for (int i = 0; i < ncpu; i++) {
+		uint64_t x, y;
+		memcpy(&x, data + i * stride, 8);
+		if (t->size >= 16)
+			memcpy(&y, data + i * stride + 8, 8);
+		switch (t->kind) {
+		case TY_MIN:
+		case TY_MAX: {
+			if (!y)
+				break;
+			bool less = t->is_signed ? (int64_t)x < (int64_t)a : x < a;
+			if (!set || (t->kind == TY_MIN ? less : (!less && x != a)))
+				a = x;
+			set = 1;
+			break;
+		}
+		case TY_AVG:
+		case TY_STATS:
+			a += x;
+			b += y;
+			break;
+		default: /* count, sum, buckets */
+			a += x;
+			break;
+		}
+	}
+	memcpy(out, &a, 8);
+	if (t->size >= 16)
+		memcpy(out + 8, t->kind == TY_MIN || t->kind == TY_MAX ? &set : &b, 8);
+}
+
+struct raw {
+	uint8_t *key;
+	uint8_t *value;
+};
+
+static int cmp_raw_key(const void *x, const void *y, void *arg)
+{
+	const struct raw *a = x, *b = y;
+	size_t n = *(size_t *)arg;
+	return memcmp(a->key, b->key, n);
+}
+
+int map_read(struct session *s, struct map_info *m, struct map_entries *out)
+{
+	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	int ncpu = m->percpu ? ncpus() : 1;
+	size_t vsize = m->value->size, stride = ALIGN_UP(vsize, 8);
+	size_t ksize = m->key_size, ukey = m->key ? m->key->size : 0;
+	uint8_t *key = xcalloc(1, ksize + 8), *next = xcalloc(1, ksize + 8);
+	uint8_t *vbuf = xmalloc(stride * ncpu);
+	VEC(struct raw) raws = { 0 };
+	bool first = true;
+
+	memset(out, 0, sizeof(*out));
+	while (bpf_map_get_next_key(fd, first ? NULL : key, next) == 0) {
+		first = false;
+		memcpy(key, next, ksize);
+		if (bpf_map_lookup_elem(fd, key, vbuf) < 0)
+			continue;
+		struct raw r = { xmalloc(ksize), xmalloc(vsize) };
+		memcpy(r.key, key, ksize);
+		if (m->percpu)
+			agg_merge(m->value, vbuf, ncpu, stride, r.value);
+		else
+			memcpy(r.value, vbuf, vsize);
+		vec_push(&raws, r);
+	}
+	free(key);
+	free(next);
+	free(vbuf);
+
+	out->v = xcalloc(raws.len + 1, sizeof(struct map_entry));
+	if (!is_bucketed(m)) {
+		for (size_t i = 0; i < raws.len; i++) {
+			out->v[i].key = raws.data[i].key;
+			out->v[i].value = raws.data[i].value;
+		}
+		out->n = raws.len;
+		vec_free(&raws);
+		return 0;
+	}
+	/* hist/lhist: (user key, bucket) -> count; gather the buckets per key */
+	uint32_t nb = nbuckets(m->value);
+	qsort_r(raws.data, raws.len, sizeof(struct raw), cmp_raw_key, &ukey);
+	for (size_t i = 0; i < raws.len; i++) {
+		struct raw *r = &raws.data[i];
+		struct map_entry *e = out->n ? &out->v[out->n - 1] : NULL;
+		uint64_t bucket, count;
+		if (!e || memcmp(e->key, r->key, ukey)) {
+			e = &out->v[out->n++];
+			e->key = xmalloc(ukey + 1);
+			memcpy(e->key, r->key, ukey);
+			e->buckets = xcalloc(nb, sizeof(uint64_t));
+			e->nbuckets = nb;
+		}
+		memcpy(&bucket, r->key + ukey, 8);
+		memcpy(&count, r->value, 8);
+		if (bucket < nb)
+			e->buckets[bucket] += count;
+		free(r->key);
+		free(r->value);
+	}
+	vec_free(&raws);
+	return 0;
+}
+
+void map_entries_free(struct map_entries *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->v[i].key);
+		free(e->v[i].value);
+		free(e->v[i].buckets);
+	}
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Every key of the map (collected first: deleting while walking skips keys). */
+static uint8_t *all_keys(int fd, size_t ksize, size_t *n)
+{
+	uint8_t *keys = NULL, *cur = xcalloc(1, ksize);
+	size_t cap = 0, len = 0;
+
+	while (bpf_map_get_next_key(fd, len ? keys + (len - 1) * ksize : NULL, cur) == 0) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 64;
+			keys = xrealloc(keys, cap * ksize);
+		}
+		memcpy(keys + len * ksize, cur, ksize);
+		len++;
+	}
+	free(cur);
+	*n = len;
+	return keys;
+}
+
+int map_clear(struct session *s, struct map_info *m)
+{
+	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	size_t n;
+
+	if (m->array)
+		return map_zero(s, m);
+	uint8_t *keys = all_keys(fd, m->key_size, &n);
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, keys + i * m->key_size);
+	free(keys);
+	return 0;
+}
+
+int map_zero(struct session *s, struct map_info *m)
+{
+	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	int ncpu = m->percpu ? ncpus() : 1;
+	uint8_t *zero = xcalloc(ncpu, ALIGN_UP(m->value->size, 8));
+	size_t n;
+	uint8_t *keys = all_keys(fd, m->key_size, &n);
+
+	for (size_t i = 0; i < n; i++)
+		bpf_map_update_elem(fd, keys + i * m->key_size, zero, BPF_EXIST);
+	free(keys);
+	free(zero);
+	return 0;
+}

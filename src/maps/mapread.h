@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading user maps from the kernel: every key with its value, per-CPU
+ * copies merged, hist/lhist buckets gathered per key.
+ */
+#ifndef LANTERN_MAPS_MAPREAD_H
+#define LANTERN_MAPS_MAPREAD_H
+
+#include "runtime/session.h"
+
+struct map_entry {
+	uint8_t *key;	   /* m->key->size bytes (without the bucket) */
+	uint8_t *value;	   /* merged value, m->value->size bytes */
+	uint64_t *buckets; /* hist / lhist: the counts per bucket */
+	uint32_t nbuckets;
+};
+
+struct map_entries {
+	struct map_entry *v;
+	size_t n;
+	uint8_t *mem;
+};
+
+/* All entries of m, in no particular order. 0, or -1 with errno. */
+int map_read(struct session *s, struct map_info *m, struct map_entries *out);
+void map_entries_free(struct map_entries *e);
+
+/* Merge per-CPU values: value i of ncpu is at data + i * stride. */
+void agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out);
+
+int map_clear(struct session *s, struct map_info *m);
+int map_zero(struct session *s, struct map_info *m);
+
+#endif

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Maps in bpftrace 0.17's text format.
+ *
+ *   @name[k1, k2]: value        one line per entry; "@name: value" without keys
+ *   @name[k]: \n<bars>\n        hist and lhist: the histogram, then a blank line
+ *   count N, average A, total T stats
+ *
+ * Entries of count, sum, min, max, avg, stats and integer maps are sorted by
+ * value, histograms by their total count, everything else by key; equal
+ * values keep key order (bpftrace leaves ties unordered). A map without
+ * entries prints an empty line, and avg and stats maps end with one.
+ */
+#include "output/mapprint.h"
+#include "output/hist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t get_i64(const void *p)
+{
+	int64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data)
+{
+	const uint8_t *p = data;
+
+	switch (t->kind) {
+	case TY_INT:
+	case TY_COUNT:
+	case TY_SUM:
+	case TY_MIN:
+	case TY_MAX: {
+		int64_t v;
+		if (t->kind == TY_INT && t->size < 8) {
+			uint64_t u = 0;
+			memcpy(&u, p, t->size);
+			v = (int64_t)u;
+			if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
+				v = (int64_t)(u | ~0ull << (t->size * 8));
+		} else {
+			v = get_i64(p);
+		}
+		if (t->is_signed)
+			sb_printf(out, "%lld", (long long)v);
+		else
+			sb_printf(out, "%llu", (unsigned long long)v);
+		break;
+	}
+	case TY_PTR:
+		sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
+		break;
+	case TY_STR:
+		sb_putn(out, (const char *)p, strnlen((const char *)p, t->size));
+		break;
+	case TY_PROBE: {
+		uint64_t id = (uint64_t)get_i64(p);
+		sb_puts(out, id < s->probe_names.len ? s->probe_names.data[id] : "?");
+		break;
+	}
+	case TY_TUPLE:
+		sb_putc(out, '(');
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			if (i)
+				sb_puts(out, ", ");
+			value_format(s, out, t->fields[i].type, p + t->fields[i].offset);
+		}
+		sb_putc(out, ')');
+		break;
+	case TY_AVG: {
+		int64_t total = get_i64(p), count = get_i64(p + 8);
+		if (!count)
+			sb_puts(out, "0");
+		else if (t->is_signed)
+			sb_printf(out, "%lld", (long long)(total / count));
+		else
+			sb_printf(out, "%llu", (unsigned long long)((uint64_t)total / (uint64_t)count));
+		break;
+	}
+	case TY_STATS: {
+		int64_t total = get_i64(p), count = get_i64(p + 8);
+		int64_t avg = count ? (t->is_signed ? total / count : (int64_t)((uint64_t)total / (uint64_t)count)) : 0;
+		if (t->is_signed)
+			sb_printf(out, "count %lld, average %lld, total %lld", (long long)count,
+				  (long long)avg, (long long)total);
+		else
+			sb_printf(out, "count %llu, average %llu, total %llu", (unsigned long long)count,
+				  (unsigned long long)avg, (unsigned long long)total);
+		break;
+	}
+	default:
+		sb_puts(out, "?");
+		break;
+	}
+}
+
+static int cmp_value(const struct type *t, const void *a, const void *b);
+
+static int cmp_int(bool is_signed, int64_t x, int64_t y)
+{
+	if (is_signed)
+		return x < y ? -1 : x > y;
+	return (uint64_t)x < (uint64_t)y ? -1 : (uint64_t)x > (uint64_t)y;
+}
+
+static int cmp_value(const struct type *t, const void *a, const void *b)
+{
+	switch (t->kind) {
+	case TY_STR:
+		return strncmp(a, b, t->size);
+	case TY_TUPLE:
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			int c = cmp_value(t->fields[i].type, (const uint8_t *)a + t->fields[i].offset,
+					  (const uint8_t *)b + t->fields[i].offset);
+			if (c)
+				return c;
+		}
+		return 0;
+	case TY_AVG:
+	case TY_STATS: {
+		int64_t ca = get_i64((const uint8_t *)a + 8), cb = get_i64((const uint8_t *)b + 8);
+		int64_t x = ca ? get_i64(a) / ca : 0, y = cb ? get_i64(b) / cb : 0;
+		return cmp_int(t->is_signed, x, y);
+	}
+	default:
+		return cmp_int(t->is_signed || t->kind == TY_PROBE ? t->is_signed : false, get_i64(a),
+			       get_i64(b));
+	}
+}
+
+struct sort_ctx {
+	struct map_info *m;
+	bool by_value;
+};
+
+static int cmp_entries(const void *x, const void *y, void *arg)
+{
+	const struct sort_ctx *sc = arg;
+	const struct map_entry *a = x, *b = y;
+	struct map_info *m = sc->m;
+	int c = 0;
+
+	if (sc->by_value) {
+		if (a->buckets) {
+			uint64_t ta = hist_total(a->buckets, a->nbuckets), tb = hist_total(b->buckets, b->nbuckets);
+			c = ta < tb ? -1 : ta > tb;
+		} else {
+			c = cmp_value(m->value, a->value, b->value);
+		}
+	}
+	if (!c && m->key)
+		c = cmp_value(m->key, a->key, b->key);
+	return c;
+}
+
+static bool sorted_by_value(const struct type *t)
+{
+	switch (t->kind) {
+	case TY_INT:
+	case TY_COUNT:
+	case TY_SUM:
+	case TY_MIN:
+	case TY_MAX:
+	case TY_AVG:
+	case TY_STATS:
+	case TY_HIST:
+	case TY_LHIST:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void print_key(struct session *s, struct strbuf *out, struct map_info *m, const uint8_t *key)
+{
+	sb_printf(out, "@%s", m->name);
+	if (!m->key)
+		return;
+	sb_putc(out, '[');
+	for (uint32_t i = 0; i < m->key->nfields; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		value_format(s, out, m->key->fields[i].type, key + m->key->fields[i].offset);
+	}
+	sb_putc(out, ']');
+}
+
+void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, struct strbuf *out)
+{
+	struct map_entries es;
+	struct type *t = m->value;
+	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST;
+
+	if (map_read(s, m, &es) < 0)
+		return;
+	struct sort_ctx sc = { m, sorted_by_value(t) };
+	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
+
+	size_t first = 0;
+	if (top > 0 && (size_t)top < es.n)
+		first = es.n - top;
+	for (size_t i = first; i < es.n; i++) {
+		struct map_entry *e = &es.v[i];
+		print_key(s, out, m, e->key);
+		sb_puts(out, ": ");
+		if (hist) {
+			sb_putc(out, '\n');
+			if (t->kind == TY_HIST)
+				hist_print_div(out, e->buckets, div > 0 ? div : 1);
+			else
+				lhist_print(out, e->buckets, t->lmin, t->lmax, t->lstep);
+			sb_putc(out, '\n');
+			continue;
+		}
+		if (div > 1 && (t->kind == TY_INT || t->kind == TY_COUNT || t->kind == TY_SUM ||
+				t->kind == TY_MIN || t->kind == TY_MAX)) {
+			int64_t v = get_i64(e->value);
+			v = t->is_signed ? v / div : (int64_t)((uint64_t)v / (uint64_t)div);
+			value_format(s, out, t, &v);
+		} else {
+			value_format(s, out, t, e->value);
+		}
+		sb_putc(out, '\n');
+	}
+	if (!es.n)
+		sb_putc(out, '\n');
+	if (t->kind == TY_AVG || t->kind == TY_STATS)
+		sb_putc(out, '\n');
+	map_entries_free(&es);
+}
+
+static int cmp_map_name(const void *a, const void *b)
+{
+	const struct map_info *x = *(struct map_info *const *)a, *y = *(struct map_info *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+void maps_print_all(struct session *s, struct strbuf *out)
+{
+	struct map_info **v = xmalloc(sizeof(*v) * (s->maps.len + 1));
+
+	memcpy(v, s->maps.data, sizeof(*v) * s->maps.len);
+	qsort(v, s->maps.len, sizeof(*v), cmp_map_name);
+	for (size_t i = 0; i < s->maps.len; i++)
+		if (v[i]->bpf_map >= 0 && s->bpf_maps.data[v[i]->bpf_map].fd >= 0)
+			map_print(s, v[i], 0, 0, out);
+	free(v);
+}

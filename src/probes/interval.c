@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * interval:UNIT:N: a timer on one CPU (a cpu-clock software perf event
+ * whose period is the interval), as bpftrace does. Units: s, ms, us, hz.
+ */
+#include "probes/provider.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int interval_expand(struct session *s, struct probe *p, struct attach_point *ap)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = { { "s", 1000000000ull }, { "ms", 1000000ull }, { "us", 1000ull }, { "hz", 0 } };
+	char *end;
+	uint64_t n, period = 0;
+	bool found = false;
+
+	if (ap->nparts != 3) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "an interval is written interval:UNIT:N, e.g. interval:s:1");
+		return -1;
+	}
+	errno = 0;
+	n = strtoull(ap->parts[2], &end, 10);
+	if (errno || *end || !*ap->parts[2] || n == 0) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "invalid interval count '%s'",
+			   ap->parts[2]);
+		diag_hint(&s->diag, "give a positive whole number, e.g. interval:s:1");
+		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(ap->parts[1], units[i].unit))
+			continue;
+		found = true;
+		period = units[i].ns ? n * units[i].ns : 1000000000ull / n;
+		if (units[i].ns && period / units[i].ns != n)
+			period = 0;
+	}
+	if (!found) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "unknown interval unit '%s'",
+			   ap->parts[1]);
+		diag_hint(&s->diag, "units are s, ms, us and hz");
+		return -1;
+	}
+	if (!period) {
+		diag_error(&s->diag, ap->span, E_TOO_BIG, "interval %s:%s is out of range",
+			   ap->parts[1], ap->parts[2]);
+		return -1;
+	}
+	char name[128];
+	snprintf(name, sizeof(name), "interval:%s:%s", ap->parts[1], ap->parts[2]);
+	struct probe_inst *in = inst_add(s, p, ap, &prov_interval, name);
+	in->period = period;
+	return 0;
+}
+
+static enum bpf_prog_type interval_prog_type(struct session *s, struct prog_desc *pd)
+{
+	return BPF_PROG_TYPE_PERF_EVENT;
+}
+
+static int interval_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			   char *err, size_t errlen)
+{
+	struct perf_event_attr attr = { 0 };
+	int pfd;
+
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = in->period;
+	pfd = perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0) {
+		snprintf(err, errlen, "cannot start timer %s: %s", in->name, strerror(errno));
+		return -1;
+	}
+	return attach_perf_event(s, pd, in, pfd, err, errlen);
+}
+
+const struct provider prov_interval = {
+	.id = PROV_INTERVAL,
+	.name = "interval",
+	.alias = "i",
+	.expand = interval_expand,
+	.prog_type = interval_prog_type,
+	.attach = interval_attach,
+};

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "runtime/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+int child_spawn(struct session *s)
+{
+	wordexp_t we;
+	int pipefd[2];
+	pid_t pid;
+
+	if (wordexp(s->opts->cmd, &we, WRDE_NOCMD) != 0 || we.we_wordc == 0) {
+		fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
+		return -1;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		wordfree(&we);
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "lantern: fork: %s\n", strerror(errno));
+		wordfree(&we);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(pipefd[1]);
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(127); /* lantern gave up before starting us */
+		execvp(we.we_wordv[0], we.we_wordv);
+		fprintf(stderr, "lantern: cannot run %s: %s\n", we.we_wordv[0], strerror(errno));
+		_exit(127);
+	}
+	wordfree(&we);
+	close(pipefd[0]);
+	s->cpid = pid;
+	s->child_go_fd = pipefd[1];
+	return 0;
+}
+
+void child_release(struct session *s)
+{
+	if (s->child_go_fd >= 0) {
+		if (write(s->child_go_fd, "g", 1) != 1)
+			fprintf(stderr, "lantern: cannot start the child: %s\n", strerror(errno));
+		close(s->child_go_fd);
+		s->child_go_fd = -1;
+	}
+}
+
+void child_reap(struct session *s)
+{
+	if (s->child_go_fd >= 0) {
+		close(s->child_go_fd); /* never released: it exits by itself */
+		s->child_go_fd = -1;
+	}
+	if (!s->cpid || s->child_exited)
+		return;
+	if (waitpid(s->cpid, &s->child_status, WNOHANG) == s->cpid) {
+		s->child_exited = true;
+		return;
+	}
+	kill(s->cpid, SIGTERM);
+	waitpid(s->cpid, &s->child_status, 0);
+	s->child_exited = true;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -c CMD: the child is forked before the programs are generated (its pid is
+ * `cpid`, a constant in them), waits on a pipe while probes attach, and
+ * execs when released. If lantern fails first, the pipe closes and the
+ * child exits without running anything.
+ */
+#ifndef LANTERN_RUNTIME_CHILD_H
+#define LANTERN_RUNTIME_CHILD_H
+
+#include "runtime/session.h"
+
+int child_spawn(struct session *s);
+/* Let the child exec. */
+void child_release(struct session *s);
+/* After the run: stop the child if it still runs, and reap it. */
+void child_reap(struct session *s);
+
+#endif

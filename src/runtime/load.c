@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From typed AST to loaded programs: plan programs and maps, generate code,
+ * create maps, allocate registers, assemble, load (with the verifier's log
+ * on failure), and attach.
+ */
+#include "runtime/load.h"
+#include "codegen/gen.h"
+#include "codegen/regalloc.h"
+#include "codegen/scratch.h"
+#include "probes/provider.h"
+#include "sema/sema.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int add_bpf_map(struct session *s, const char *name, enum bpf_map_type type,
+		       uint32_t key_size, uint32_t value_size, uint32_t max_entries)
+{
+	struct bpf_map_desc d = { .name = name, .type = type, .key_size = key_size,
+				  .value_size = value_size, .max_entries = max_entries, .fd = -1 };
+	vec_push(&s->bpf_maps, d);
+	return s->bpf_maps.len - 1;
+}
+
+static uint32_t ringbuf_bytes(void)
+{
+	const char *e = getenv("LANTERN_RINGBUF_KB");
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t want = e ? strtoull(e, NULL, 10) * 1024 : 4u << 20;
+	uint64_t n = page;
+
+	/* a power of two, at least a page */
+	while (n < want && n < (1u << 30))
+		n <<= 1;
+	return n;
+}
+
+void plan_maps(struct session *s)
+{
+	vec_foreach(&s->maps, mp)
+	{
+		struct map_info *m = *mp;
+		struct type *v = m->value;
+		bool bucket = v->kind == TY_HIST || v->kind == TY_LHIST;
+		enum bpf_map_type type = BPF_MAP_TYPE_HASH;
+		uint32_t max = 4096;
+
+		m->percpu = type_is_agg(v);
+		m->array = !m->key && v->kind == TY_COUNT;
+		m->key_size = (m->key ? m->key->size : 8) + (bucket ? 8 : 0);
+		if (m->array) {
+			type = BPF_MAP_TYPE_PERCPU_ARRAY;
+			m->key_size = 4;
+			max = 1;
+		} else if (m->percpu) {
+			type = BPF_MAP_TYPE_PERCPU_HASH;
+			if (bucket)
+				max = 4096 * 4;
+		}
+		m->bpf_map = add_bpf_map(s, m->name, type, m->key_size, v->size, max);
+	}
+	s->scratch_map = add_bpf_map(s, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
+	s->ringbuf_map = add_bpf_map(s, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes());
+	s->lost_map = add_bpf_map(s, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
+}
+
+void plan_programs(struct session *s)
+{
+	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
+		struct probe *p = s->prog->probes[i];
+		bool per = probe_per_instance(p);
+		struct prog_desc *shared = NULL;
+		vec_foreach(&s->insts, ip)
+		{
+			struct probe_inst *in = *ip;
+			struct prog_desc *pd = shared;
+			if (in->probe != p)
+				continue;
+			if (!pd) {
+				pd = ARENA_NEW(&s->arena, struct prog_desc);
+				pd->probe = p;
+				pd->inst = in;
+				pd->fd = -1;
+				pd->index = s->progs.len;
+				pd->name = in->name;
+				vec_push(&s->progs, pd);
+				if (!per)
+					shared = pd;
+			}
+			in->prog = pd->index;
+			vec_push(&pd->insts, in);
+		}
+	}
+}
+
+int generate(struct session *s)
+{
+	uint32_t scratch = 8;
+	int rc = 0;
+
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		sema_retype(s, pd);
+		pd->type = pd->inst->prov->prog_type(s, pd);
+		if (gen_program(s, pd) < 0)
+			rc = -1;
+		scratch = MAX(scratch, pd->scratch_size);
+	}
+	s->bpf_maps.data[s->scratch_map].value_size = scratch;
+	s->bpf_maps.data[s->scratch_map].max_entries = s->progs.len ? s->progs.len : 1;
+	return rc;
+}
+
+static void map_name(char *out, size_t n, const char *name)
+{
+	/* BPF object names: 15 characters of [A-Za-z0-9_.] */
+	size_t k = 0;
+
+	for (const char *p = "lt_"; *p && k + 1 < n; p++)
+		out[k++] = *p;
+	for (const char *p = name; *p && k + 1 < n && k < 15; p++)
+		out[k++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.') ? *p : '_';
+	out[k] = 0;
+}
+
+int create_maps(struct session *s)
+{
+	vec_foreach(&s->bpf_maps, d)
+	{
+		char name[16];
+		map_name(name, sizeof(name), d->name);
+		d->fd = bpf_map_create(d->type, name, d->key_size, d->value_size, d->max_entries, NULL);
+		if (d->fd < 0) {
+			int e = errno;
+			diag_error(&s->diag, SPAN_NONE, E_MAP_CREATE,
+				   "cannot create map %s (key %u bytes, value %u bytes, %u entries): %s",
+				   d->name, d->key_size, d->value_size, d->max_entries, strerror(e));
+			if (e == EPERM)
+				diag_hint(&s->diag, "lantern needs root (CAP_BPF and CAP_PERFMON)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int load_prog(struct session *s, struct prog_desc *pd)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	char name[16];
+	size_t logsz = 4u << 20;
+	char *log;
+
+	map_name(name, sizeof(name), pd->name);
+	pd->fd = bpf_prog_load(pd->type, name, "GPL", pd->insns, pd->ninsns, &opts);
+	if (pd->fd >= 0)
+		return 0;
+
+	/* Again, with the verifier's log. */
+	log = xmalloc(logsz);
+	log[0] = 0;
+	opts.log_buf = log;
+	opts.log_size = logsz;
+	opts.log_level = 1;
+	pd->fd = bpf_prog_load(pd->type, name, "GPL", pd->insns, pd->ninsns, &opts);
+	if (pd->fd >= 0) {
+		free(log);
+		return 0;
+	}
+	int e = errno;
+	diag_error(&s->diag, pd->probe->span, E_VERIFIER,
+		   "the kernel refused the program of %s: %s", pd->name, strerror(e));
+	if (log[0]) {
+		/* the end of the log says why */
+		size_t len = strlen(log);
+		const char *start = log;
+		int lines = 0;
+		for (const char *p = log + len; p > log; p--)
+			if (p[-1] == '\n' && ++lines > 40) {
+				start = p;
+				break;
+			}
+		sb_printf(&s->diag.out, "verifier log%s:\n%s", start != log ? " (last 40 lines)" : "",
+			  start);
+	} else if (e == EPERM) {
+		diag_hint(&s->diag, "lantern needs root (CAP_BPF and CAP_PERFMON)");
+	}
+	free(log);
+	return -1;
+}
+
+int load_programs(struct session *s)
+{
+	int *fds = xmalloc(sizeof(int) * (s->bpf_maps.len + 1));
+	char err[256];
+	int rc = 0;
+
+	for (size_t i = 0; i < s->bpf_maps.len; i++)
+		fds[i] = s->bpf_maps.data[i].fd;
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		if (regalloc(&pd->ir, err, sizeof(err)) < 0 ||
+		    (pd->ninsns = ir_assemble(&pd->ir, fds, &pd->insns, err, sizeof(err))) < 0) {
+			diag_error(&s->diag, pd->probe->span, E_CODEGEN, "%s: %s", pd->name, err);
+			rc = -1;
+			continue;
+		}
+		if ((s->opts->dump & DUMP_BPF)) {
+			struct strbuf sb = { 0 };
+			sb_printf(&sb, "; %s\n", pd->name);
+			bpf_dump(pd->insns, pd->ninsns, &sb);
+			fputs(sb_str(&sb), stdout);
+			sb_free(&sb);
+		}
+		if (s->opts->dry_run && !(s->opts->dump & DUMP_BPF) && !s->opts->verbose)
+			continue;
+		if (load_prog(s, pd) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(fds);
+	return rc;
+}
+
+int attach_all(struct session *s)
+{
+	char err[512];
+
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		vec_foreach(&pd->insts, ip)
+		{
+			struct probe_inst *in = *ip;
+			if (!in->prov->attach)
+				continue;
+			if (in->prov->attach(s, pd, in, err, sizeof(err)) < 0) {
+				diag_error(&s->diag, in->ap->span, E_ATTACH, "%s", err);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void detach_all(struct session *s)
+{
+	vec_foreach(&s->attachments, a)
+	{
+		if (a->link_fd >= 0)
+			close(a->link_fd);
+		if (a->perf_fd >= 0)
+			close(a->perf_fd);
+	}
+	s->attachments.len = 0;
+}
+
+void release_all(struct session *s)
+{
+	detach_all(s);
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		if (pd->fd >= 0)
+			close(pd->fd);
+		pd->fd = -1;
+		free(pd->insns);
+		pd->insns = NULL;
+		ir_free(&pd->ir);
+		vec_free(&pd->insts);
+		vec_free(&pd->vars);
+	}
+	vec_foreach(&s->bpf_maps, d)
+	{
+		if (d->fd >= 0)
+			close(d->fd);
+		d->fd = -1;
+	}
+}

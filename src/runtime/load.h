@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef LANTERN_RUNTIME_LOAD_H
+#define LANTERN_RUNTIME_LOAD_H
+
+#include "runtime/session.h"
+
+/* One program per probe, or per instance when the code depends on it. */
+void plan_programs(struct session *s);
+/* A BPF map for each @map, plus scratch, ring buffer and lost counter. */
+void plan_maps(struct session *s);
+/* IR for every program; sizes the scratch map. */
+int generate(struct session *s);
+int create_maps(struct session *s);
+/* Register allocation, assembly and loading (verifier log on failure). */
+int load_programs(struct session *s);
+int attach_all(struct session *s);
+void detach_all(struct session *s);
+/* Close every program, map, link and perf event of the session. */
+void release_all(struct session *s);
+
+#endif

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running: BEGIN, the event loop (ring buffer records, signals, the -c
+ * child), then stop, END and the maps.
+ *
+ * The loop waits on one epoll set holding the ring buffer's epoll fd and a
+ * signalfd for SIGINT, SIGTERM, SIGHUP and SIGCHLD, which stay blocked for
+ * the whole session so that teardown always runs.
+ */
+#include "runtime/loop.h"
+#include "output/mapprint.h"
+#include "output/printf.h"
+#include "output/timefmt.h"
+#include "probes/provider.h"
+#include "runtime/child.h"
+#include "runtime/load.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum fmt_arg_kind fmt_kind_of(const struct type *t);
+
+struct loop {
+	struct session *s;
+	struct strbuf line;
+	bool discard; /* drop records: those that follow exit() */
+	bool exit_seen;
+};
+
+static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *data)
+{
+	struct session *s = l->s;
+	struct fmt_value vals[64];
+	struct strbuf tmp[64];
+	uint32_t n = r->args->nfields;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct field *f = &r->args->fields[i];
+		const uint8_t *p = data + 8 + f->offset;
+		struct type *t = f->type;
+		uint64_t u;
+		memset(&tmp[i], 0, sizeof(tmp[i]));
+		vals[i].kind = fmt_kind_of(t);
+		switch (t->kind) {
+		case TY_INT:
+		case TY_PTR:
+			memcpy(&u, p, 8);
+			vals[i].u = u;
+			break;
+		case TY_STR:
+			vals[i].s.p = (const char *)p;
+			vals[i].s.len = t->size;
+			break;
+		default:
+			/* probe names, tuples: their text */
+			value_format(s, &tmp[i], t, p);
+			vals[i].kind = FMT_ARG_STR;
+			vals[i].s.p = sb_str(&tmp[i]);
+			vals[i].s.len = tmp[i].len;
+			break;
+		}
+	}
+	printf_render(&l->line, r->fmt, vals);
+	for (uint32_t i = 0; i < n; i++)
+		sb_free(&tmp[i]);
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct loop *l = ctx;
+	struct session *s = l->s;
+	uint64_t id;
+
+	if (l->discard || size < 8)
+		return 0;
+	memcpy(&id, data, 8);
+	if (id >= s->records.len)
+		return 0;
+	struct record_desc *r = s->records.data[id];
+	if (size < r->size)
+		return 0;
+	sb_reset(&l->line);
+	switch (r->kind) {
+	case REC_PRINTF:
+		render_printf(l, r, data);
+		break;
+	case REC_EXIT:
+		l->exit_seen = true;
+		s->done = true;
+		return -1; /* stop here: what follows exit() is not printed */
+	case REC_PRINT_MAP:
+		map_print(s, r->map, r->top, r->div, &l->line);
+		break;
+	case REC_CLEAR_MAP:
+		map_clear(s, r->map);
+		break;
+	case REC_ZERO_MAP:
+		map_zero(s, r->map);
+		break;
+	case REC_TIME:
+		time_print(&l->line, r->text);
+		break;
+	}
+	if (l->line.len)
+		fwrite(l->line.s, 1, l->line.len, s->out);
+	return 0;
+}
+
+static void consume(struct loop *l, struct ring_buffer *rb)
+{
+	ring_buffer__consume(rb);
+	fflush(l->s->out);
+}
+
+static struct prog_desc *special_prog(struct session *s, enum provider_id id)
+{
+	vec_foreach(&s->progs, pp)
+	{
+		if ((*pp)->inst->prov->id == id)
+			return *pp;
+	}
+	return NULL;
+}
+
+static void run_special(struct session *s, enum provider_id id)
+{
+	struct prog_desc *pd = special_prog(s, id);
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	if (pd && pd->fd >= 0 && bpf_prog_test_run_opts(pd->fd, &opts) < 0)
+		fprintf(stderr, "lantern: cannot run %s: %s\n", pd->name, strerror(errno));
+}
+
+static uint64_t lost_events(struct session *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t *v, total = 0;
+	uint32_t key = 0;
+
+	if (ncpu <= 0)
+		return 0;
+	v = xcalloc(ncpu, sizeof(uint64_t));
+	if (bpf_map_lookup_elem(s->bpf_maps.data[s->lost_map].fd, &key, v) == 0)
+		for (int i = 0; i < ncpu; i++)
+			total += v[i];
+	free(v);
+	return total;
+}
+
+static void handle_signal(struct session *s, int sfd)
+{
+	struct signalfd_siginfo si;
+
+	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			s->done = true;
+			continue;
+		}
+		if (s->cpid && !s->child_exited &&
+		    waitpid(s->cpid, &s->child_status, WNOHANG) == s->cpid) {
+			s->child_exited = true;
+			s->done = true;
+		}
+	}
+}
+
+int run_loop(struct session *s)
+{
+	struct loop l = { .s = s };
+	struct ring_buffer *rb;
+	struct epoll_event ev, evs[4];
+	sigset_t mask;
+	int sfd, efd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	rb = ring_buffer__new(s->bpf_maps.data[s->ringbuf_map].fd, on_record, &l, NULL);
+	efd = epoll_create1(EPOLL_CLOEXEC);
+	if (sfd < 0 || !rb || efd < 0) {
+		fprintf(stderr, "lantern: cannot set up the event loop: %s\n", strerror(errno));
+		ring_buffer__free(rb);
+		if (sfd >= 0)
+			close(sfd);
+		if (efd >= 0)
+			close(efd);
+		return -1;
+	}
+	ev.events = EPOLLIN;
+	ev.data.u32 = 0;
+	epoll_ctl(efd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(rb), &ev);
+	ev.data.u32 = 1;
+	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
+
+	run_special(s, PROV_BEGIN);
+	consume(&l, rb);
+	if (!s->done)
+		child_release(s);
+
+	while (!s->done) {
+		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), -1);
+		if (n < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.u32 == 1)
+				handle_signal(s, sfd);
+			else
+				consume(&l, rb);
+		}
+	}
+
+	/* Stop the probes, finish what they sent, then END and the maps. */
+	detach_all(s);
+	l.discard = l.exit_seen;
+	consume(&l, rb);
+	l.discard = false;
+	s->done = false;
+	run_special(s, PROV_END);
+	consume(&l, rb);
+
+	sb_reset(&l.line);
+	sb_puts(&l.line, "\n\n");
+	maps_print_all(s, &l.line);
+	uint64_t lost = lost_events(s);
+	if (lost)
+		sb_printf(&l.line, "Lost %llu events\n", (unsigned long long)lost);
+	fwrite(l.line.s, 1, l.line.len, s->out);
+	fflush(s->out);
+
+	sb_free(&l.line);
+	ring_buffer__free(rb);
+	close(efd);
+	close(sfd);
+	return 0;
+}

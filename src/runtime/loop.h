@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef LANTERN_RUNTIME_LOOP_H
+#define LANTERN_RUNTIME_LOOP_H
+
+#include "runtime/session.h"
+
+/* BEGIN, events until exit()/signal/child exit, END, maps. */
+int run_loop(struct session *s);
+
+#endif

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/* printf(fmt, args...): the format is parsed once here and kept on the call. */
+#include "output/printf.h"
+#include "sema/check.h"
+
+#include <stdlib.h>
+
+enum fmt_arg_kind fmt_kind_of(const struct type *t)
+{
+	switch (t->kind) {
+	case TY_INT:
+		return t->is_signed ? FMT_ARG_INT : FMT_ARG_UINT;
+	case TY_PTR:
+		return FMT_ARG_UINT;
+	case TY_STR:
+	case TY_PROBE:
+		return FMT_ARG_STR;
+	case TY_TUPLE:
+		return FMT_ARG_TUPLE;
+	case TY_RECORD:
+		return FMT_ARG_RECORD;
+	case TY_ARRAY:
+		return FMT_ARG_ARRAY;
+	default:
+		return FMT_ARG_NONE;
+	}
+}
+
+/* The source span of bytes [off, off+len) of a string literal's value. */
+static struct span literal_span(struct session *s, struct expr *lit, size_t off, size_t len)
+{
+	/* exact when the literal has no escapes: "..." is its value plus quotes */
+	if (lit->span.hi - lit->span.lo == lit->u.len + 2)
+		return SPAN(lit->span.lo + 1 + off, lit->span.lo + 1 + off + (len ? len : 1));
+	return lit->span;
+}
+
+static void free_fmt(void *p)
+{
+	printf_fmt_free(p);
+	free(p);
+}
+
+struct type *check_printf(struct check *c, struct expr *e)
+{
+	struct session *s = c->s;
+	struct expr *fe = e->u.call.args.v[0];
+	uint32_t nargs = e->u.call.args.n - 1;
+	struct printf_fmt *f = e->info;
+	struct printf_error err;
+
+	for (uint32_t i = 1; i <= nargs; i++)
+		check_expr(c, e->u.call.args.v[i]);
+	if (fe->kind != EXPR_STR) {
+		check_expr(c, fe);
+		CERR(c, fe->span, E_PRINTF_FORMAT, "printf's format must be a string literal");
+		return &ty_void;
+	}
+	fe->type = type_str(&s->arena, fe->u.len + 1);
+	if (!f) {
+		f = xcalloc(1, sizeof(*f));
+		if (!printf_parse(f, fe->u.str, fe->u.len, &err)) {
+			CERR(c, literal_span(s, fe, err.off, err.len), E_PRINTF_FORMAT, "printf: %s",
+			     err.msg);
+			if (err.hint[0])
+				CHINT(c, "%s", err.hint);
+			free_fmt(f);
+			return &ty_void;
+		}
+		session_defer_free(s, free_fmt, f);
+		e->info = f;
+	}
+
+	struct strbuf msg = { 0 };
+	if (!printf_check_count(f, nargs, &msg)) {
+		CERR(c, e->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));
+		sb_reset(&msg);
+		if (printf_count_hint(f, &msg))
+			CHINT(c, "%s", sb_str(&msg));
+		sb_free(&msg);
+		return &ty_void;
+	}
+	for (uint32_t i = 0; i < nargs; i++) {
+		struct expr *a = e->u.call.args.v[i + 1];
+		if (a->type->kind == TY_NONE)
+			continue;
+		if (!printf_check_arg(&f->specs[i], fmt_kind_of(a->type), &msg)) {
+			CERR(c, a->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));
+			break;
+		}
+	}
+	sb_free(&msg);
+	return &ty_void;
+}
