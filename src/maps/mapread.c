@@ -35,7 +35,7 @@ void agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t strid
 	uint64_t a = 0, b = 0, set = 0;
 
 	for (int i = 0; i < ncpu; i++) {
-		uint64_t x, y;
+		uint64_t x, y = 0;
 		memcpy(&x, data + i * stride, 8);
 		if (t->size >= 16)
 			memcpy(&y, data + i * stride + 8, 8);
@@ -130,7 +130,7 @@ int map_read(struct session *s, struct map_info *m, struct map_entries *out)
 			e->buckets = xcalloc(nb, sizeof(uint64_t));
 			e->nbuckets = nb;
 		}
-		memcpy(&bucket, r->key + ukey, 8);
+		memcpy(&bucket, r->key + ksize - 8, 8);
 		memcpy(&count, r->value, 8);
 		if (bucket < nb)
 			e->buckets[bucket] += count;

@@ -13,6 +13,7 @@
  */
 #include "output/mapprint.h"
 #include "output/hist.h"
+#include "output/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,27 +71,12 @@ void value_format(struct session *s, struct strbuf *out, const struct type *t, c
 		}
 		sb_putc(out, ')');
 		break;
-	case TY_AVG: {
-		int64_t total = get_i64(p), count = get_i64(p + 8);
-		if (!count)
-			sb_puts(out, "0");
-		else if (t->is_signed)
-			sb_printf(out, "%lld", (long long)(total / count));
-		else
-			sb_printf(out, "%llu", (unsigned long long)((uint64_t)total / (uint64_t)count));
+	case TY_AVG:
+		sb_printf(out, "%lld", (long long)avg_value(get_i64(p), get_i64(p + 8)));
 		break;
-	}
-	case TY_STATS: {
-		int64_t total = get_i64(p), count = get_i64(p + 8);
-		int64_t avg = count ? (t->is_signed ? total / count : (int64_t)((uint64_t)total / (uint64_t)count)) : 0;
-		if (t->is_signed)
-			sb_printf(out, "count %lld, average %lld, total %lld", (long long)count,
-				  (long long)avg, (long long)total);
-		else
-			sb_printf(out, "count %llu, average %llu, total %llu", (unsigned long long)count,
-				  (unsigned long long)avg, (unsigned long long)total);
+	case TY_STATS:
+		stats_print(out, get_i64(p), get_i64(p + 8));
 		break;
-	}
 	default:
 		sb_puts(out, "?");
 		break;

@@ -38,7 +38,7 @@ struct loop {
 static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *data)
 {
 	struct session *s = l->s;
-	struct fmt_value vals[64];
+	struct fmt_value vals[64] = { 0 };
 	struct strbuf tmp[64];
 	uint32_t n = r->args->nfields;
 
@@ -106,7 +106,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		map_zero(s, r->map);
 		break;
 	case REC_TIME:
-		time_print(&l->line, r->text);
+		if (!timefmt_time(&l->line, r->text, time(NULL)))
+			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
 		break;
 	}
 	if (l->line.len)
