@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/* hist() and lhist() buckets and their text. The rules are in hist.h. */
+#include "output/hist.h"
+
+#include <inttypes.h>
+
+#define LABEL_WIDTH 16
+#define COUNT_WIDTH 8
+
+uint32_t hist_bucket(int64_t v)
+{
+	uint32_t k = 0;
+	uint64_t u = (uint64_t)v;
+
+	if (v < 0)
+		return 0;
+	if (v == 0)
+		return 1;
+	/* k = index of the highest set bit */
+	while (u >>= 1)
+		k++;
+	return k + 2;
+}
+
+uint32_t lhist_nbuckets(int64_t min, int64_t max, int64_t step)
+{
+	__int128 n;
+
+	if (step < 1 || max <= min)
+		return 0;
+	n = ((__int128)max - min) / step;
+	if (n < 1 || n > LHIST_MAX_BUCKETS)
+		return 0;
+	return (uint32_t)n + 2;
+}
+
+uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
+{
+	uint32_t nb = lhist_nbuckets(min, max, step);
+	uint64_t i;
+
+	if (!nb || v < min)
+		return 0;
+	if (v >= max)
+		return nb - 1;
+	i = ((uint64_t)v - (uint64_t)min) / (uint64_t)step + 1;
+	return i < nb - 1 ? (uint32_t)i : nb - 1;
+}
+
+bool lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err)
+{
+	__int128 range = (__int128)max - min;
+
+	if (step < 1) {
+		sb_printf(err, "lhist() step must be >= 1 (%" PRId64 " provided)", step);
+		return false;
+	}
+	if (range / step > LHIST_MAX_BUCKETS) {
+		/* range < 2^64, so the count fits */
+		sb_printf(err, "lhist() too many buckets, must be <= %d (would need %" PRIu64 ")",
+			  LHIST_MAX_BUCKETS, (uint64_t)(range / step));
+		return false;
+	}
+	if (min < 0) {
+		sb_printf(err, "lhist() min must be non-negative (provided min %" PRId64 ")", min);
+		return false;
+	}
+	if (min > max) {
+		sb_printf(err,
+			  "lhist() min must be less than max (provided min %" PRId64
+			  " and max %" PRId64 ")",
+			  min, max);
+		return false;
+	}
+	if (step > range) {
+		sb_printf(err,
+			  "lhist() step is too large for the given range (provided step %" PRId64
+			  " for range %" PRId64 ")",
+			  step, (int64_t)range);
+		return false;
+	}
+	return true;
+}
+
+static const char suffix[] = {0, 'K', 'M', 'G', 'T', 'P', 'E'};
+
+/* 2^e as bpftrace writes it: 512, 1K, 2K, ..., 512K, 1M, ... 1E, ... */
+static void put_pow2(struct strbuf *out, unsigned e)
+{
+	sb_printf(out, "%u", 1u << (e % 10));
+	if (e / 10 && e / 10 < sizeof(suffix))
+		sb_putc(out, suffix[e / 10]);
+}
+
+/* An lhist bound: multiples of 1024 shortened, 1024 -> 1K, 1572864 -> 1536K */
+static void put_num(struct strbuf *out, int64_t n)
+{
+	unsigned u = 0;
+
+	while (n && n % 1024 == 0 && u + 1 < sizeof(suffix)) {
+		n /= 1024;
+		u++;
+	}
+	sb_printf(out, "%" PRId64, n);
+	if (u)
+		sb_putc(out, suffix[u]);
+}
+
+void hist_label(struct strbuf *out, uint32_t bucket)
+{
+	switch (bucket) {
+	case 0:
+		sb_puts(out, "(..., 0)");
+		return;
+	case 1:
+		sb_puts(out, "[0]");
+		return;
+	case 2:
+		sb_puts(out, "[1]");
+		return;
+	}
+	sb_putc(out, '[');
+	put_pow2(out, bucket - 2);
+	sb_puts(out, ", ");
+	put_pow2(out, bucket - 1);
+	sb_putc(out, ')');
+}
+
+void lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step)
+{
+	uint32_t nb = lhist_nbuckets(min, max, step);
+	int64_t lo;
+
+	if (bucket == 0) {
+		sb_puts(out, "(..., ");
+		put_num(out, min);
+		sb_putc(out, ')');
+		return;
+	}
+	if (bucket + 1 >= nb) {
+		sb_putc(out, '[');
+		put_num(out, max);
+		sb_puts(out, ", ...)");
+		return;
+	}
+	lo = (int64_t)((uint64_t)min + (uint64_t)(bucket - 1) * (uint64_t)step);
+	sb_putc(out, '[');
+	put_num(out, lo);
+	sb_puts(out, ", ");
+	put_num(out, (int64_t)((uint64_t)lo + (uint64_t)step));
+	sb_putc(out, ')');
+}
+
+static void put_line(struct strbuf *out, const char *label, uint64_t shown, uint64_t count,
+		     uint64_t max)
+{
+	unsigned bar = max ? (unsigned)((unsigned __int128)count * HIST_BAR_WIDTH / max) : 0;
+
+	sb_printf(out, "%-*s%*" PRIu64 " |", LABEL_WIDTH, label, COUNT_WIDTH, shown);
+	sb_pad(out, '@', bar);
+	sb_pad(out, ' ', HIST_BAR_WIDTH - bar);
+	sb_puts(out, "|\n");
+}
+
+uint64_t hist_total(const uint64_t *buckets, uint32_t n)
+{
+	uint64_t t = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		t += buckets[i];
+	return t;
+}
+
+/* The lines of buckets[0..n): from the first to the last non-zero one. */
+static void print_buckets(struct strbuf *out, const uint64_t *b, uint32_t n, uint64_t div,
+			  void (*label)(struct strbuf *, uint32_t, const int64_t *),
+			  const int64_t *largs)
+{
+	struct strbuf lab = {0};
+	uint32_t lo = n, hi = 0, i;
+	uint64_t max = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!b[i])
+			continue;
+		if (lo == n)
+			lo = i;
+		hi = i;
+		if (b[i] > max)
+			max = b[i];
+	}
+	if (lo == n)
+		return;
+	if (!div)
+		div = 1;
+	for (i = lo; i <= hi; i++) {
+		sb_reset(&lab);
+		label(&lab, i, largs);
+		put_line(out, sb_str(&lab), b[i] / div, b[i], max);
+	}
+	sb_free(&lab);
+}
+
+static void hist_label_cb(struct strbuf *out, uint32_t i, const int64_t *unused)
+{
+	hist_label(out, i);
+}
+
+static void lhist_label_cb(struct strbuf *out, uint32_t i, const int64_t *a)
+{
+	lhist_label(out, i, a[0], a[1], a[2]);
+}
+
+void hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div)
+{
+	uint64_t folded[HIST_LAST_BUCKET + 1];
+	uint32_t i;
+
+	for (i = 0; i <= HIST_LAST_BUCKET; i++)
+		folded[i] = buckets[i];
+	for (i = HIST_LAST_BUCKET + 1; i < HIST_NBUCKETS; i++)
+		folded[HIST_LAST_BUCKET] += buckets[i];
+	print_buckets(out, folded, HIST_LAST_BUCKET + 1, div, hist_label_cb, NULL);
+}
+
+void hist_print(struct strbuf *out, const uint64_t *buckets)
+{
+	hist_print_div(out, buckets, 1);
+}
+
+void lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
+		 int64_t step)
+{
+	const int64_t args[3] = {min, max, step};
+
+	print_buckets(out, buckets, lhist_nbuckets(min, max, step), 1, lhist_label_cb, args);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist() and lhist(): bucket indices (the BPF code generator computes the
+ * same ones) and the text bpftrace 0.17 prints for one histogram.
+ *
+ * The map printer writes, for each entry of a hist or lhist map:
+ *
+ *   "@name[key]: \n"        (note the space after ':'; "@name: \n" unkeyed)
+ *   hist_print() or lhist_print() output (zero or more bucket lines)
+ *   "\n"                    (one blank line after every histogram)
+ *
+ * and for a map with no entries at all just "\n". A histogram whose counts
+ * are all zero (after zero()) prints no bucket lines: "@name: \n\n".
+ *
+ * A bucket line is the label left-aligned in 16 columns, the count
+ * right-aligned in 8, " |", a bar of '@' padded with spaces to 52 columns
+ * and "|\n". Longer labels or counts push the rest right; nothing is cut:
+ *
+ *   [4, 8)                 3 |@@@@@@@@@@@@@@@@@@@@@@                              |
+ *   [999000, 1000000)       1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|
+ *
+ * The bar has floor(count * 52 / max) '@', max being the largest count of
+ * the histogram. Lines go from the lowest to the highest non-zero bucket,
+ * zero buckets in between included.
+ */
+#ifndef LANTERN_OUTPUT_HIST_H
+#define LANTERN_OUTPUT_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+
+#define HIST_NBUCKETS  66
+#define HIST_BAR_WIDTH 52
+/*
+ * bpftrace 0.17 puts every value >= 2^31 into the [2G, 4G) bucket (its
+ * BPF log2 stops at 32 bits). hist_bucket() keeps exact buckets; the
+ * printers fold every bucket above this one into it, so the text is the
+ * same. A JSON writer must fold the same way.
+ */
+#define HIST_LAST_BUCKET 33
+
+#define LHIST_MAX_BUCKETS 1000 /* regular buckets, without the two open ones */
+
+/* log2 histogram: 0 for v < 0, 1 for v == 0, k >= 2 for 2^(k-2) <= v < 2^(k-1) */
+uint32_t hist_bucket(int64_t v);
+/*
+ * lhist(min, max, step): bucket 0 below min, then one per step, last one
+ * for v >= max. When step does not divide max - min, the values between
+ * the last full step and max also land in the last bucket (labelled
+ * "[max, ...)"), as in bpftrace 0.17. 0 when the arguments are invalid.
+ */
+uint32_t lhist_nbuckets(int64_t min, int64_t max, int64_t step);
+uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
+
+/*
+ * Check lhist()'s constant arguments as bpftrace 0.17 does. On failure
+ * appends the message of the first failed check, in bpftrace's order and
+ * words:
+ *   "lhist() step must be >= 1 (0 provided)"
+ *   "lhist() too many buckets, must be <= 1000 (would need 100000)"
+ *   "lhist() min must be non-negative (provided min -10)"
+ *   "lhist() min must be less than max (provided min 10 and max 0)"
+ *   "lhist() step is too large for the given range (provided step 20 for range 10)"
+ * (bpftrace itself reports every check that fails, except that "too many
+ * buckets" is only checked when step >= 1; min == max fails only as "step
+ * is too large", range 0.)
+ */
+bool lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err);
+
+/* Bucket labels: "(..., 0)", "[0]", "[1]", "[2, 4)", "[1K, 2K)", "[512K, 1M)" */
+void hist_label(struct strbuf *out, uint32_t bucket);
+/*
+ * "(..., 0)", "[0, 500)", "[3000, ...)". A bound that is a non-zero
+ * multiple of 1024 is divided by 1024 as long as it stays one, with a
+ * suffix: 1024 -> "1K", 10240 -> "10K", 1572864 -> "1536K", 3145728 -> "3M".
+ */
+void lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step);
+
+void hist_print(struct strbuf *out, const uint64_t *buckets /* HIST_NBUCKETS */);
+void lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
+		 int64_t step);
+/*
+ * print(@h, top, div) on a hist map: counts are shown divided by div (0
+ * means 1) but the bars keep the undivided proportions, as in 0.17.
+ * lhist maps ignore div (use lhist_print()).
+ */
+void hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div);
+
+/* Sum of all buckets: hist and lhist map entries sort by it. */
+uint64_t hist_total(const uint64_t *buckets, uint32_t n);
+
+#endif
