@@ -152,6 +152,7 @@ int gen_program(struct session *s, struct prog_desc *pd)
 	emit(ir, LABEL(g.out));
 	emit(ir, MOV64_IMM(R0, 0));
 	emit(ir, EXIT_INSN());
+	ir_prune(ir);
 	pd->scratch_size = ALIGN_UP(g.scratch_max ? g.scratch_max : 8, 8);
 	return g.failed ? -1 : 0;
 }

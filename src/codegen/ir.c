@@ -288,3 +288,42 @@ void ir_dump(const struct ir *ir, struct strbuf *out)
 		sb_putc(out, '\n');
 	}
 }
+
+/* Drop instructions no path reaches (code after exit() or return): the
+   verifier rejects unreachable instructions. */
+void ir_prune(struct ir *ir)
+{
+	size_t n = ir->insns.len, o = 0;
+	int32_t *label_at = xmalloc(sizeof(int32_t) * (ir->next_label + 1));
+	bool *live = xcalloc(n + 1, 1);
+	size_t *stack = xmalloc(sizeof(size_t) * (n + 1)), sp = 0;
+
+	for (int32_t l = 0; l <= ir->next_label; l++)
+		label_at[l] = -1;
+	for (size_t i = 0; i < n; i++)
+		if (ir->insns.data[i].kind == IR_LABEL)
+			label_at[ir->insns.data[i].label] = i;
+	if (n)
+		stack[sp++] = 0;
+	while (sp) {
+		size_t i = stack[--sp];
+		while (i < n && !live[i]) {
+			const struct ir_insn *in = &ir->insns.data[i];
+			live[i] = true;
+			if (ir_is_jump(in) && in->label >= 0 && label_at[in->label] >= 0 &&
+			    !live[label_at[in->label]])
+				stack[sp++] = label_at[in->label];
+			if (in->kind == IR_INSN &&
+			    (in->code == (BPF_JMP | BPF_JA) || in->code == (BPF_JMP | BPF_EXIT)))
+				break;
+			i++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (live[i])
+			ir->insns.data[o++] = ir->insns.data[i];
+	ir->insns.len = o;
+	free(label_at);
+	free(live);
+	free(stack);
+}

@@ -136,6 +136,8 @@ static inline bool ir_is_jump(const struct ir_insn *i)
 
 /* Pseudo-C rendering of one instruction ("r1 = *(u64 *)(r10 -8)"). */
 void ir_format_insn(struct strbuf *out, const struct ir_insn *insn);
+/* Remove instructions that no path reaches. */
+void ir_prune(struct ir *ir);
 /* The `-d ir` listing. */
 void ir_dump(const struct ir *ir, struct strbuf *out);
 const char *bpf_helper_name(int32_t id);

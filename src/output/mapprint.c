@@ -25,34 +25,44 @@ static int64_t get_i64(const void *p)
 	return v;
 }
 
-void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data)
+static void format_value(struct session *s, struct strbuf *out, const struct type *t,
+			 const void *data, bool key)
 {
 	const uint8_t *p = data;
 
 	switch (t->kind) {
-	case TY_INT:
-	case TY_COUNT:
-	case TY_SUM:
-	case TY_MIN:
-	case TY_MAX: {
+	case TY_INT: {
+		uint64_t u = 0;
 		int64_t v;
-		if (t->kind == TY_INT && t->size < 8) {
-			uint64_t u = 0;
-			memcpy(&u, p, t->size);
-			v = (int64_t)u;
-			if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
-				v = (int64_t)(u | ~0ull << (t->size * 8));
-		} else {
-			v = get_i64(p);
-		}
-		if (t->is_signed)
+		memcpy(&u, p, t->size);
+		v = (int64_t)u;
+		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
+			v = (int64_t)(u | ~0ull << (t->size * 8));
+		/* 64-bit keys print signed (bpftrace 0.17); values by their type */
+		if (t->is_signed || (key && t->size == 8))
 			sb_printf(out, "%lld", (long long)v);
 		else
-			sb_printf(out, "%llu", (unsigned long long)v);
+			sb_printf(out, "%llu", (unsigned long long)u);
 		break;
 	}
+	case TY_COUNT:
+		sb_printf(out, "%llu", (unsigned long long)get_i64(p));
+		break;
+	case TY_SUM:
+		if (t->is_signed)
+			sb_printf(out, "%lld", (long long)get_i64(p));
+		else
+			sb_printf(out, "%llu", (unsigned long long)get_i64(p));
+		break;
+	case TY_MIN:
+	case TY_MAX:
+		sb_printf(out, "%lld", (long long)get_i64(p));
+		break;
 	case TY_PTR:
-		sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
+		if (key)
+			sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
+		else
+			sb_printf(out, "%lld", (long long)get_i64(p));
 		break;
 	case TY_STR:
 		sb_putn(out, (const char *)p, strnlen((const char *)p, t->size));
@@ -67,7 +77,7 @@ void value_format(struct session *s, struct strbuf *out, const struct type *t, c
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)
 				sb_puts(out, ", ");
-			value_format(s, out, t->fields[i].type, p + t->fields[i].offset);
+			format_value(s, out, t->fields[i].type, p + t->fields[i].offset, key);
 		}
 		sb_putc(out, ')');
 		break;
@@ -83,7 +93,12 @@ void value_format(struct session *s, struct strbuf *out, const struct type *t, c
 	}
 }
 
-static int cmp_value(const struct type *t, const void *a, const void *b);
+void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data)
+{
+	format_value(s, out, t, data, false);
+}
+
+static int cmp_value(const struct type *t, const void *a, const void *b, bool key);
 
 static int cmp_int(bool is_signed, int64_t x, int64_t y)
 {
@@ -92,7 +107,8 @@ static int cmp_int(bool is_signed, int64_t x, int64_t y)
 	return (uint64_t)x < (uint64_t)y ? -1 : (uint64_t)x > (uint64_t)y;
 }
 
-static int cmp_value(const struct type *t, const void *a, const void *b)
+/* Keys compare field by field, integers as unsigned; values by their sign. */
+static int cmp_value(const struct type *t, const void *a, const void *b, bool key)
 {
 	switch (t->kind) {
 	case TY_STR:
@@ -100,7 +116,7 @@ static int cmp_value(const struct type *t, const void *a, const void *b)
 	case TY_TUPLE:
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			int c = cmp_value(t->fields[i].type, (const uint8_t *)a + t->fields[i].offset,
-					  (const uint8_t *)b + t->fields[i].offset);
+					  (const uint8_t *)b + t->fields[i].offset, key);
 			if (c)
 				return c;
 		}
@@ -111,9 +127,13 @@ static int cmp_value(const struct type *t, const void *a, const void *b)
 		int64_t x = ca ? get_i64(a) / ca : 0, y = cb ? get_i64(b) / cb : 0;
 		return cmp_int(t->is_signed, x, y);
 	}
+	case TY_COUNT:
+		return cmp_int(false, get_i64(a), get_i64(b));
+	case TY_MIN:
+	case TY_MAX:
+		return cmp_int(true, get_i64(a), get_i64(b));
 	default:
-		return cmp_int(t->is_signed || t->kind == TY_PROBE ? t->is_signed : false, get_i64(a),
-			       get_i64(b));
+		return cmp_int(!key && t->is_signed, get_i64(a), get_i64(b));
 	}
 }
 
@@ -134,11 +154,11 @@ static int cmp_entries(const void *x, const void *y, void *arg)
 			uint64_t ta = hist_total(a->buckets, a->nbuckets), tb = hist_total(b->buckets, b->nbuckets);
 			c = ta < tb ? -1 : ta > tb;
 		} else {
-			c = cmp_value(m->value, a->value, b->value);
+			c = cmp_value(m->value, a->value, b->value, false);
 		}
 	}
 	if (!c && m->key)
-		c = cmp_value(m->key, a->key, b->key);
+		c = cmp_value(m->key, a->key, b->key, true);
 	return c;
 }
 
@@ -169,7 +189,7 @@ static void print_key(struct session *s, struct strbuf *out, struct map_info *m,
 	for (uint32_t i = 0; i < m->key->nfields; i++) {
 		if (i)
 			sb_puts(out, ", ");
-		value_format(s, out, m->key->fields[i].type, key + m->key->fields[i].offset);
+		format_value(s, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
 	}
 	sb_putc(out, ']');
 }

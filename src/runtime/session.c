@@ -111,6 +111,7 @@ static int start(struct session *s)
 		return -1;
 	if (o->dump || o->dry_run)
 		return 1;
+	flush_diag(s); /* warnings before the output */
 	if (!o->quiet) {
 		int n = count_probes(s);
 		fprintf(s->out, "Attaching %d probe%s...\n", n, n == 1 ? "" : "s");

@@ -3,6 +3,7 @@
  * The builtin variables and functions: one table entry each, with the hook
  * that types it (here) and the one that generates its code (codegen/).
  */
+#include "output/hist.h"
 #include "probes/provider.h"
 #include "sema/check.h"
 
@@ -155,20 +156,10 @@ static struct type *check_agg(struct check *c, struct expr *e)
 	for (int i = 0; i < 3; i++)
 		if (!check_const_int(c, e->u.call.args.v[i + 1], &v[i], names[i]))
 			return &ty_none;
-	if (v[2] <= 0) {
-		CERR(c, e->u.call.args.v[3]->span, E_ARG_TYPE, "lhist() step must be >= 1 (%lld given)",
-		     (long long)v[2]);
-		return &ty_none;
-	}
-	if (v[0] < 0 || v[1] <= v[0]) {
-		CERR(c, e->span, E_ARG_TYPE, "lhist() needs 0 <= min < max (min %lld, max %lld)",
-		     (long long)v[0], (long long)v[1]);
-		return &ty_none;
-	}
-	if ((v[1] - v[0]) / v[2] > 1000) {
-		CERR(c, e->span, E_TOO_BIG, "lhist() would have %lld buckets; the limit is 1000",
-		     (long long)((v[1] - v[0]) / v[2]));
-		CHINT(c, "use a bigger step, or hist() for a log2 histogram");
+	struct strbuf err = { 0 };
+	if (!lhist_check(v[0], v[1], v[2], &err)) {
+		CERR(c, e->span, E_ARG_TYPE, "%s", sb_str(&err));
+		sb_free(&err);
 		return &ty_none;
 	}
 	struct type *t = type_agg(&c->s->arena, TY_LHIST, is_signed);

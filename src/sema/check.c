@@ -320,7 +320,9 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_s64;
 	case OP_DIV:
 	case OP_MOD:
-		if (c->final && (a->is_signed || b->is_signed)) {
+		/* bpftrace warns unless the signed side is a literal */
+		if (c->final && ((a->is_signed && e->u.binary.lhs->kind != EXPR_INT) ||
+				 (b->is_signed && e->u.binary.rhs->kind != EXPR_INT))) {
 			diag_warn(&c->s->diag, e->span, E_BAD_OPERAND,
 				  "signed operands for '%s' are divided as unsigned (as bpftrace does)",
 				  op_str(op));
@@ -504,8 +506,8 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	struct session *s = c->s;
 
 	switch (e->kind) {
-	case EXPR_INT:
-		return e->u.ival > INT64_MAX ? &ty_u64 : &ty_s64;
+	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17) */
+		return &ty_s64;
 	case EXPR_STR:
 		return type_str(&s->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
