@@ -235,9 +235,8 @@ static void hints(struct ra *ra)
 }
 
 /* Replace every use/def of vreg v by loads/stores of a stack slot. */
-static void spill(struct ra *ra, int32_t v, uint8_t **is_temp, uint32_t *temp_cap)
+static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_cap)
 {
-	struct ir *ir = ra->ir;
 	int16_t slot = ir_stack(ir, 8);
 	VEC(struct ir_insn) out = { 0 };
 	struct ir_regs r;
@@ -386,7 +385,7 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 			free(is_temp);
 			return -1;
 		}
-		spill(&ra, victim, &is_temp, &temp_cap);
+		spill(ir, victim, &is_temp, &temp_cap);
 	}
 
 	/* Rewrite to physical registers, dropping moves to self. */
@@ -398,6 +397,8 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 		if (i.src >= VREG0)
 			i.src = ra.assign[i.src] >= 0 ? ra.assign[i.src] : R0;
 		if (i.kind == IR_INSN && (i.code == (BPF_ALU64 | BPF_MOV | BPF_X)) && i.dst == i.src)
+			continue;
+		if (i.kind == IR_INSN && i.code == (BPF_ALU64 | BPF_ADD | BPF_K) && i.imm == 0)
 			continue;
 		ir->insns.data[o++] = i;
 	}

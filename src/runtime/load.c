@@ -201,8 +201,9 @@ int load_programs(struct session *s)
 	char err[256];
 	int rc = 0;
 
+	/* -d bpf creates no maps: the listing shows map numbers instead of fds */
 	for (size_t i = 0; i < s->bpf_maps.len; i++)
-		fds[i] = s->bpf_maps.data[i].fd;
+		fds[i] = s->opts->dump ? (int)i : s->bpf_maps.data[i].fd;
 	vec_foreach(&s->progs, pp)
 	{
 		struct prog_desc *pd = *pp;
@@ -219,8 +220,8 @@ int load_programs(struct session *s)
 			fputs(sb_str(&sb), stdout);
 			sb_free(&sb);
 		}
-		if (s->opts->dry_run && !(s->opts->dump & DUMP_BPF) && !s->opts->verbose)
-			continue;
+		if (s->opts->dump)
+			continue; /* -d: show, do not load */
 		if (load_prog(s, pd) < 0) {
 			rc = -1;
 			break;

@@ -123,10 +123,10 @@ static void consume(struct loop *l, struct ring_buffer *rb)
 
 static struct prog_desc *special_prog(struct session *s, enum provider_id id)
 {
-	vec_foreach(&s->progs, pp)
+	vec_foreach(&s->insts, ip)
 	{
-		if ((*pp)->inst->prov->id == id)
-			return *pp;
+		if ((*ip)->prov->id == id && (*ip)->prog >= 0)
+			return s->progs.data[(*ip)->prog];
 	}
 	return NULL;
 }

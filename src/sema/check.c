@@ -676,12 +676,16 @@ static void check_assign_map(struct check *c, struct stmt *st)
 	}
 	struct type *t = check_value(c, v);
 	if (st->u.assign.op != OP_NONE) {
-		if (t->kind != TY_NONE && t->kind != TY_INT)
+		if (t->kind != TY_NONE && t->kind != TY_INT) {
 			CERR(c, v->span, E_BAD_OPERAND, "'%s=' needs an integer, not %s",
 			     op_str(st->u.assign.op), type_str_of(t));
-		if (m->value && m->value->kind != TY_INT)
+			return;
+		}
+		if (m->value && m->value->kind != TY_INT) {
 			CERR(c, target->span, E_BAD_OPERAND, "'%s=' needs an integer map, @%s holds %s",
 			     op_str(st->u.assign.op), m->name, type_str_of(m->value));
+			return;
+		}
 		if (t->kind == TY_INT)
 			t = &ty_s64;
 	}
