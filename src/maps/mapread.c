@@ -118,7 +118,8 @@ int map_read(struct session *s, struct map_info *m, struct map_entries *out)
 	}
 	/* hist/lhist: (user key, bucket) -> count; gather the buckets per key */
 	uint32_t nb = nbuckets(m->value);
-	qsort_r(raws.data, raws.len, sizeof(struct raw), cmp_raw_key, &ukey);
+	if (raws.len)
+		qsort_r(raws.data, raws.len, sizeof(struct raw), cmp_raw_key, &ukey);
 	for (size_t i = 0; i < raws.len; i++) {
 		struct raw *r = &raws.data[i];
 		struct map_entry *e = out->n ? &out->v[out->n - 1] : NULL;

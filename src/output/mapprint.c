@@ -248,7 +248,8 @@ void maps_print_all(struct session *s, struct strbuf *out)
 {
 	struct map_info **v = xmalloc(sizeof(*v) * (s->maps.len + 1));
 
-	memcpy(v, s->maps.data, sizeof(*v) * s->maps.len);
+	if (s->maps.len)
+		memcpy(v, s->maps.data, sizeof(*v) * s->maps.len);
 	qsort(v, s->maps.len, sizeof(*v), cmp_map_name);
 	for (size_t i = 0; i < s->maps.len; i++)
 		if (v[i]->bpf_map >= 0 && s->bpf_maps.data[v[i]->bpf_map].fd >= 0)
