@@ -222,6 +222,8 @@ static struct expr *parse_paren(struct parser *p)
 	parse_next(p);
 	e = parse_expr(p);
 	if (p->tok.kind == TOK_RPAREN) {
+		/* No node for the parentheses, but errors underline them. */
+		e->span = span_join(open.span, p->tok.span);
 		parse_next(p);
 		return e;
 	}

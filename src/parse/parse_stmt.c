@@ -147,6 +147,8 @@ static const char *expr_what(const struct expr *e)
 		return "a function call";
 	case EXPR_FIELD:
 		return "a field";
+	case EXPR_TUPLE:
+		return "a tuple";
 	case EXPR_POSITIONAL:
 	case EXPR_POSCOUNT:
 		return "a positional parameter";

@@ -234,3 +234,24 @@ struct program *parse_program(struct arena *a, const struct source *src, struct 
 	prog->nprobes = top.nprobes;
 	return prog;
 }
+
+struct expr *parse_expression(struct arena *a, const struct source *src, struct span range,
+			      struct diag *d)
+{
+	struct parser p = { .a = a, .d = d };
+	struct expr *e;
+
+	lexer_init(&p.lx, src, a, d);
+	if (range.hi > src->len)
+		range.hi = src->len;
+	p.lx.pos = range.lo < range.hi ? range.lo : range.hi;
+	p.lx.len = range.hi;
+	p.prev.span = SPAN(p.lx.pos, p.lx.pos);
+	if (setjmp(p.fail))
+		return NULL;
+	parse_next(&p);
+	e = parse_expr(&p);
+	if (p.tok.kind != TOK_EOF)
+		parse_unexpected(&p, "the end of the expression");
+	return e;
+}

@@ -18,6 +18,15 @@
  */
 struct program *parse_program(struct arena *a, const struct source *src, struct diag *d);
 
+/*
+ * Parse the bytes [range.lo, range.hi) of src as one expression, e.g. the
+ * body of "#define K (3 + 4)" when sema expands a macro (bpftrace expands
+ * object-like macros in expressions). Spans are offsets into src. Returns
+ * NULL after reporting an error to d.
+ */
+struct expr *parse_expression(struct arena *a, const struct source *src, struct span range,
+			      struct diag *d);
+
 /* Whether a bare identifier is a builtin variable: pid, comm, arg3, sarg0, ... */
 bool parse_is_builtin_var(const char *name, size_t len);
 

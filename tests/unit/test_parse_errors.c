@@ -231,6 +231,22 @@ static const struct golden goldens[] = {
 		"        ~~~~\n",
 	},
 	{
+		"assign_to_parens",
+		"BEGIN { (@x + 1) = 3; }",
+		"stdin:1:9-17: error E110: cannot assign to this expression: only maps (@name) and "
+		"variables ($name) can be assigned\n"
+		"BEGIN { (@x + 1) = 3; }\n"
+		"        ~~~~~~~~\n",
+	},
+	{
+		"assign_to_tuple",
+		"BEGIN { ($a, $b) = (1, 2); }",
+		"stdin:1:9-17: error E110: cannot assign to a tuple: only maps (@name) and "
+		"variables ($name) can be assigned\n"
+		"BEGIN { ($a, $b) = (1, 2); }\n"
+		"        ~~~~~~~~\n",
+	},
+	{
 		"chained_assign",
 		"BEGIN { $x = $y = 1; }",
 		"stdin:1:17: error E110: unexpected '=', expected ';' or '}' after the statement\n"

@@ -582,12 +582,70 @@ static void test_speed(void **state)
 	sb_free(&sb);
 }
 
+/* parse_expression: one expression from a piece of the source (macro bodies). */
+static void test_parse_expression(void **state)
+{
+	const char *s = "#define K (3 + 4) * $1\n#define BAD 1 2\n#define EMPTY\n";
+	struct source src;
+	struct diag d;
+	struct arena a = { 0 };
+	struct program prog = { 0 };
+	struct strbuf out = { 0 };
+	struct probe pr = { 0 };
+	struct stmt body = { .kind = STMT_BLOCK }, st = { .kind = STMT_EXPR };
+	struct stmt *stp = &st;
+	struct probe *prp = &pr;
+	struct expr *e;
+	(void)state;
+
+	source_init(&src, "x.bt", s, strlen(s));
+	diag_init(&d, &src);
+	/* "(3 + 4) * $1" */
+	e = parse_expression(&a, &src, SPAN(10, 22), &d);
+	assert_non_null(e);
+	assert_int_equal(e->kind, EXPR_BINARY);
+	assert_int_equal(e->span.lo, 10);
+	assert_int_equal(e->span.hi, 22);
+	/* Dump it through a one-statement program. */
+	st.u.expr = e;
+	body.u.block.v = &stp;
+	body.u.block.n = 1;
+	pr.body = &body;
+	pr.aps = NULL;
+	prog.probes = &prp;
+	prog.nprobes = 1;
+	ast_dump(&prog, &out);
+	assert_string_equal(sb_str(&out), "program\n"
+					  " probe \n"
+					  "  *\n"
+					  "   +\n"
+					  "    int 3\n"
+					  "    int 4\n"
+					  "   positional $1\n");
+	sb_free(&out);
+
+	/* "1 2" */
+	assert_null(parse_expression(&a, &src, SPAN(35, 38), &d));
+	assert_string_equal(sb_str(&d.out),
+			    "x.bt:2:15: error E110: unexpected number '2', expected the end of the "
+			    "expression\n"
+			    "#define BAD 1 2\n"
+			    "              ~\n");
+	sb_reset(&d.out);
+	/* "" */
+	assert_null(parse_expression(&a, &src, SPAN(52, 52), &d));
+	assert_int_equal(d.errors, 2);
+	diag_free(&d);
+	arena_free(&a);
+	source_free(&src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_goldens), cmocka_unit_test(test_attach_point_parts),
 		cmocka_unit_test(test_spans),	cmocka_unit_test(test_string_bytes),
-		cmocka_unit_test(test_speed),
+		cmocka_unit_test(test_speed),	cmocka_unit_test(test_parse_expression),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
