@@ -214,7 +214,11 @@ struct probe {
 	uint32_t index;	   /* position in the script */
 };
 
-/* "#include <x>", "#define X 1", "struct x { ... };" kept for later stages. */
+/*
+ * "#include <x>", "#define X 1", "struct x { ... };" kept for later stages,
+ * in script order. PRE_DEFINE holds every directive but #include (#define,
+ * #undef, #ifdef/#ifndef/#else/#endif: the tools in /usr/sbin use them).
+ */
 enum preamble_kind { PRE_INCLUDE, PRE_DEFINE, PRE_CDEF };
 struct preamble {
 	enum preamble_kind kind;

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Expressions, with C's precedence and associativity:
+ *
+ *   expr    := binary ['?' expr ':' expr]        (right associative)
+ *   binary  := unary (binop unary)*               (precedence climbing)
+ *   unary   := ('-' | '+' | '!' | '~' | '*' | '&' | '++' | '--') unary
+ *            | '(' type ')' unary | sizeof '(' (type | expr) ')' | postfix
+ *   postfix := primary ('[' expr ']' | '.' field | '->' field | '++' | '--')*
+ *   primary := int | string | $x | $1 | $# | @m ['[' exprs ']'] | ident
+ *            | ident '(' [exprs] ')' | '(' expr ')' | '(' expr (',' expr)+ ')'
+ */
+#include "parse/parse_internal.h"
+
+#include <string.h>
+
+static const char *const builtin_vars[] = {
+	"pid",	"tid",	  "uid",    "gid",	"nsecs",   "elapsed", "numaid", "cpu",
+	"comm", "kstack", "ustack", "func",	"probe",   "curtask", "rand",	"cgroup",
+	"cpid", "args",	  "retval", "username", "jiffies", "ctx",
+};
+
+static bool word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(s, w, n);
+}
+
+static bool digits_after(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	if (n <= k || memcmp(s, prefix, k))
+		return false;
+	for (; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+	return true;
+}
+
+bool parse_is_builtin_var(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
+		if (word_is(name, len, builtin_vars[i]))
+			return true;
+	return digits_after(name, len, "arg") || digits_after(name, len, "sarg");
+}
+
+/* Type names that always start a cast: "(uint8)x", "(int)x", "(void *)x". */
+static const char *const type_names[] = {
+	"int8",	    "int16", "int32",  "int64", "uint8",  "uint16", "uint32",
+	"uint64",   "bool",  "char",   "short", "int",	  "long",   "signed",
+	"unsigned", "void",  "string", "inet",	"buffer",
+};
+
+static bool is_type_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(type_names); i++)
+		if (word_is(s, n, type_names[i]))
+			return true;
+	return false;
+}
+
+/* C spellings that combine: "unsigned long", "long long", "unsigned int". */
+static bool is_c_int_word(const char *s, size_t n)
+{
+	return word_is(s, n, "int") || word_is(s, n, "char") || word_is(s, n, "short") ||
+	       word_is(s, n, "long") || word_is(s, n, "signed") || word_is(s, n, "unsigned");
+}
+
+static const char *tok_text(const struct parser *p, const struct token *t, size_t *n)
+{
+	*n = t->span.hi - t->span.lo;
+	return p->lx.text + t->span.lo;
+}
+
+static bool starts_operand(enum tok_kind k)
+{
+	switch (k) {
+	case TOK_INT:
+	case TOK_STR:
+	case TOK_IDENT:
+	case TOK_VAR:
+	case TOK_POSITIONAL:
+	case TOK_POSCOUNT:
+	case TOK_MAP:
+	case TOK_LPAREN:
+	case TOK_BANG:
+	case TOK_TILDE:
+	case TOK_MINUS:
+	case TOK_PLUS:
+	case TOK_STAR:
+	case TOK_AMP:
+	case TOK_INC:
+	case TOK_DEC:
+	case TOK_SIZEOF:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Does a type name follow the current '('? In a cast (cast == true) a lone
+ * identifier that is not a builtin, "(foo)", is a type only when an operand
+ * follows the ')', as in bpftrace: "(foo)x" and "(foo)-1" are casts. In
+ * sizeof it always is.
+ */
+static bool type_ahead(const struct parser *p, bool cast)
+{
+	struct lexer look = p->lx;
+	struct token t;
+	const char *s;
+	size_t n;
+	int stars = 0;
+
+	look.quiet = true;
+	t = lex_next(&look);
+	if (t.kind == TOK_STRUCT || t.kind == TOK_UNION || t.kind == TOK_ENUM)
+		return true;
+	if (t.kind != TOK_IDENT)
+		return false;
+	s = tok_text(p, &t, &n);
+	if (is_type_name(s, n))
+		return true;
+	if (parse_is_builtin_var(s, n))
+		return false;
+	for (t = lex_next(&look); t.kind == TOK_STAR; t = lex_next(&look))
+		stars++;
+	if (t.kind != TOK_RPAREN)
+		return false;
+	if (stars || !cast)
+		return true;
+	return starts_operand(lex_next(&look).kind);
+}
+
+/* A type name at the current token (after '(' or "sizeof("). */
+static struct ast_typename parse_typename(struct parser *p)
+{
+	struct ast_typename tn = { .tag = TN_PLAIN };
+	struct token first = p->tok, name;
+	const char *s;
+	size_t n;
+
+	switch (p->tok.kind) {
+	case TOK_STRUCT:
+		tn.tag = TN_STRUCT;
+		break;
+	case TOK_UNION:
+		tn.tag = TN_UNION;
+		break;
+	case TOK_ENUM:
+		tn.tag = TN_ENUM;
+		break;
+	default:
+		break;
+	}
+	if (tn.tag != TN_PLAIN) {
+		parse_next(p);
+		if (p->tok.kind != TOK_IDENT)
+			parse_unexpected(p, tn.tag == TN_STRUCT	 ? "a struct name after 'struct'"
+					    : tn.tag == TN_UNION ? "a union name after 'union'"
+								 : "an enum name after 'enum'");
+	}
+	name = parse_expect(p, TOK_IDENT, "a type name");
+	tn.name = name.str;
+	s = tok_text(p, &name, &n);
+	if (tn.tag == TN_PLAIN && is_c_int_word(s, n) && !word_is(s, n, "int") &&
+	    !word_is(s, n, "char")) {
+		/* "unsigned long long", "short int", ... */
+		while (p->tok.kind == TOK_IDENT && is_c_int_word(p->tok.str, p->tok.len)) {
+			tn.name = arena_printf(p->a, "%s %s", tn.name, p->tok.str);
+			parse_next(p);
+		}
+	}
+	while (p->tok.kind == TOK_STAR) {
+		tn.ptr_depth++;
+		parse_next(p);
+	}
+	tn.span = span_join(first.span, p->prev.span);
+	return tn;
+}
+
+static struct expr *new_expr(struct parser *p, enum expr_kind kind, struct span sp)
+{
+	struct expr *e = ARENA_NEW(p->a, struct expr);
+
+	e->kind = kind;
+	e->span = sp;
+	return e;
+}
+
+/* exprs ')' or exprs ']' after the opening bracket has been consumed. */
+static struct expr_list parse_list(struct parser *p, enum tok_kind close, const char *what)
+{
+	struct expr_list l = { 0 };
+	uint32_t cap = 0;
+
+	if (p->tok.kind == close) {
+		parse_next(p);
+		return l;
+	}
+	for (;;) {
+		PUSH(p, l.v, l.n, cap, parse_expr(p));
+		if (p->tok.kind == close)
+			break;
+		if (p->tok.kind != TOK_COMMA)
+			parse_unexpected(p, what);
+		parse_next(p);
+	}
+	parse_next(p);
+	return l;
+}
+
+static struct expr *parse_unary(struct parser *p);
+
+static struct expr *parse_paren(struct parser *p)
+{
+	struct token open = p->tok;
+	struct expr *e, *t;
+	uint32_t cap = 0;
+
+	parse_next(p);
+	e = parse_expr(p);
+	if (p->tok.kind == TOK_RPAREN) {
+		/* No node for the parentheses, but errors underline them. */
+		e->span = span_join(open.span, p->tok.span);
+		parse_next(p);
+		return e;
+	}
+	if (p->tok.kind != TOK_COMMA)
+		parse_unexpected(p, "')' or ','");
+	t = new_expr(p, EXPR_TUPLE, open.span);
+	PUSH(p, t->u.list.v, t->u.list.n, cap, e);
+	while (p->tok.kind == TOK_COMMA) {
+		parse_next(p);
+		PUSH(p, t->u.list.v, t->u.list.n, cap, parse_expr(p));
+	}
+	if (p->tok.kind != TOK_RPAREN)
+		parse_unexpected(p, "')' or ',' in the tuple");
+	t->span = span_join(open.span, p->tok.span);
+	parse_next(p);
+	return t;
+}
+
+static struct expr *parse_primary(struct parser *p)
+{
+	struct token t = p->tok;
+	struct expr *e;
+
+	switch (t.kind) {
+	case TOK_INT:
+		parse_next(p);
+		e = new_expr(p, EXPR_INT, t.span);
+		e->u.ival = t.ival;
+		return e;
+	case TOK_STR:
+		parse_next(p);
+		e = new_expr(p, EXPR_STR, t.span);
+		e->u.str = t.str;
+		e->u.len = t.len;
+		return e;
+	case TOK_VAR:
+		parse_next(p);
+		e = new_expr(p, EXPR_VAR, t.span);
+		e->u.name = t.str;
+		return e;
+	case TOK_POSITIONAL:
+		parse_next(p);
+		e = new_expr(p, EXPR_POSITIONAL, t.span);
+		e->u.num = t.num;
+		return e;
+	case TOK_POSCOUNT:
+		parse_next(p);
+		return new_expr(p, EXPR_POSCOUNT, t.span);
+	case TOK_MAP:
+		parse_next(p);
+		e = new_expr(p, EXPR_MAP, t.span);
+		e->u.map.name = t.str;
+		if (p->tok.kind == TOK_LBRACKET) {
+			parse_next(p);
+			if (p->tok.kind == TOK_RBRACKET)
+				parse_unexpected(p, "a map key");
+			e->u.map.keys = parse_list(p, TOK_RBRACKET, "']' or ',' in the map keys");
+			e->span = span_join(t.span, p->prev.span);
+		}
+		return e;
+	case TOK_IDENT:
+		parse_next(p);
+		if (p->tok.kind == TOK_LPAREN) {
+			e = new_expr(p, EXPR_CALL, t.span);
+			e->u.call.name = t.str;
+			e->u.call.name_span = t.span;
+			parse_next(p);
+			e->u.call.args = parse_list(p, TOK_RPAREN, "')' or ',' in the arguments");
+			e->span = span_join(t.span, p->prev.span);
+			return e;
+		}
+		e = new_expr(p, parse_is_builtin_var(t.str, t.len) ? EXPR_BUILTIN : EXPR_IDENT,
+			     t.span);
+		e->u.name = t.str;
+		return e;
+	case TOK_LPAREN:
+		return parse_paren(p);
+	default:
+		parse_unexpected(p, "an expression");
+	}
+}
+
+static struct expr *parse_postfix(struct parser *p)
+{
+	struct expr *e = parse_primary(p), *x;
+
+	for (;;) {
+		struct token t = p->tok;
+
+		switch (t.kind) {
+		case TOK_LBRACKET:
+			parse_next(p);
+			x = new_expr(p, EXPR_INDEX, e->span);
+			x->u.index.base = e;
+			x->u.index.index = parse_expr(p);
+			x->span = span_join(e->span, parse_expect(p, TOK_RBRACKET, "']'").span);
+			break;
+		case TOK_DOT:
+		case TOK_ARROW:
+			parse_next(p);
+			/* A field name, a tuple index ($t.0) or a keyword-like name. */
+			if (p->tok.kind != TOK_IDENT && p->tok.kind != TOK_INT &&
+			    !(p->tok.kind >= TOK_IF && p->tok.kind <= TOK_ENUM))
+				parse_unexpected(p, t.kind == TOK_DOT ? "a field name after '.'"
+								      : "a field name after '->'");
+			x = new_expr(p, EXPR_FIELD, span_join(e->span, p->tok.span));
+			x->u.field.base = e;
+			x->u.field.arrow = t.kind == TOK_ARROW;
+			x->u.field.name_span = p->tok.span;
+			x->u.field.name = arena_strndup(p->a, p->lx.text + p->tok.span.lo,
+							p->tok.span.hi - p->tok.span.lo);
+			parse_next(p);
+			break;
+		case TOK_INC:
+		case TOK_DEC:
+			parse_next(p);
+			x = new_expr(p, EXPR_UNARY, span_join(e->span, t.span));
+			x->u.unary.op = t.kind == TOK_INC ? OP_POSTINC : OP_POSTDEC;
+			x->u.unary.operand = e;
+			break;
+		default:
+			return e;
+		}
+		e = x;
+	}
+}
+
+static enum op unary_op(enum tok_kind k)
+{
+	switch (k) {
+	case TOK_MINUS:
+		return OP_NEG;
+	case TOK_PLUS:
+		return OP_PLUS;
+	case TOK_BANG:
+		return OP_LNOT;
+	case TOK_TILDE:
+		return OP_BNOT;
+	case TOK_STAR:
+		return OP_DEREF;
+	case TOK_AMP:
+		return OP_ADDR;
+	case TOK_INC:
+		return OP_PREINC;
+	case TOK_DEC:
+		return OP_PREDEC;
+	default:
+		return OP_NONE;
+	}
+}
+
+static struct expr *parse_sizeof(struct parser *p)
+{
+	struct token kw = p->tok;
+	struct expr *e = new_expr(p, EXPR_SIZEOF, kw.span);
+
+	parse_next(p);
+	if (p->tok.kind != TOK_LPAREN)
+		parse_unexpected(p, "'(' after 'sizeof'");
+	if (type_ahead(p, false)) {
+		parse_next(p);
+		e->u.size_of.type = parse_typename(p);
+	} else {
+		parse_next(p);
+		e->u.size_of.operand = parse_expr(p);
+	}
+	e->span = span_join(kw.span, parse_expect(p, TOK_RPAREN, "')'").span);
+	return e;
+}
+
+static struct expr *parse_unary(struct parser *p)
+{
+	struct token t = p->tok;
+	enum op op = unary_op(t.kind);
+	struct expr *e;
+
+	if (op == OP_NONE && t.kind == TOK_SIZEOF)
+		return parse_sizeof(p);
+	if (op == OP_NONE && !(t.kind == TOK_LPAREN && type_ahead(p, true)))
+		return parse_postfix(p);
+
+	parse_enter(p, DEPTH_NEST);
+	parse_next(p);
+	if (op != OP_NONE) {
+		e = new_expr(p, EXPR_UNARY, t.span);
+		e->u.unary.op = op;
+		e->u.unary.operand = parse_unary(p);
+		e->span = span_join(t.span, e->u.unary.operand->span);
+	} else {
+		e = new_expr(p, EXPR_CAST, t.span);
+		e->u.cast.type = parse_typename(p);
+		if (p->tok.kind != TOK_RPAREN)
+			parse_unexpected(p, "')' after the type name");
+		parse_next(p);
+		e->u.cast.operand = parse_unary(p);
+		e->span = span_join(t.span, e->u.cast.operand->span);
+	}
+	parse_leave(p, DEPTH_NEST);
+	return e;
+}
+
+/* Binary operators and their precedence (higher binds tighter). */
+static enum op binary_op(enum tok_kind k, int *prec)
+{
+	static const struct {
+		enum op op;
+		int prec;
+	} ops[TOK_COUNT_] = {
+		[TOK_OROR] = { OP_LOR, 1 },   [TOK_ANDAND] = { OP_LAND, 2 },
+		[TOK_PIPE] = { OP_BOR, 3 },   [TOK_CARET] = { OP_BXOR, 4 },
+		[TOK_AMP] = { OP_BAND, 5 },   [TOK_EQ] = { OP_EQ, 6 },
+		[TOK_NE] = { OP_NE, 6 },      [TOK_LT] = { OP_LT, 7 },
+		[TOK_LE] = { OP_LE, 7 },      [TOK_GT] = { OP_GT, 7 },
+		[TOK_GE] = { OP_GE, 7 },      [TOK_SHL] = { OP_SHL, 8 },
+		[TOK_SHR] = { OP_SHR, 8 },    [TOK_PLUS] = { OP_ADD, 9 },
+		[TOK_MINUS] = { OP_SUB, 9 },  [TOK_STAR] = { OP_MUL, 10 },
+		[TOK_SLASH] = { OP_DIV, 10 }, [TOK_PERCENT] = { OP_MOD, 10 },
+	};
+
+	*prec = ops[k].prec;
+	return ops[k].op;
+}
+
+static struct expr *parse_binary(struct parser *p, int min_prec)
+{
+	struct expr *lhs = parse_unary(p);
+	int prec, chain = 0;
+	enum op op;
+
+	while ((op = binary_op(p->tok.kind, &prec)) != OP_NONE && prec >= min_prec) {
+		struct expr *e = new_expr(p, EXPR_BINARY, lhs->span);
+
+		parse_enter(p, 1);
+		chain++;
+		parse_next(p);
+		e->u.binary.op = op;
+		e->u.binary.lhs = lhs;
+		e->u.binary.rhs = parse_binary(p, prec + 1);
+		e->span = span_join(lhs->span, e->u.binary.rhs->span);
+		lhs = e;
+	}
+	parse_leave(p, chain);
+	return lhs;
+}
+
+struct expr *parse_expr(struct parser *p)
+{
+	struct expr *cond, *e;
+
+	parse_enter(p, DEPTH_NEST);
+	cond = parse_binary(p, 1);
+	if (p->tok.kind != TOK_QUESTION) {
+		parse_leave(p, DEPTH_NEST);
+		return cond;
+	}
+	parse_next(p);
+	e = new_expr(p, EXPR_TERNARY, cond->span);
+	e->u.ternary.cond = cond;
+	e->u.ternary.then = parse_expr(p);
+	parse_expect(p, TOK_COLON, "':' in the conditional expression");
+	e->u.ternary.otherwise = parse_expr(p);
+	e->span = span_join(cond->span, e->u.ternary.otherwise->span);
+	parse_leave(p, DEPTH_NEST);
+	return e;
+}

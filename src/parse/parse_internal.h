@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the parser's files. The parser stops at the first error: the
+ * error is reported, then parse_fail() jumps back to parse_program(). Every
+ * node lives in the arena, so nothing is leaked on the way out.
+ */
+#ifndef LANTERN_PARSE_PARSE_INTERNAL_H
+#define LANTERN_PARSE_PARSE_INTERNAL_H
+
+#include <setjmp.h>
+
+#include "lex/lexer.h"
+#include "parse/parser.h"
+
+/*
+ * Nesting budget. Each nested construct (parenthesis, unary operator, block,
+ * ternary branch) costs DEPTH_NEST, each further operator of a binary chain
+ * costs 1: about 200 levels of nesting, or chains of about 1000 operators.
+ * This bounds both the parser's recursion and the height of the tree that
+ * later (recursive) stages walk.
+ */
+#define DEPTH_MAX  1000
+#define DEPTH_NEST 5
+
+struct parser {
+	struct lexer lx;
+	struct arena *a;
+	struct diag *d;
+	struct token tok;  /* the current token */
+	struct token prev; /* the last one consumed */
+	int depth;
+	jmp_buf fail;
+};
+
+NORETURN void parse_fail(struct parser *p);
+NORETURN void parse_error(struct parser *p, struct span sp, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* "unexpected <current token>, expected <what>" */
+NORETURN void parse_unexpected(struct parser *p, const char *what);
+
+/* Consume the current token and read the next one. */
+void parse_next(struct parser *p);
+/* Consume a token of kind k or fail with "unexpected X, expected <what>". */
+struct token parse_expect(struct parser *p, enum tok_kind k, const char *what);
+
+/* Charge the nesting budget w; give it back with leave(). */
+void parse_enter(struct parser *p, int w);
+static inline void parse_leave(struct parser *p, int w)
+{
+	p->depth -= w;
+}
+
+/* Arena-backed growable arrays: PUSH(p, arr, n, cap, x). */
+void *parse_grow(struct parser *p, void *old, uint32_t n, uint32_t *cap, size_t elem);
+#define PUSH(p, arr, n, cap, x)                                                                    \
+	do {                                                                                       \
+		if ((n) == (cap))                                                                  \
+			(arr) = parse_grow((p), (arr), (n), &(cap), sizeof(*(arr)));               \
+		(arr)[(n)++] = (x);                                                                \
+	} while (0)
+
+struct expr *parse_expr(struct parser *p);
+/* The block at the current '{'. A probe body (last) leaves the lexer just
+ * after its '}' without reading further. */
+struct stmt *parse_block(struct parser *p, bool last);
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Statements:
+ *
+ *   block := '{' (stmt? ';')* stmt? '}'     (no ';' needed after a '}')
+ *   stmt  := target ('=' | '+=' | ... | '>>=') expr     target: @m[...] or $x
+ *          | expr
+ *          | if '(' expr ')' block [else (if ... | block)]
+ *          | unroll '(' expr ')' block  |  while '(' expr ')' block
+ *          | return [expr]  |  break  |  continue  |  block
+ */
+#include "parse/parse_internal.h"
+
+static struct stmt *new_stmt(struct parser *p, enum stmt_kind kind, struct span sp)
+{
+	struct stmt *s = ARENA_NEW(p->a, struct stmt);
+
+	s->kind = kind;
+	s->span = sp;
+	return s;
+}
+
+static struct expr *parse_cond(struct parser *p, const char *after)
+{
+	struct expr *e;
+
+	if (p->tok.kind != TOK_LPAREN)
+		parse_unexpected(p, after);
+	parse_next(p);
+	e = parse_expr(p);
+	parse_expect(p, TOK_RPAREN, "')' after the condition");
+	return e;
+}
+
+/* The braced body of if/else/while/unroll must come next. */
+static void need_braces(struct parser *p, const char *what)
+{
+	char buf[64];
+
+	if (p->tok.kind == TOK_LBRACE)
+		return;
+	diag_error(p->d, p->tok.span, E_SYNTAX, "unexpected %s, expected '{' %s",
+		   tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
+	diag_hint(p->d, "the bodies of if, else, while and unroll must be in braces");
+	parse_fail(p);
+}
+
+/* if ... else if ... else ...: the chain is built in a loop, not by recursion. */
+static struct stmt *parse_if(struct parser *p)
+{
+	struct stmt *first = NULL, *last = NULL;
+	int links = 0;
+
+	for (;;) {
+		struct stmt *s = new_stmt(p, STMT_IF, p->tok.span);
+
+		parse_next(p);
+		s->u.if_.cond = parse_cond(p, "'(' after 'if'");
+		need_braces(p, "after the if condition");
+		s->u.if_.then = parse_block(p, false);
+		s->span = span_join(s->span, s->u.if_.then->span);
+		if (last)
+			last->u.if_.otherwise = s;
+		else
+			first = s;
+		last = s;
+		if (p->tok.kind != TOK_ELSE)
+			break;
+		parse_next(p);
+		if (p->tok.kind != TOK_IF) {
+			need_braces(p, "or 'if' after 'else'");
+			s->u.if_.otherwise = parse_block(p, false);
+			break;
+		}
+		parse_enter(p, 1);
+		links++;
+	}
+	parse_leave(p, links);
+
+	/* Each if's span covers its whole else chain. */
+	for (struct stmt *s = first; s && s->kind == STMT_IF; s = s->u.if_.otherwise)
+		s->span = span_join(s->span, p->prev.span);
+	return first;
+}
+
+static struct stmt *parse_loop(struct parser *p, enum stmt_kind kind)
+{
+	struct stmt *s = new_stmt(p, kind, p->tok.span);
+	const char *name = kind == STMT_WHILE ? "'(' after 'while'" : "'(' after 'unroll'";
+	struct expr *e;
+
+	parse_next(p);
+	e = parse_cond(p, name);
+	need_braces(p, kind == STMT_WHILE ? "after the while condition" : "after unroll (N)");
+	if (kind == STMT_WHILE) {
+		s->u.while_.cond = e;
+		s->u.while_.body = parse_block(p, false);
+	} else {
+		s->u.unroll.count = e;
+		s->u.unroll.body = parse_block(p, false);
+	}
+	s->span = span_join(s->span, p->prev.span);
+	return s;
+}
+
+static enum op assign_op(enum tok_kind k, bool *is_assign)
+{
+	*is_assign = true;
+	switch (k) {
+	case TOK_ASSIGN:
+		return OP_NONE;
+	case TOK_OR_ASSIGN:
+		return OP_BOR;
+	case TOK_XOR_ASSIGN:
+		return OP_BXOR;
+	case TOK_AND_ASSIGN:
+		return OP_BAND;
+	case TOK_SHL_ASSIGN:
+		return OP_SHL;
+	case TOK_SHR_ASSIGN:
+		return OP_SHR;
+	case TOK_ADD_ASSIGN:
+		return OP_ADD;
+	case TOK_SUB_ASSIGN:
+		return OP_SUB;
+	case TOK_MUL_ASSIGN:
+		return OP_MUL;
+	case TOK_DIV_ASSIGN:
+		return OP_DIV;
+	case TOK_MOD_ASSIGN:
+		return OP_MOD;
+	default:
+		*is_assign = false;
+		return OP_NONE;
+	}
+}
+
+static const char *expr_what(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+	case EXPR_STR:
+		return "a literal";
+	case EXPR_BUILTIN:
+		return "a builtin";
+	case EXPR_CALL:
+		return "a function call";
+	case EXPR_FIELD:
+		return "a field";
+	case EXPR_TUPLE:
+		return "a tuple";
+	case EXPR_POSITIONAL:
+	case EXPR_POSCOUNT:
+		return "a positional parameter";
+	default:
+		return "this expression";
+	}
+}
+
+static struct stmt *parse_simple(struct parser *p)
+{
+	struct expr *e = parse_expr(p);
+	bool is_assign;
+	enum op op = assign_op(p->tok.kind, &is_assign);
+	struct stmt *s;
+
+	if (!is_assign) {
+		s = new_stmt(p, STMT_EXPR, e->span);
+		s->u.expr = e;
+		return s;
+	}
+	if (e->kind != EXPR_MAP && e->kind != EXPR_VAR) {
+		diag_error(p->d, e->span, E_SYNTAX,
+			   "cannot assign to %s: only maps (@name) and variables ($name) can be "
+			   "assigned",
+			   expr_what(e));
+		parse_fail(p);
+	}
+	parse_next(p);
+	s = new_stmt(p, STMT_ASSIGN, e->span);
+	s->u.assign.target = e;
+	s->u.assign.op = op;
+	s->u.assign.value = parse_expr(p);
+	s->span = span_join(e->span, s->u.assign.value->span);
+	return s;
+}
+
+static struct stmt *parse_stmt(struct parser *p)
+{
+	struct token t = p->tok;
+	struct stmt *s;
+
+	switch (t.kind) {
+	case TOK_IF:
+		return parse_if(p);
+	case TOK_WHILE:
+		return parse_loop(p, STMT_WHILE);
+	case TOK_UNROLL:
+		return parse_loop(p, STMT_UNROLL);
+	case TOK_LBRACE:
+		return parse_block(p, false);
+	case TOK_BREAK:
+	case TOK_CONTINUE:
+		parse_next(p);
+		return new_stmt(p, t.kind == TOK_BREAK ? STMT_BREAK : STMT_CONTINUE, t.span);
+	case TOK_RETURN:
+		parse_next(p);
+		s = new_stmt(p, STMT_RETURN, t.span);
+		if (p->tok.kind != TOK_SEMI && p->tok.kind != TOK_RBRACE) {
+			s->u.ret = parse_expr(p);
+			s->span = span_join(t.span, s->u.ret->span);
+		}
+		return s;
+	case TOK_ELSE:
+	case TOK_STRUCT:
+	case TOK_UNION:
+	case TOK_ENUM:
+	case TOK_EOF:
+		parse_unexpected(p, "a statement");
+	default:
+		return parse_simple(p);
+	}
+}
+
+static bool ends_in_block(const struct stmt *s)
+{
+	return s->kind == STMT_IF || s->kind == STMT_WHILE || s->kind == STMT_UNROLL ||
+	       s->kind == STMT_BLOCK;
+}
+
+struct stmt *parse_block(struct parser *p, bool last)
+{
+	struct token open = p->tok;
+	struct stmt *b = new_stmt(p, STMT_BLOCK, open.span);
+	uint32_t cap = 0;
+
+	parse_enter(p, DEPTH_NEST);
+	parse_next(p);
+	while (p->tok.kind != TOK_RBRACE) {
+		struct stmt *s;
+
+		if (p->tok.kind == TOK_SEMI) {
+			parse_next(p);
+			continue;
+		}
+		if (p->tok.kind == TOK_EOF) {
+			uint32_t line, col;
+			char buf[64];
+
+			source_pos(p->lx.src, open.span.lo, &line, &col);
+			diag_error(p->d, SPAN(p->prev.span.hi, p->prev.span.hi + 1), E_SYNTAX,
+				   "unexpected %s, expected '}'",
+				   tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+			diag_hint(p->d, "the '{' at line %u, column %u is not closed", line, col);
+			parse_fail(p);
+		}
+		s = parse_stmt(p);
+		PUSH(p, b->u.block.v, b->u.block.n, cap, s);
+		if (p->tok.kind == TOK_SEMI)
+			parse_next(p);
+		else if (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF && !ends_in_block(s))
+			parse_unexpected(p, "';' or '}' after the statement");
+	}
+	b->span = span_join(open.span, p->tok.span);
+	if (last) {
+		/* The probe's '}': do not read on, the top level is not tokens. */
+		p->prev = p->tok;
+	} else {
+		parse_next(p);
+	}
+	parse_leave(p, DEPTH_NEST);
+	return b;
+}
