@@ -38,12 +38,24 @@ struct gen {
 
 typedef struct val (*gen_fn)(struct gen *g, struct expr *e);
 
+static inline struct val reg_val(struct type *t, int32_t r)
+{
+	return (struct val){ .type = t, .reg = r };
+}
+
+static inline struct val mem_val(struct type *t, int32_t base, int32_t off)
+{
+	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
+}
+
 /* Compile one program (its probe, typed for pd->inst) into pd->ir. */
 int gen_program(struct session *s, struct prog_desc *pd);
 
 /* expressions (gen_expr.c) */
 struct val gen_expr(struct gen *g, struct expr *e);
 int32_t gen_scalar(struct gen *g, struct expr *e);
+/* A new register holding v. */
+int32_t gen_const(struct gen *g, int64_t v);
 /* Store e's value, converted to type t, at base + off. */
 void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, int32_t off);
 void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, int32_t off);

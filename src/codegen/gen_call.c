@@ -5,11 +5,6 @@
 
 #include <string.h>
 
-static struct val reg_val(struct type *t, int32_t r)
-{
-	return (struct val){ .type = t, .reg = r };
-}
-
 /* r = helper() */
 static int32_t call0(struct gen *g, int32_t helper)
 {
@@ -17,17 +12,6 @@ static int32_t call0(struct gen *g, int32_t helper)
 
 	emit(g->ir, CALL(helper, 0));
 	emit(g->ir, MOV64_REG(r, R0));
-	return r;
-}
-
-static int32_t gen_imm(struct gen *g, int64_t v)
-{
-	int32_t r = ir_vreg(g->ir);
-
-	if (v >= INT32_MIN && v <= INT32_MAX)
-		emit(g->ir, MOV64_IMM(r, (int32_t)v));
-	else
-		emit(g->ir, LD_IMM64(r, v));
 	return r;
 }
 
@@ -79,17 +63,17 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	case BI_COMM: {
 		uint32_t off = scratch_alloc(g, t->size);
 		gen_expr_into(g, e, t, g->scratch, off);
-		return (struct val){ .type = t, .mem = true, .reg = g->scratch, .off = off };
+		return mem_val(t, g->scratch, off);
 	}
 	case BI_PROBE:
-		return reg_val(t, gen_imm(g, g->inst->probe_id));
+		return reg_val(t, gen_const(g, g->inst->probe_id));
 	case BI_ARGS:
 		return reg_val(t, g->ctx);
 	case BI_CPID:
-		return reg_val(t, gen_imm(g, g->s->cpid));
+		return reg_val(t, gen_const(g, g->s->cpid));
 	default:
 		gen_error(g, e->span, "%s is not supported here", e->u.name);
-		return reg_val(t, gen_imm(g, 0));
+		return reg_val(t, gen_const(g, 0));
 	}
 }
 
@@ -99,7 +83,7 @@ struct val gen_call(struct gen *g, struct expr *e)
 
 	if (!fd->gen) {
 		gen_error(g, e->span, "internal error: no code for %s()", fd->name);
-		return reg_val(&ty_s64, gen_imm(g, 0));
+		return reg_val(&ty_s64, gen_const(g, 0));
 	}
 	return fd->gen(g, e);
 }
@@ -194,7 +178,7 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 	struct expr *a = e->u.call.args.v[0];
 	struct type *t = e->type;
 	uint32_t off = scratch_alloc(g, t->size);
-	struct val res = { .type = t, .mem = true, .reg = g->scratch, .off = off };
+	struct val res = mem_val(t, g->scratch, off);
 
 	if (a->kind == EXPR_POSITIONAL) {
 		/* str($1): the parameter's text, known now */

@@ -6,17 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct val reg_val(struct type *t, int32_t r)
-{
-	return (struct val){ .type = t, .reg = r };
-}
-
-static struct val mem_val(struct type *t, int32_t base, int32_t off)
-{
-	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
-}
-
-static int32_t gen_const(struct gen *g, int64_t v)
+int32_t gen_const(struct gen *g, int64_t v)
 {
 	int32_t r = ir_vreg(g->ir);
 

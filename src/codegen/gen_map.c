@@ -64,7 +64,7 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 		emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, done));
 		emit(g->ir, LDX_MEM(BPF_DW, r, p, 0));
 		emit(g->ir, LABEL(done));
-		return (struct val){ .type = t, .reg = r };
+		return reg_val(t, r);
 	}
 	// copy the value out, or zeroes when the key is missing
 	uint32_t off = scratch_alloc(g, t->size);
@@ -74,7 +74,7 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 	emit(g->ir, LABEL(missing));
 	gen_zero(g, g->scratch, off, t->size);
 	emit(g->ir, LABEL(done));
-	return (struct val){ .type = t, .mem = true, .reg = g->scratch, .off = off };
+	return mem_val(t, g->scratch, off);
 }
 
 static void alu_reg(struct gen *g, enum op op, int32_t dst, int32_t src)

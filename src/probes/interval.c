@@ -68,18 +68,12 @@ static int interval_attach(struct session *s, struct prog_desc *pd, struct probe
 			   char *err, size_t errlen)
 {
 	struct perf_event_attr attr = { 0 };
-	int pfd;
 
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.size = sizeof(attr);
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_period = in->period;
-	pfd = perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd < 0) {
-		snprintf(err, errlen, "cannot start timer %s: %s", in->name, strerror(errno));
-		return -1;
-	}
-	return attach_perf_event(s, pd, in, pfd, err, errlen);
+	return attach_perf_event(s, pd, in, &attr, "timer", err, errlen);
 }
 
 const struct provider prov_interval = {

@@ -87,10 +87,16 @@ int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long 
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in, int pfd,
-		      char *err, size_t errlen)
+int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen)
 {
+	int pfd = perf_event_open_fd(attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	struct attachment a = { .link_fd = -1, .perf_fd = pfd, .inst = in };
+
+	if (pfd < 0) {
+		snprintf(err, errlen, "cannot open %s %s: %s", what, in->name, strerror(errno));
+		return -1;
+	}
 
 	a.link_fd = bpf_link_create(pd->fd, pfd, BPF_PERF_EVENT, NULL);
 	if (a.link_fd < 0) {

@@ -13,6 +13,8 @@
 #ifndef LANTERN_PROBES_PROVIDER_H
 #define LANTERN_PROBES_PROVIDER_H
 
+#include <linux/perf_event.h>
+
 #include "runtime/session.h"
 
 enum provider_id {
@@ -57,8 +59,11 @@ extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interva
 
 /* perf_event_open(2) */
 int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
-/* Attach prog to a perf event fd with a BPF link (or the ioctl on old kernels). */
-int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in, int pfd,
-		      char *err, size_t errlen);
+/*
+ * Open a perf event (pid -1, cpu 0) and attach the program to it with a
+ * BPF link (or the ioctl on old kernels); what names it in errors.
+ */
+int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen);
 
 #endif

@@ -168,7 +168,7 @@ static int tp_attach(struct session *s, struct prog_desc *pd, struct probe_inst 
 		     size_t errlen)
 {
 	struct perf_event_attr attr = { 0 };
-	int id, pfd;
+	int id;
 
 	if (pd->raw_tp) {
 		int fd = bpf_raw_tracepoint_open(in->target[1], pd->fd);
@@ -191,12 +191,7 @@ static int tp_attach(struct session *s, struct prog_desc *pd, struct probe_inst 
 	attr.config = id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
-	pfd = perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (pfd < 0) {
-		snprintf(err, errlen, "cannot open tracepoint %s: %s", in->name, strerror(errno));
-		return -1;
-	}
-	return attach_perf_event(s, pd, in, pfd, err, errlen);
+	return attach_perf_event(s, pd, in, &attr, "tracepoint", err, errlen);
 }
 
 const struct provider prov_tracepoint = {
