@@ -10,6 +10,26 @@
 #include <unistd.h>
 #include <wordexp.h>
 
+/* Whether execvp() would find name: a path, or a file in $PATH. */
+static bool runnable(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	if (!path)
+		path = "/bin:/usr/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", name);
+		if (access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
 int child_spawn(struct session *s)
 {
 	wordexp_t we;
@@ -18,6 +38,11 @@ int child_spawn(struct session *s)
 
 	if (wordexp(s->opts->cmd, &we, WRDE_NOCMD) != 0 || we.we_wordc == 0) {
 		fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
+		return -1;
+	}
+	if (!runnable(we.we_wordv[0])) {
+		fprintf(stderr, "lantern: -c: cannot run '%s': %s\n", we.we_wordv[0], strerror(errno));
+		wordfree(&we);
 		return -1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {

@@ -63,7 +63,8 @@ void plan_maps(struct session *s)
 			if (bucket)
 				max = 4096 * 4;
 		}
-		m->bpf_map = add_bpf_map(s, m->name, type, m->key_size, v->size, max);
+		m->bpf_map = add_bpf_map(s, arena_printf(&s->arena, "@%s", m->name), type, m->key_size,
+					 v->size, max);
 	}
 	s->scratch_map = add_bpf_map(s, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
 	s->ringbuf_map = add_bpf_map(s, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes());
@@ -125,7 +126,7 @@ static void map_name(char *out, size_t n, const char *name)
 
 	for (const char *p = "lt_"; *p && k + 1 < n; p++)
 		out[k++] = *p;
-	for (const char *p = name; *p && k + 1 < n && k < 15; p++)
+	for (const char *p = name + (*name == '@'); *p && k + 1 < n && k < 15; p++)
 		out[k++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.') ? *p : '_';
 	out[k] = 0;
 }
@@ -137,6 +138,9 @@ int create_maps(struct session *s)
 		char name[16];
 		map_name(name, sizeof(name), d->name);
 		d->fd = bpf_map_create(d->type, name, d->key_size, d->value_size, d->max_entries, NULL);
+		if (d->fd >= 0 && s->opts->verbose)
+			fprintf(stderr, "lantern: map %s: type %d, key %u bytes, value %u bytes, %u entries\n",
+				d->name, d->type, d->key_size, d->value_size, d->max_entries);
 		if (d->fd < 0) {
 			int e = errno;
 			diag_error(&s->diag, SPAN_NONE, E_MAP_CREATE,
@@ -226,6 +230,10 @@ int load_programs(struct session *s)
 			rc = -1;
 			break;
 		}
+		if (s->opts->verbose)
+			fprintf(stderr, "lantern: %s: %d instructions, %u bytes of scratch, %zu attach point%s\n",
+				pd->name, pd->ninsns, pd->scratch_size, pd->insts.len,
+				pd->insts.len == 1 ? "" : "s");
 	}
 	free(fds);
 	return rc;
