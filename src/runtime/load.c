@@ -9,6 +9,7 @@
 #include "codegen/regalloc.h"
 #include "codegen/scratch.h"
 #include "probes/provider.h"
+#include "runtime/bpfsys.h"
 #include "sema/sema.h"
 
 #include <bpf/bpf.h>
@@ -28,12 +29,26 @@ static int add_bpf_map(struct session *s, const char *name, enum bpf_map_type ty
 	return s->bpf_maps.len - 1;
 }
 
-static uint32_t ringbuf_bytes(void)
+/*
+ * The ring buffer: big when a traced event can printf(), small when only
+ * BEGIN/END print or records are rare (exit, print, time): its pages are
+ * mapped into lantern and count in its memory. LANTERN_RINGBUF_KB overrides.
+ */
+static uint32_t ringbuf_bytes(struct session *s)
 {
 	const char *e = getenv("LANTERN_RINGBUF_KB");
 	long page = sysconf(_SC_PAGESIZE);
-	uint64_t want = e ? strtoull(e, NULL, 10) * 1024 : 4u << 20;
+	uint64_t want = 64 * 1024;
 	uint64_t n = page;
+
+	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
+		struct probe *p = s->prog->probes[i];
+		const char *type = p->aps[0]->parts[0];
+		if (probe_calls(p, FN_PRINTF) && strcmp(type, "BEGIN") && strcmp(type, "END"))
+			want = 2u << 20;
+	}
+	if (e)
+		want = strtoull(e, NULL, 10) * 1024;
 
 	/* a power of two, at least a page */
 	while (n < want && n < (1u << 30))
@@ -67,7 +82,7 @@ void plan_maps(struct session *s)
 					 v->size, max);
 	}
 	s->scratch_map = add_bpf_map(s, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
-	s->ringbuf_map = add_bpf_map(s, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes());
+	s->ringbuf_map = add_bpf_map(s, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes(s));
 	s->lost_map = add_bpf_map(s, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
 }
 
@@ -137,7 +152,7 @@ int create_maps(struct session *s)
 	{
 		char name[16];
 		map_name(name, sizeof(name), d->name);
-		d->fd = bpf_map_create(d->type, name, d->key_size, d->value_size, d->max_entries, NULL);
+		d->fd = sys_map_create(d->type, name, d->key_size, d->value_size, d->max_entries);
 		if (d->fd >= 0 && s->opts->verbose)
 			fprintf(stderr, "lantern: map %s: type %d, key %u bytes, value %u bytes, %u entries\n",
 				d->name, d->type, d->key_size, d->value_size, d->max_entries);
@@ -156,23 +171,19 @@ int create_maps(struct session *s)
 
 static int load_prog(struct session *s, struct prog_desc *pd)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	char name[16];
 	size_t logsz = 4u << 20;
 	char *log;
 
 	map_name(name, sizeof(name), pd->name);
-	pd->fd = bpf_prog_load(pd->type, name, "GPL", pd->insns, pd->ninsns, &opts);
+	pd->fd = sys_prog_load(pd->type, name, pd->insns, pd->ninsns, NULL, 0);
 	if (pd->fd >= 0)
 		return 0;
 
 	/* Again, with the verifier's log. */
 	log = xmalloc(logsz);
 	log[0] = 0;
-	opts.log_buf = log;
-	opts.log_size = logsz;
-	opts.log_level = 1;
-	pd->fd = bpf_prog_load(pd->type, name, "GPL", pd->insns, pd->ninsns, &opts);
+	pd->fd = sys_prog_load(pd->type, name, pd->insns, pd->ninsns, log, logsz);
 	if (pd->fd >= 0) {
 		free(log);
 		return 0;

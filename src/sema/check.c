@@ -805,72 +805,72 @@ static void check_probe(struct check *c, struct probe *p, struct probe_inst *ins
 	check_block(c, p->body);
 }
 
-static bool expr_uses(struct expr *e, enum builtin_id id);
+/* Walk a probe's expressions: true when pred holds for one of them. */
+typedef bool (*expr_pred)(struct expr *e, void *arg);
+static bool expr_any(struct expr *e, expr_pred pred, void *arg);
 
-static bool list_uses(struct expr_list *l, enum builtin_id id)
+static bool list_any(struct expr_list *l, expr_pred pred, void *arg)
 {
 	for (uint32_t i = 0; i < l->n; i++)
-		if (expr_uses(l->v[i], id))
+		if (expr_any(l->v[i], pred, arg))
 			return true;
 	return false;
 }
 
-static bool expr_uses(struct expr *e, enum builtin_id id)
+static bool expr_any(struct expr *e, expr_pred pred, void *arg)
 {
 	if (!e)
 		return false;
+	if (pred(e, arg))
+		return true;
 	switch (e->kind) {
-	case EXPR_BUILTIN: {
-		const struct builtin_def *b = builtin_lookup(e->u.name);
-		return b && b->id == id;
-	}
 	case EXPR_MAP:
-		return list_uses(&e->u.map.keys, id);
+		return list_any(&e->u.map.keys, pred, arg);
 	case EXPR_CALL:
-		return list_uses(&e->u.call.args, id);
+		return list_any(&e->u.call.args, pred, arg);
 	case EXPR_UNARY:
-		return expr_uses(e->u.unary.operand, id);
+		return expr_any(e->u.unary.operand, pred, arg);
 	case EXPR_BINARY:
-		return expr_uses(e->u.binary.lhs, id) || expr_uses(e->u.binary.rhs, id);
+		return expr_any(e->u.binary.lhs, pred, arg) || expr_any(e->u.binary.rhs, pred, arg);
 	case EXPR_TERNARY:
-		return expr_uses(e->u.ternary.cond, id) || expr_uses(e->u.ternary.then, id) ||
-		       expr_uses(e->u.ternary.otherwise, id);
+		return expr_any(e->u.ternary.cond, pred, arg) || expr_any(e->u.ternary.then, pred, arg) ||
+		       expr_any(e->u.ternary.otherwise, pred, arg);
 	case EXPR_FIELD:
-		return expr_uses(e->u.field.base, id);
+		return expr_any(e->u.field.base, pred, arg);
 	case EXPR_INDEX:
-		return expr_uses(e->u.index.base, id) || expr_uses(e->u.index.index, id);
+		return expr_any(e->u.index.base, pred, arg) || expr_any(e->u.index.index, pred, arg);
 	case EXPR_TUPLE:
-		return list_uses(&e->u.list, id);
+		return list_any(&e->u.list, pred, arg);
 	case EXPR_CAST:
-		return expr_uses(e->u.cast.operand, id);
+		return expr_any(e->u.cast.operand, pred, arg);
 	case EXPR_SIZEOF:
-		return expr_uses(e->u.size_of.operand, id);
+		return expr_any(e->u.size_of.operand, pred, arg);
 	default:
 		return false;
 	}
 }
 
-static bool stmt_uses(struct stmt *st, enum builtin_id id)
+static bool stmt_any(struct stmt *st, expr_pred pred, void *arg)
 {
 	if (!st)
 		return false;
 	switch (st->kind) {
 	case STMT_EXPR:
-		return expr_uses(st->u.expr, id);
+		return expr_any(st->u.expr, pred, arg);
 	case STMT_ASSIGN:
-		return expr_uses(st->u.assign.target, id) || expr_uses(st->u.assign.value, id);
+		return expr_any(st->u.assign.target, pred, arg) || expr_any(st->u.assign.value, pred, arg);
 	case STMT_IF:
-		return expr_uses(st->u.if_.cond, id) || stmt_uses(st->u.if_.then, id) ||
-		       stmt_uses(st->u.if_.otherwise, id);
+		return expr_any(st->u.if_.cond, pred, arg) || stmt_any(st->u.if_.then, pred, arg) ||
+		       stmt_any(st->u.if_.otherwise, pred, arg);
 	case STMT_UNROLL:
-		return stmt_uses(st->u.unroll.body, id);
+		return expr_any(st->u.unroll.count, pred, arg) || stmt_any(st->u.unroll.body, pred, arg);
 	case STMT_WHILE:
-		return expr_uses(st->u.while_.cond, id) || stmt_uses(st->u.while_.body, id);
+		return expr_any(st->u.while_.cond, pred, arg) || stmt_any(st->u.while_.body, pred, arg);
 	case STMT_RETURN:
-		return expr_uses(st->u.ret, id);
+		return expr_any(st->u.ret, pred, arg);
 	case STMT_BLOCK:
 		for (uint32_t i = 0; i < st->u.block.n; i++)
-			if (stmt_uses(st->u.block.v[i], id))
+			if (stmt_any(st->u.block.v[i], pred, arg))
 				return true;
 		return false;
 	default:
@@ -878,9 +878,39 @@ static bool stmt_uses(struct stmt *st, enum builtin_id id)
 	}
 }
 
+static bool probe_any(struct probe *p, expr_pred pred, void *arg)
+{
+	return expr_any(p->pred, pred, arg) || stmt_any(p->body, pred, arg);
+}
+
+static bool is_builtin(struct expr *e, void *arg)
+{
+	const struct builtin_def *b;
+
+	if (e->kind != EXPR_BUILTIN)
+		return false;
+	b = builtin_lookup(e->u.name);
+	return b && b->id == *(enum builtin_id *)arg;
+}
+
+static bool is_call(struct expr *e, void *arg)
+{
+	const struct func_def *f;
+
+	if (e->kind != EXPR_CALL)
+		return false;
+	f = func_lookup(e->u.call.name);
+	return f && f->id == *(enum func_id *)arg;
+}
+
 bool probe_uses_builtin(struct probe *p, enum builtin_id id)
 {
-	return expr_uses(p->pred, id) || stmt_uses(p->body, id);
+	return probe_any(p, is_builtin, &id);
+}
+
+bool probe_calls(struct probe *p, enum func_id id)
+{
+	return probe_any(p, is_call, &id);
 }
 
 bool probe_per_instance(struct probe *p)

@@ -94,6 +94,7 @@ int sema_check(struct session *s);
 /* Type one program's probe for its instance again, just before codegen. */
 void sema_retype(struct session *s, struct prog_desc *pd);
 bool probe_uses_builtin(struct probe *p, enum builtin_id id);
+bool probe_calls(struct probe *p, enum func_id id);
 /* Whether the probe's code depends on its instance (args, probe). */
 bool probe_per_instance(struct probe *p);
 /* `-d types`: each map with its key and value types. */

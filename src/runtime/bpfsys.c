@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include "runtime/bpfsys.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	int fd;
+
+	do
+		fd = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+	while (fd < 0 && errno == EAGAIN && cmd == BPF_PROG_LOAD);
+	return fd;
+}
+
+int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
+		   uint32_t value_size, uint32_t max_entries)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+		  uint32_t n, char *log, size_t log_size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uint64_t)(uintptr_t)insns;
+	attr.insn_cnt = n;
+	attr.license = (uint64_t)(uintptr_t)"GPL";
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	if (log && log_size) {
+		attr.log_buf = (uint64_t)(uintptr_t)log;
+		attr.log_size = log_size;
+		attr.log_level = 1;
+	}
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
