@@ -18,7 +18,14 @@ OPT     ?= -O2 -g
 CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -Wshadow -Wvla -fno-strict-aliasing -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP $(SAN)
 LDFLAGS += $(SAN)
+# libbpf, libelf and zlib are linked in (STATIC_LIBS=0 links them
+# dynamically): fewer libraries to load at start-up, one file to install.
+STATIC_LIBS ?= 1
+ifeq ($(STATIC_LIBS),1)
+LDLIBS  += -Wl,-Bstatic $(shell pkg-config --static --libs-only-l $(PKGS) 2>/dev/null) -Wl,-Bdynamic
+else
 LDLIBS  += $(PKG_LIBS)
+endif
 
 LIB_SRCS  := $(sort $(shell find src -name '*.c' ! -path src/main.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
