@@ -21,6 +21,12 @@ struct val {
 	int32_t off;
 };
 
+/* A place in memory: base register + offset (scratch, or r10 for the stack). */
+struct loc {
+	int32_t base;
+	int32_t off;
+};
+
 struct gen {
 	struct session *s;
 	struct prog_desc *pd;
@@ -30,6 +36,7 @@ struct gen {
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
 	uint32_t scratch_top, scratch_max;
+	uint32_t stack_base, stack_top, stack_max; /* small temporaries on the BPF stack */
 	int32_t loop_break, loop_continue; /* labels, -1 outside loops */
 	uint64_t start_ns;		   /* for `elapsed` */
 	struct span span;		   /* statement being compiled, for errors */
@@ -66,6 +73,8 @@ void gen_branch_false(struct gen *g, struct expr *e, int32_t label);
 
 /* memory helpers (gen_mem.c) */
 uint32_t scratch_alloc(struct gen *g, uint32_t size);
+/* A temporary for this statement: on the stack when small, else in scratch. */
+struct loc temp_alloc(struct gen *g, uint32_t size);
 void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size);
 void gen_copy(struct gen *g, int32_t dbase, int32_t doff, int32_t sbase, int32_t soff, uint32_t size);
 /* dst = base + off, as a new vreg */
@@ -81,11 +90,11 @@ void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int
 		    bool user, bool str);
 
 /* maps and records (gen_map.c) */
-/* Build a map's key in scratch; returns its offset. */
-uint32_t gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys);
+/* Build a map's key; returns where it is. */
+struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys);
 /* r = pointer to the value or 0 */
-int32_t gen_map_lookup(struct gen *g, struct map_info *m, uint32_t key_off);
-void gen_map_update(struct gen *g, struct map_info *m, uint32_t key_off, uint32_t val_off);
+int32_t gen_map_lookup(struct gen *g, struct map_info *m, struct loc key);
+void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct loc val);
 void gen_assign_map(struct gen *g, struct stmt *st);
 struct val gen_map_read(struct gen *g, struct expr *e);
 void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr *amount);

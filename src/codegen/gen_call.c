@@ -163,12 +163,12 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct map_info *m = a->info;
-	uint32_t key = gen_map_key(g, m, &a->u.map.keys);
+	struct loc key = gen_map_key(g, m, &a->u.map.keys);
 
 	// map_delete_elem(&map, key)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
-	emit(g->ir, MOV64_REG(R2, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key));
+	emit(g->ir, MOV64_REG(R2, key.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
 	return void_val();
 }

@@ -10,41 +10,41 @@
 #include "output/hist.h"
 #include "sema/sema.h"
 
-uint32_t gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
+struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
 {
-	uint32_t off = scratch_alloc(g, m->key_size);
+	struct loc k = temp_alloc(g, m->key_size);
 
 	if (!m->key) {
-		gen_zero(g, g->scratch, off, m->key_size);
-		return off;
+		gen_zero(g, k.base, k.off, m->key_size);
+		return k;
 	}
 	for (uint32_t i = 0; i < m->key->nfields && i < keys->n; i++)
-		gen_expr_into(g, keys->v[i], m->key->fields[i].type, g->scratch,
-			      off + m->key->fields[i].offset);
-	return off;
+		gen_expr_into(g, keys->v[i], m->key->fields[i].type, k.base,
+			      k.off + m->key->fields[i].offset);
+	return k;
 }
 
-int32_t gen_map_lookup(struct gen *g, struct map_info *m, uint32_t key_off)
+int32_t gen_map_lookup(struct gen *g, struct map_info *m, struct loc key)
 {
 	int32_t p = ir_vreg(g->ir);
 
-	// p = map_lookup_elem(&map, scratch + key_off)
+	// p = map_lookup_elem(&map, key)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
-	emit(g->ir, MOV64_REG(R2, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key_off));
+	emit(g->ir, MOV64_REG(R2, key.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
 	emit(g->ir, MOV64_REG(p, R0));
 	return p;
 }
 
-void gen_map_update(struct gen *g, struct map_info *m, uint32_t key_off, uint32_t val_off)
+void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct loc val)
 {
-	// map_update_elem(&map, scratch + key_off, scratch + val_off, BPF_ANY)
+	// map_update_elem(&map, key, val, BPF_ANY)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
-	emit(g->ir, MOV64_REG(R2, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key_off));
-	emit(g->ir, MOV64_REG(R3, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R3, val_off));
+	emit(g->ir, MOV64_REG(R2, key.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
+	emit(g->ir, MOV64_REG(R3, val.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R3, val.off));
 	emit(g->ir, MOV64_IMM(R4, BPF_ANY));
 	emit(g->ir, CALL(BPF_FUNC_map_update_elem, 4));
 }
@@ -53,7 +53,7 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 {
 	struct map_info *m = e->info;
 	struct type *t = m->value;
-	uint32_t key = gen_map_key(g, m, &e->u.map.keys);
+	struct loc key = gen_map_key(g, m, &e->u.map.keys);
 	int32_t p = gen_map_lookup(g, m, key);
 	int32_t missing = ir_label(g->ir), done = ir_label(g->ir);
 
@@ -91,7 +91,7 @@ static void alu_reg(struct gen *g, enum op op, int32_t dst, int32_t src)
 static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int32_t amount)
 {
 	struct map_info *m = target->info;
-	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	struct loc key = gen_map_key(g, m, &target->u.map.keys);
 	int32_t p = gen_map_lookup(g, m, key);
 	int32_t init = ir_label(g->ir), done = ir_label(g->ir);
 	int32_t x = ir_vreg(g->ir);
@@ -111,10 +111,10 @@ static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int
 	emit(g->ir, JA(done));
 
 	emit(g->ir, LABEL(init));
-	uint32_t val = scratch_alloc(g, 8);
+	struct loc val = temp_alloc(g, 8);
 	emit(g->ir, MOV64_IMM(x, 0));
 	alu_reg(g, op, x, amount);
-	emit(g->ir, STX_MEM(BPF_DW, g->scratch, x, val));
+	emit(g->ir, STX_MEM(BPF_DW, val.base, x, val.off));
 	gen_map_update(g, m, key, val);
 	emit(g->ir, LABEL(done));
 }
@@ -185,10 +185,10 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 
 	if (k != TY_COUNT)
 		v = gen_scalar(g, call->u.call.args.v[0]);
-	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	struct loc key = gen_map_key(g, m, &target->u.map.keys);
 	if (k == TY_HIST || k == TY_LHIST) {
 		int32_t b = k == TY_HIST ? gen_hist_bucket(g, v) : gen_lhist_bucket(g, v, t);
-		emit(g->ir, STX_MEM(BPF_DW, g->scratch, b, key + m->key_size - 8));
+		emit(g->ir, STX_MEM(BPF_DW, key.base, b, key.off + m->key_size - 8));
 	}
 	int32_t p = gen_map_lookup(g, m, key);
 	int32_t x = ir_vreg(g->ir);
@@ -241,13 +241,13 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 	emit(g->ir, LABEL(init));
 	if (!m->array) {
 		// first value for this key on this CPU
-		uint32_t val = scratch_alloc(g, t->size);
+		struct loc val = temp_alloc(g, t->size);
 		if (v < 0 || k == TY_HIST || k == TY_LHIST)
-			emit(g->ir, ST_MEM(BPF_DW, g->scratch, val, 1));
+			emit(g->ir, ST_MEM(BPF_DW, val.base, val.off, 1));
 		else
-			emit(g->ir, STX_MEM(BPF_DW, g->scratch, v, val));
+			emit(g->ir, STX_MEM(BPF_DW, val.base, v, val.off));
 		if (t->size == 16)
-			emit(g->ir, ST_MEM(BPF_DW, g->scratch, val + 8, 1));
+			emit(g->ir, ST_MEM(BPF_DW, val.base, val.off + 8, 1));
 		gen_map_update(g, m, key, val);
 	}
 	emit(g->ir, LABEL(done));
@@ -266,9 +266,9 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 		gen_map_compound(g, target, st->u.assign.op, gen_scalar(g, v));
 		return;
 	}
-	uint32_t val = scratch_alloc(g, m->value->size);
-	gen_expr_into(g, v, m->value, g->scratch, val);
-	uint32_t key = gen_map_key(g, m, &target->u.map.keys);
+	struct loc val = temp_alloc(g, m->value->size);
+	gen_expr_into(g, v, m->value, val.base, val.off);
+	struct loc key = gen_map_key(g, m, &target->u.map.keys);
 	gen_map_update(g, m, key, val);
 }
 
@@ -291,11 +291,11 @@ void gen_output(struct gen *g, uint32_t off, uint32_t size)
 	emit(g->ir, MOV64_IMM(R4, 0));
 	emit(g->ir, CALL(BPF_FUNC_ringbuf_output, 4));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
-	uint32_t key = scratch_alloc(g, 8);
-	emit(g->ir, ST_MEM(BPF_DW, g->scratch, key, 0));
+	struct loc key = temp_alloc(g, 8);
+	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off, 0));
 	emit(g->ir, LD_MAP(R1, s->lost_map));
-	emit(g->ir, MOV64_REG(R2, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key));
+	emit(g->ir, MOV64_REG(R2, key.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
 	int32_t x = ir_vreg(g->ir);

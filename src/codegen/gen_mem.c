@@ -34,6 +34,19 @@ uint32_t scratch_alloc(struct gen *g, uint32_t size)
 	return off;
 }
 
+#define STACK_TEMP_MAX 16 /* bigger temporaries go to scratch */
+
+struct loc temp_alloc(struct gen *g, uint32_t size)
+{
+	uint32_t n = ALIGN_UP(size ? size : 8, 8);
+
+	if (n > STACK_TEMP_MAX)
+		return (struct loc){ g->scratch, scratch_alloc(g, n) };
+	g->stack_top += n;
+	g->stack_max = MAX(g->stack_max, g->stack_top);
+	return (struct loc){ R10, -(int32_t)(g->stack_base + g->stack_top) };
+}
+
 void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size)
 {
 	uint32_t i = 0;

@@ -5,6 +5,7 @@
 #include "sema/sema.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void gen_stmt(struct gen *g, struct stmt *st);
 
@@ -34,7 +35,7 @@ static void gen_assign_var(struct gen *g, struct stmt *st)
 static void gen_stmt(struct gen *g, struct stmt *st)
 {
 	struct ir *ir = g->ir;
-	uint32_t top = g->scratch_top;
+	uint32_t top = g->scratch_top, stop = g->stack_top;
 
 	g->span = st->span;
 	switch (st->kind) {
@@ -103,6 +104,7 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 		break;
 	}
 	g->scratch_top = top;
+	g->stack_top = stop;
 }
 
 int gen_program(struct session *s, struct prog_desc *pd)
@@ -121,6 +123,8 @@ int gen_program(struct session *s, struct prog_desc *pd)
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
 	key_slot = ir_stack(ir, 8);
+	g.stack_base = ir->stack_size;
+	size_t lookup_start = ir->insns.len;
 	emit(ir, ST_MEM(BPF_W, R10, key_slot, pd->index));
 	emit(ir, LD_MAP(R1, s->scratch_map));
 	emit(ir, MOV64_REG(R2, R10));
@@ -128,6 +132,7 @@ int gen_program(struct session *s, struct prog_desc *pd)
 	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, g.out));
 	emit(ir, MOV64_REG(g.scratch, R0));
+	size_t lookup_end = ir->insns.len;
 
 	/* Variables start at zero: scalars in registers, the rest in scratch. */
 	vec_foreach(&pd->vars, vp)
@@ -152,6 +157,13 @@ int gen_program(struct session *s, struct prog_desc *pd)
 	emit(ir, LABEL(g.out));
 	emit(ir, MOV64_IMM(R0, 0));
 	emit(ir, EXIT_INSN());
+	ir->stack_size = g.stack_base + g.stack_max;
+	if (!g.scratch_max) {
+		/* no scratch needed: drop its lookup */
+		memmove(ir->insns.data + lookup_start, ir->insns.data + lookup_end,
+			(ir->insns.len - lookup_end) * sizeof(struct ir_insn));
+		ir->insns.len -= lookup_end - lookup_start;
+	}
 	ir_prune(ir);
 	pd->scratch_size = ALIGN_UP(g.scratch_max ? g.scratch_max : 8, 8);
 	return g.failed ? -1 : 0;

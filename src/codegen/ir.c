@@ -319,9 +319,20 @@ void ir_prune(struct ir *ir)
 			i++;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		if (live[i])
-			ir->insns.data[o++] = ir->insns.data[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct ir_insn *in = &ir->insns.data[i];
+		if (!live[i])
+			continue;
+		/* goto L; L: -> nothing */
+		if (in->kind == IR_INSN && in->code == (BPF_JMP | BPF_JA)) {
+			size_t k = i + 1;
+			while (k < n && ir->insns.data[k].kind == IR_LABEL && ir->insns.data[k].label != in->label)
+				k++;
+			if (k < n && ir->insns.data[k].kind == IR_LABEL)
+				continue;
+		}
+		ir->insns.data[o++] = *in;
+	}
 	ir->insns.len = o;
 	free(label_at);
 	free(live);
