@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Map types: every access to @name adds what it knows (key types, value
+ * type); the first fixes the shape, later ones must match it, and strings
+ * widen to the longest seen. -d types prints the result.
+ */
+#include "sema/check.h"
+
+#include <string.h>
+
+struct map_info *map_get(struct check *c, const char *name, struct span sp)
+{
+	struct session *s = c->s;
+
+	vec_foreach(&s->maps, m)
+	{
+		if (!strcmp((*m)->name, name))
+			return *m;
+	}
+	struct map_info *m = ARENA_NEW(&s->arena, struct map_info);
+	m->name = name;
+	m->span = sp;
+	m->nkeys = -1;
+	m->bpf_map = -1;
+	vec_push(&s->maps, m);
+	return m;
+}
+
+static void key_list_str(struct strbuf *sb, struct type *key)
+{
+	sb_putc(sb, '[');
+	for (uint32_t i = 0; key && i < key->nfields; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		type_name(sb, key->fields[i].type);
+	}
+	sb_putc(sb, ']');
+}
+
+void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
+{
+	struct expr_list *keys = &me->u.map.keys;
+	struct type *kt[32];
+	struct arena *a = &c->s->arena;
+	bool known = true;
+
+	if (keys->n > ARRAY_SIZE(kt)) {
+		CERR(c, me->span, E_TOO_BIG, "a map key has at most %zu parts", ARRAY_SIZE(kt));
+		return;
+	}
+	for (uint32_t i = 0; i < keys->n; i++) {
+		struct type *t = check_expr(c, keys->v[i]);
+		if (t->kind == TY_NONE) {
+			known = false;
+			continue;
+		}
+		if (!type_is_scalar(t) && t->kind != TY_STR && t->kind != TY_TUPLE) {
+			CERR(c, keys->v[i]->span, E_ARG_TYPE, "%s cannot be used as a map key",
+			     type_str_of(t));
+			known = false;
+			continue;
+		}
+		if (t->kind == TY_CTX) {
+			CERR(c, keys->v[i]->span, E_ARG_TYPE, "args cannot be used as a map key");
+			known = false;
+			continue;
+		}
+		kt[i] = type_stored(a, t);
+	}
+	if (!known)
+		return;
+	struct type *tup = keys->n ? type_tuple(a, kt, keys->n) : NULL;
+	if (m->nkeys < 0) {
+		m->nkeys = keys->n;
+		m->key = tup;
+		c->changed = true;
+		return;
+	}
+	if ((uint32_t)m->nkeys != keys->n || (tup && !type_same_shape(m->key, tup))) {
+		if (c->final) {
+			struct strbuf want = { 0 }, got = { 0 };
+			key_list_str(&got, tup);
+			key_list_str(&want, m->key);
+			diag_error(&c->s->diag, me->span, E_MAP_KEY_CLASH,
+				   "argument mismatch for @%s: accessed with keys %s where the map has keys %s",
+				   m->name, sb_str(&got), sb_str(&want));
+			sb_free(&want);
+			sb_free(&got);
+		}
+		return;
+	}
+	if (tup) {
+		struct type *u = type_unify(a, m->key, tup);
+		if (u != m->key) {
+			m->key = u;
+			c->changed = true;
+		}
+	}
+}
+
+void map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp)
+{
+	if (t->kind == TY_NONE)
+		return;
+	if (!m->value) {
+		m->value = t;
+		m->value_span = sp;
+		c->changed = true;
+		return;
+	}
+	if (!type_same_shape(m->value, t)) {
+		CERR(c, sp, E_MAP_TYPE_CLASH,
+		     "type mismatch for @%s: assigning a value of type %s to a map holding %s", m->name,
+		     type_str_of(t), type_str_of(m->value));
+		return;
+	}
+	struct type *u = type_unify(&c->s->arena, m->value, t);
+	if (u != m->value) {
+		m->value = u;
+		c->changed = true;
+	}
+}
+
+void sema_dump_types(struct session *s, struct strbuf *out)
+{
+	vec_foreach(&s->maps, mp)
+	{
+		struct map_info *m = *mp;
+		sb_printf(out, "@%s", m->name);
+		if (m->key) {
+			sb_putc(out, '[');
+			for (uint32_t i = 0; i < m->key->nfields; i++) {
+				if (i)
+					sb_puts(out, ", ");
+				type_name(out, m->key->fields[i].type);
+			}
+			sb_putc(out, ']');
+		}
+		sb_puts(out, ": ");
+		type_name(out, m->value ? m->value : &ty_none);
+		sb_putc(out, '\n');
+	}
+}
