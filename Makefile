@@ -4,7 +4,9 @@
 #   make          build build/lantern
 #   make check    unit tests + runtime tests (runtime tests need root)
 #   make asan     the same checks built with ASan+UBSan (in build-asan/)
+#   make fuzz     fuzz the compiler with libFuzzer for FUZZ_TIME seconds (default 600)
 #   make bench    benchmarks against bpftrace (never part of check)
+#   V=1           show the compiler's command lines
 
 CC      ?= gcc
 PKGS    := libbpf libelf zlib
@@ -36,26 +38,29 @@ PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%)
 
 all: $(BUILD)/lantern $(PROG_BINS)
 
+Q := $(if $(V),,@)
+say = $(if $(V),,@echo "  $(1) $(2)";)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<) $(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/liblantern.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@) ar rcs $@ $^
 
 $(BUILD)/lantern: $(BUILD)/src/main.o $(BUILD)/liblantern.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LINK,$@) $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblantern.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/liblantern.a $(LDLIBS) -lcmocka
+	$(call say,CC,$@) $(CC) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/liblantern.a $(LDLIBS) -lcmocka
 
 # Workloads the runtime tests and benchmarks trace: plain C, -O1 so the
 # functions and loops stay as written.
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -Wall -o $@ $<
+	$(call say,CC,$@) $(CC) -O1 -g -Wall -o $@ $<
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -63,7 +68,7 @@ unit: $(UNIT_BINS)
 runtime: $(BUILD)/lantern $(PROG_BINS)
 	tests/runtime/run.sh $(BUILD)
 
-check: all unit runtime
+check: all unit runtime fuzz-check
 
 # The whole check suite under ASan+UBSan (leak detection on).
 asan:
@@ -72,17 +77,44 @@ asan:
 bench: all
 	bench/run.sh $(BUILD)
 
+# libFuzzer over the whole compiler (tests/fuzz/fuzz_compile.c), built with
+# clang and ASan+UBSan. New inputs go to build-fuzz/corpus; the seeds and
+# every crash ever found are in tests/fuzz/corpus. `make check` runs it for
+# FUZZ_CHECK_TIME seconds.
+FUZZ_BUILD := build-fuzz
+FUZZ_TIME ?= 600
+FUZZ_CHECK_TIME ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_BIN := $(FUZZ_BUILD)/fuzz_compile
+
+$(FUZZ_BIN): tests/fuzz/fuzz_compile.c $(LIB_SRCS) $(wildcard src/*/*.h)
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/liblantern.a
+	$(call say,LINK,$@) clang -O1 -g $(filter-out -MMD -MP $(SAN),$(CFLAGS)) -fsanitize=fuzzer $(FUZZ_SAN) \
+		-o $@ $< $(FUZZ_BUILD)/liblantern.a $(PKG_LIBS)
+
+fuzz-run = @mkdir -p $(FUZZ_BUILD)/corpus && $(FUZZ_BIN) -max_total_time=$(1) -timeout=10 \
+	-rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
+	$(FUZZ_BUILD)/corpus tests/fuzz/corpus tests/unit/fixtures 2>&1 | tail -n 25
+
+fuzz: $(FUZZ_BIN)
+	$(call fuzz-run,$(FUZZ_TIME))
+
+fuzz-check: $(FUZZ_BIN)
+	$(call fuzz-run,$(FUZZ_CHECK_TIME))
+
 deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
-		libbpf-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang >/dev/null
+		libbpf-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
+		util-linux >/dev/null
 
 format:
 	clang-format -i $(LIB_SRCS) src/main.c
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit runtime check asan bench deps format clean
+.PHONY: all unit runtime check asan bench deps format clean fuzz fuzz-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

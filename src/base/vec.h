@@ -39,6 +39,6 @@
 		(v)->len = (v)->cap = 0;                                                           \
 	} while (0)
 
-#define vec_foreach(v, it) for (__typeof__((v)->data + 0) it = (v)->data; it < (v)->data + (v)->len; it++)
+#define vec_foreach(v, it) for (__typeof__((v)->data + 0) it = (v)->data; it && it < (v)->data + (v)->len; it++)
 
 #endif

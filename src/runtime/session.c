@@ -122,18 +122,50 @@ static int start(struct session *s)
 	return 0;
 }
 
+void session_init(struct session *s, struct options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	s->child_go_fd = -1;
+	s->start_ns = now_ns();
+	s->out = stdout;
+	source_init(&s->src, o->script_name, o->script, strlen(o->script));
+	diag_init(&s->diag, &s->src);
+}
+
+void session_free(struct session *s)
+{
+	release_all(s);
+	child_reap(s);
+	vec_foreach(&s->deferred, d) d->fn(d->p);
+	vec_free(&s->deferred);
+	vec_free(&s->insts);
+	vec_free(&s->progs);
+	vec_free(&s->maps);
+	vec_free(&s->bpf_maps);
+	vec_free(&s->records);
+	vec_free(&s->probe_names);
+	vec_free(&s->attachments);
+	if (s->out && s->out != stdout)
+		fclose(s->out);
+	else
+		fflush(stdout);
+	s->out = NULL;
+	diag_free(&s->diag);
+	source_free(&s->src);
+	arena_free(&s->arena);
+	tracefs_release();
+}
+
 int session_run(struct options *o)
 {
-	struct session s = { .opts = o, .child_go_fd = -1 };
+	struct session s;
 	int rc;
 
-	s.start_ns = now_ns();
-	source_init(&s.src, o->script_name, o->script, strlen(o->script));
-	diag_init(&s.diag, &s.src);
-	s.out = stdout;
+	session_init(&s, o);
 	if (o->output && !(s.out = fopen(o->output, "w"))) {
 		fprintf(stderr, "lantern: cannot write %s: %s\n", o->output, strerror(errno));
-		source_free(&s.src);
+		session_free(&s);
 		return 1;
 	}
 	/* kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK */
@@ -147,26 +179,9 @@ int session_run(struct options *o)
 		flush_diag(&s);
 	}
 
-	release_all(&s);
-	child_reap(&s);
-	vec_foreach(&s.deferred, d) d->fn(d->p);
-	vec_free(&s.deferred);
-	vec_free(&s.insts);
-	vec_free(&s.progs);
-	vec_free(&s.maps);
-	vec_free(&s.bpf_maps);
-	vec_free(&s.records);
-	vec_free(&s.probe_names);
-	vec_free(&s.attachments);
-	if (s.out != stdout)
-		fclose(s.out);
-	else
-		fflush(stdout);
-	diag_free(&s.diag);
-	source_free(&s.src);
-	arena_free(&s.arena);
-	tracefs_release();
+	int exit_code = s.exit_code;
+	session_free(&s);
 	if (rc < 0)
 		return 1;
-	return rc == 1 ? 0 : s.exit_code;
+	return rc == 1 ? 0 : exit_code;
 }

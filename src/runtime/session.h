@@ -162,6 +162,10 @@ struct session {
 	VEC(struct deferred { void (*fn)(void *); void *p; }) deferred;
 };
 
+/* A session for opts (its script, name and parameters); no kernel objects yet. */
+void session_init(struct session *s, struct options *opts);
+/* Release everything the session holds: kernel objects, memory, the child. */
+void session_free(struct session *s);
 /* Run fn(p) at teardown (for objects outside the arena). */
 void session_defer_free(struct session *s, void (*fn)(void *), void *p);
 

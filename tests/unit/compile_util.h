@@ -25,9 +25,7 @@ static inline int compile_script(struct compiled *c, const char *script, char **
 	c->opts.script = (char *)script;
 	c->opts.params = params;
 	c->opts.nparams = nparams;
-	c->s.opts = &c->opts;
-	source_init(&c->s.src, "stdin", script, strlen(script));
-	diag_init(&c->s.diag, &c->s.src);
+	session_init(&c->s, &c->opts);
 	c->s.prog = parse_program(&c->s.arena, &c->s.src, &c->s.diag);
 	if (!c->s.prog || sema_expand(&c->s) < 0 || sema_check(&c->s) < 0)
 		return c->rc = -1;
@@ -44,19 +42,7 @@ static inline const char *compiled_diag(struct compiled *c)
 
 static inline void compiled_free(struct compiled *c)
 {
-	release_all(&c->s);
-	vec_foreach(&c->s.deferred, d) d->fn(d->p);
-	vec_free(&c->s.deferred);
-	vec_free(&c->s.insts);
-	vec_free(&c->s.progs);
-	vec_free(&c->s.maps);
-	vec_free(&c->s.bpf_maps);
-	vec_free(&c->s.records);
-	vec_free(&c->s.probe_names);
-	vec_free(&c->s.attachments);
-	diag_free(&c->s.diag);
-	source_free(&c->s.src);
-	arena_free(&c->s.arena);
+	session_free(&c->s);
 }
 
 #endif
