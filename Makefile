@@ -68,7 +68,10 @@ unit: $(UNIT_BINS)
 runtime: $(BUILD)/lantern $(PROG_BINS)
 	tests/runtime/run.sh $(BUILD)
 
-check: all unit runtime fuzz-check
+errors: $(BUILD)/lantern
+	tests/errors/run.sh $(BUILD)
+
+check: all unit errors runtime fuzz-check
 
 # The whole check suite under ASan+UBSan (leak detection on).
 asan:
@@ -115,6 +118,6 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit runtime check asan bench deps format clean fuzz fuzz-check
+.PHONY: all unit errors runtime check asan bench deps format clean fuzz fuzz-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

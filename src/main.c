@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* lantern's command line: options in, a session out. */
 #include "base/util.h"
+#include "probes/list.h"
 #include "runtime/session.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ static void usage(FILE *f)
 	      "                   lantern ends when it exits\n"
 	      "    -p PID         the process that uprobes and USDT probes follow\n"
 	      "    -d STAGE       dump a stage and do not run: ast, types, ir, bpf, all\n"
+	      "    -l [PATTERN]   list probes, e.g. -l 'tracepoint:sched:*' (-lv: with their fields)\n"
 	      "    --dry-run      compile and load the programs, attach nothing\n"
 	      "    -h, --help     this help\n"
 	      "    -V, --version  lantern's version\n"
@@ -77,10 +79,11 @@ int main(int argc, char **argv)
 	};
 	struct options o = { .script_name = "stdin" };
 	const char *program = NULL;
+	bool list = false;
 	char *text;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+e:o:qvd:c:p:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:qvd:c:p:hVl", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			program = optarg;
@@ -115,6 +118,9 @@ int main(int argc, char **argv)
 		case 'D':
 			o.dry_run = true;
 			break;
+		case 'l':
+			list = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -125,6 +131,13 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 1;
 		}
+	}
+	if (list) {
+		if (optind + 1 < argc) {
+			fputs("lantern: -l takes one pattern\n", stderr);
+			return 1;
+		}
+		return list_probes(optind < argc ? argv[optind] : program, o.verbose > 0, stdout);
 	}
 	if (program) {
 		text = strdup(program);

@@ -188,9 +188,10 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 	struct map_info *m = map_get(c, a->u.map.name, a->span);
 	a->info = m;
 	if (fd->id == FN_DELETE) {
-		map_learn_keys(c, m, a);
 		if (!a->u.map.keys.n && m->nkeys > 0)
 			CERR(c, a->span, E_ARG_COUNT, "delete() needs a key of @%s", m->name);
+		else
+			map_learn_keys(c, m, a);
 	} else if (a->u.map.keys.n) {
 		CERR(c, a->span, E_ARG_TYPE, "%s() expects a whole map, without a key", fd->name);
 		CHINT(c, "use %s(@%s)", fd->name, m->name);

@@ -246,7 +246,8 @@ void type_name(struct strbuf *out, const struct type *t)
 		sb_puts(out, "hist");
 		break;
 	case TY_LHIST:
-		sb_puts(out, "lhist");
+		sb_printf(out, "lhist(%lld, %lld, %lld)", (long long)t->lmin, (long long)t->lmax,
+			  (long long)t->lstep);
 		break;
 	}
 }

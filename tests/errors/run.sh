@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The error corpus: every NAME.bt is a bad script; lantern must exit with
+# status 1, print nothing on stdout and exactly NAME.err on stderr (code,
+# line:col, underline, hint), in bounded time, and leave no BPF program or
+# map of its own behind. Run as root (tracepoint names are checked against
+# the running kernel). Positional parameter $1 is "hello".
+#
+#   tests/errors/run.sh BUILD_DIR [NAME_PATTERN]
+#   LANTERN_UPDATE_ERRORS=1 tests/errors/run.sh build   rewrites the .err files
+set -u
+build=${1:-build}
+pattern=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+bin="$(cd "$here/../.." && pwd)/$build/lantern"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "error corpus needs root; skipped"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+
+objects() {
+	bpftool prog list 2>/dev/null | grep -o '^[0-9]*: [a-z_]*  name lt_[A-Za-z0-9_.]*' | cut -d: -f1
+	bpftool map list 2>/dev/null | grep -o '^[0-9]*: [a-z_]*  name lt_[A-Za-z0-9_.]*' | sed 's/^/map /' | cut -d: -f1
+}
+
+pass=0
+fail=0
+failed=()
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+objects | sort > "$tmp/before"
+cd "$here"
+for t in *.bt; do
+	name=${t%.bt}
+	if [ -n "$pattern" ] && [[ "$name" != *$pattern* ]]; then
+		continue
+	fi
+	timeout -k 2 10 "$bin" "$t" hello > "$tmp/out" 2> "$tmp/err"
+	status=$?
+	if [ -n "${LANTERN_UPDATE_ERRORS:-}" ]; then
+		cp "$tmp/err" "$name.err"
+	fi
+	why=""
+	if [ "$status" != 1 ]; then
+		why="exit status $status (124: hang, >128: crash), expected 1"
+	elif [ -s "$tmp/out" ]; then
+		why="printed on stdout: $(head -3 "$tmp/out")"
+	elif ! cmp -s "$name.err" "$tmp/err"; then
+		why=$(diff -u "$name.err" "$tmp/err" | head -20)
+	fi
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		failed+=("$name")
+		echo "FAIL $name: $why"
+	fi
+done
+objects | sort > "$tmp/after"
+if ! cmp -s "$tmp/before" "$tmp/after"; then
+	fail=$((fail + 1))
+	echo "FAIL leftovers: BPF objects of lantern remain: $(comm -13 "$tmp/before" "$tmp/after" | tr '\n' ' ')"
+fi
+[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
