@@ -252,6 +252,9 @@ int load_programs(struct session *s)
 
 int attach_all(struct session *s)
 {
+	/* Tests make the Nth attachment fail, to check the teardown of the others. */
+	const char *inject = getenv("LANTERN_TEST_FAIL_ATTACH");
+	int fail_at = inject ? atoi(inject) : 0, n = 0;
 	char err[512];
 
 	vec_foreach(&s->progs, pp)
@@ -262,6 +265,12 @@ int attach_all(struct session *s)
 			struct probe_inst *in = *ip;
 			if (!in->prov->attach)
 				continue;
+			if (++n == fail_at) {
+				diag_error(&s->diag, in->ap->span, E_ATTACH,
+					   "cannot attach %s: failure injected by LANTERN_TEST_FAIL_ATTACH",
+					   in->name);
+				return -1;
+			}
 			if (in->prov->attach(s, pd, in, err, sizeof(err)) < 0) {
 				diag_error(&s->diag, in->ap->span, E_ATTACH, "%s", err);
 				return -1;
