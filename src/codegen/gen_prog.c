@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void gen_stmt(struct gen *g, struct stmt *st);
 
@@ -122,6 +123,12 @@ int gen_program(struct session *s, struct prog_desc *pd)
 
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
+	if (pd->skip_self) {
+		// if (get_current_pid_tgid() >> 32 == lantern's pid) return 0
+		emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+		emit(ir, ALU64_IMM(BPF_RSH, R0, 32));
+		emit(ir, JMP_IMM(BPF_JEQ, R0, getpid(), g.out));
+	}
 	key_slot = ir_stack(ir, 8);
 	g.stack_base = ir->stack_size;
 	size_t lookup_start = ir->insns.len;

@@ -125,6 +125,11 @@ int generate(struct session *s)
 		struct prog_desc *pd = *pp;
 		sema_retype(s, pd);
 		pd->type = pd->inst->prov->prog_type(s, pd);
+		/* A probe that prints on kernel events would see lantern's own
+		   writes of what it printed, and feed on them. */
+		pd->skip_self = pd->inst->prov->id == PROV_TRACEPOINT &&
+				(probe_calls(pd->probe, FN_PRINTF) || probe_calls(pd->probe, FN_PRINT) ||
+				 probe_calls(pd->probe, FN_TIME));
 		if (gen_program(s, pd) < 0)
 			rc = -1;
 		scratch = MAX(scratch, pd->scratch_size);

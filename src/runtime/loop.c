@@ -28,6 +28,8 @@
 
 enum fmt_arg_kind fmt_kind_of(const struct type *t);
 
+#define LOST_CHECK_MS 200
+
 struct loop {
 	struct session *s;
 	struct strbuf line;
@@ -209,10 +211,20 @@ int run_loop(struct session *s)
 	if (!s->done)
 		child_release(s);
 
+	uint64_t reported = 0, last_check = now_ns();
 	while (!s->done) {
-		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), -1);
+		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), LOST_CHECK_MS);
 		if (n < 0 && errno != EINTR)
 			break;
+		if (now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
+			/* events the ring buffer could not take, as they happen */
+			uint64_t lost = lost_events(s);
+			if (lost > reported) {
+				fprintf(s->out, "Lost %llu events\n", (unsigned long long)(lost - reported));
+				reported = lost;
+			}
+			last_check = now_ns();
+		}
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u32 == 1)
 				handle_signal(s, sfd);
@@ -234,8 +246,8 @@ int run_loop(struct session *s)
 	sb_puts(&l.line, "\n\n");
 	maps_print_all(s, &l.line);
 	uint64_t lost = lost_events(s);
-	if (lost)
-		sb_printf(&l.line, "Lost %llu events\n", (unsigned long long)lost);
+	if (lost > reported)
+		sb_printf(&l.line, "Lost %llu events\n", (unsigned long long)(lost - reported));
 	fwrite(l.line.s, 1, l.line.len, s->out);
 	fflush(s->out);
 

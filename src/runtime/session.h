@@ -116,6 +116,7 @@ struct prog_desc {
 	VEC(struct probe_inst *) insts;
 	enum bpf_prog_type type;
 	bool raw_tp; /* tracepoint run as a raw tracepoint (no format-file fields) */
+	bool skip_self; /* ignore lantern's own events (its output would feed them) */
 	struct ir ir;
 	struct bpf_insn *insns;
 	int ninsns;

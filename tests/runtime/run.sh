@@ -59,7 +59,7 @@ for t in "$here"/cases/*.test; do
 	ok=1
 	if [ "$status" != "${want_status:-0}" ]; then
 		ok=0
-		why="exit status $status, expected ${want_status:-0}"
+		why="exit status $status, expected ${want_status:-0}"$'\n'"--- output:"$'\n'"$(head -20 "$tmp/got")"
 	elif [ $mode = exact ]; then
 		if ! cmp -s "$tmp/want" "$tmp/got"; then
 			ok=0

@@ -246,7 +246,7 @@ static void test_map_types(void **state)
 		/* a map read in one probe and assigned in a later one */
 		{ "interval:s:1 { @y = @x + 1; } BEGIN { @x = 5; }", "@y: int64\n@x: int64\n" },
 		{ "BEGIN { @t = (1, \"a\"); @h[1] = hist(5); @l = lhist(1, 0, 10, 1); @p[probe] = count(); }",
-		  "@t: (int64, string[8])\n@h[int64]: hist\n@l: lhist\n@p[probe]: count\n" },
+		  "@t: (int64, string[8])\n@h[int64]: hist\n@l: lhist(0, 10, 1)\n@p[probe]: count\n" },
 	};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
