@@ -150,11 +150,10 @@ struct val gen_call_map_op(struct gen *g, struct expr *e)
 	struct expr **a = e->u.call.args.v;
 
 	r->kind = e->id == FN_PRINT ? REC_PRINT_MAP : e->id == FN_CLEAR ? REC_CLEAR_MAP : REC_ZERO_MAP;
+	const int64_t *top_div = e->info; /* from sema */
 	r->map = a[0]->info;
-	if (e->u.call.args.n > 1)
-		r->top = (int64_t)a[1]->u.ival;
-	if (e->u.call.args.n > 2)
-		r->div = (int64_t)a[2]->u.ival;
+	r->top = top_div[0];
+	r->div = top_div[1];
 	gen_record(g, r, NULL, 0);
 	return void_val();
 }

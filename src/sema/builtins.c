@@ -196,10 +196,12 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 		CERR(c, a->span, E_ARG_TYPE, "%s() expects a whole map, without a key", fd->name);
 		CHINT(c, "use %s(@%s)", fd->name, m->name);
 	}
-	for (uint32_t i = 1; i < e->u.call.args.n; i++) {
-		int64_t v;
-		check_const_int(c, e->u.call.args.v[i], &v, "print()'s top and div");
-	}
+	/* print(@m, top, div): constants, kept on the call for codegen */
+	int64_t *td = ARENA_ARRAY(&c->s->arena, int64_t, 2);
+	for (uint32_t i = 1; i < e->u.call.args.n; i++)
+		if (!check_const_int(c, e->u.call.args.v[i], &td[i - 1], "print()'s top and div"))
+			td[i - 1] = 0;
+	e->info = td;
 	if (c->final && !m->value)
 		diag_error(&c->s->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
 	a->type = m->value ? m->value : &ty_none;
