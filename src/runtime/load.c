@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -285,15 +286,54 @@ int attach_all(struct session *s)
 	return 0;
 }
 
+struct closer {
+	struct attachment *a;
+	size_t n;
+};
+
+static void close_attachments(struct attachment *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].link_fd >= 0)
+			close(a[i].link_fd);
+		if (a[i].perf_fd >= 0)
+			close(a[i].perf_fd);
+	}
+}
+
+static void *closer_main(void *arg)
+{
+	struct closer *c = arg;
+	close_attachments(c->a, c->n);
+	return NULL;
+}
+
+/*
+ * Releasing a tracepoint attachment waits for an RCU grace period in the
+ * kernel (tens of milliseconds). One after another, hundreds of probes take
+ * half a minute; released from many threads at once, their waits share
+ * grace periods.
+ */
+#define CLOSERS 64
+
 void detach_all(struct session *s)
 {
-	vec_foreach(&s->attachments, a)
-	{
-		if (a->link_fd >= 0)
-			close(a->link_fd);
-		if (a->perf_fd >= 0)
-			close(a->perf_fd);
+	size_t n = s->attachments.len, nthreads = MIN(CLOSERS, n / 4);
+	pthread_t tid[CLOSERS];
+	struct closer work[CLOSERS];
+	size_t started = 0, done = 0;
+
+	for (size_t t = 0; t < nthreads; t++) {
+		size_t end = n * (t + 1) / nthreads;
+		work[t] = (struct closer){ s->attachments.data + done, end - done };
+		if (pthread_create(&tid[t], NULL, closer_main, &work[t]) != 0)
+			break;
+		done = end;
+		started++;
 	}
+	close_attachments(s->attachments.data + done, n - done);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
 	s->attachments.len = 0;
 }
 
