@@ -24,6 +24,7 @@ static void usage(FILE *f)
 	      "OPTIONS:\n"
 	      "    -e PROGRAM     the program to run (instead of a script file; '-' reads stdin)\n"
 	      "    -o FILE        write the output to FILE\n"
+	      "    -f FORMAT      output format: text (the default) or json (one JSON object a line)\n"
 	      "    -q             quiet: no 'Attaching N probes...'\n"
 	      "    -v             verbose\n"
 	      "    -c CMD         run CMD once the probes are attached (cpid is its pid);\n"
@@ -69,6 +70,26 @@ static int parse_dump(const char *arg, unsigned *out)
 	return 0;
 }
 
+static int parse_format(const char *arg, enum output_format *out)
+{
+	static const struct {
+		const char *name;
+		enum output_format format;
+	} formats[] = {
+		{ "text", OUTPUT_TEXT },
+		{ "json", OUTPUT_JSON },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(arg, formats[i].name)) {
+			*out = formats[i].format;
+			return 0;
+		}
+	}
+	fprintf(stderr, "lantern: unknown output format '%s' for -f (text, json)\n", arg);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -83,13 +104,17 @@ int main(int argc, char **argv)
 	char *text;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+e:o:qvd:c:p:hVl", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:o:f:qvd:c:p:hVl", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			program = optarg;
 			break;
 		case 'o':
 			o.output = optarg;
+			break;
+		case 'f':
+			if (parse_format(optarg, &o.format) < 0)
+				return 1;
 			break;
 		case 'q':
 			o.quiet = true;

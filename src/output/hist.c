@@ -171,26 +171,78 @@ uint64_t hist_total(const uint64_t *buckets, uint32_t n)
 	return t;
 }
 
+bool hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (!b[i])
+			continue;
+		if (!any)
+			*lo = i;
+		*hi = i;
+		any = true;
+	}
+	return any;
+}
+
+void hist_bounds(uint32_t bucket, struct bucket_bounds *bb)
+{
+	*bb = (struct bucket_bounds){ .has_min = true, .has_max = true };
+	switch (bucket) {
+	case 0:
+		bb->has_min = false;
+		bb->max = -1;
+		return;
+	case 1:
+	case 2:
+		bb->min = bb->max = bucket - 1;
+		return;
+	}
+	/* 2^(k-2) .. 2^(k-1) - 1; bucket 65 (2^63 and up) holds no int64 */
+	if (bucket >= HIST_NBUCKETS - 1) {
+		bb->min = INT64_MAX;
+		bb->has_max = false;
+		return;
+	}
+	bb->min = (int64_t)1 << (bucket - 2);
+	bb->max = (int64_t)(((uint64_t)1 << (bucket - 1)) - 1);
+}
+
+void lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
+		  struct bucket_bounds *bb)
+{
+	uint32_t nb = lhist_nbuckets(min, max, step);
+
+	*bb = (struct bucket_bounds){ .has_min = true, .has_max = true };
+	if (bucket == 0) {
+		bb->has_min = false;
+		bb->max = (int64_t)((uint64_t)min - 1);
+		return;
+	}
+	if (bucket + 1 >= nb) {
+		bb->has_max = false;
+		bb->min = max;
+		return;
+	}
+	bb->min = (int64_t)((uint64_t)min + (uint64_t)(bucket - 1) * (uint64_t)step);
+	bb->max = (int64_t)((uint64_t)bb->min + (uint64_t)step - 1);
+}
+
 /* The lines of buckets[0..n): from the first to the last non-zero one. */
 static void print_buckets(struct strbuf *out, const uint64_t *b, uint32_t n, uint64_t div,
 			  void (*label)(struct strbuf *, uint32_t, const int64_t *),
 			  const int64_t *largs)
 {
 	struct strbuf lab = {0};
-	uint32_t lo = n, hi = 0, i;
+	uint32_t lo = 0, hi = 0, i;
 	uint64_t max = 0;
 
-	for (i = 0; i < n; i++) {
-		if (!b[i])
-			continue;
-		if (lo == n)
-			lo = i;
-		hi = i;
+	if (!hist_range(b, n, &lo, &hi))
+		return;
+	for (i = lo; i <= hi; i++)
 		if (b[i] > max)
 			max = b[i];
-	}
-	if (lo == n)
-		return;
 	if (!div)
 		div = 1;
 	for (i = lo; i <= hi; i++) {
@@ -214,13 +266,20 @@ static void lhist_label_cb(struct strbuf *out, uint32_t i, const int64_t *a)
 void hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div)
 {
 	uint64_t folded[HIST_LAST_BUCKET + 1];
+	uint32_t n = hist_fold(buckets, folded);
+
+	print_buckets(out, folded, n, div, hist_label_cb, NULL);
+}
+
+uint32_t hist_fold(const uint64_t *buckets, uint64_t *out)
+{
 	uint32_t i;
 
 	for (i = 0; i <= HIST_LAST_BUCKET; i++)
-		folded[i] = buckets[i];
+		out[i] = buckets[i];
 	for (i = HIST_LAST_BUCKET + 1; i < HIST_NBUCKETS; i++)
-		folded[HIST_LAST_BUCKET] += buckets[i];
-	print_buckets(out, folded, HIST_LAST_BUCKET + 1, div, hist_label_cb, NULL);
+		out[HIST_LAST_BUCKET] += buckets[i];
+	return HIST_LAST_BUCKET + 1;
 }
 
 void hist_print(struct strbuf *out, const uint64_t *buckets)

@@ -78,6 +78,30 @@ void hist_label(struct strbuf *out, uint32_t bucket);
  */
 void lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step);
 
+/*
+ * For writers other than the text one (JSON): what the bucket lines show.
+ *
+ * hist_fold() copies the HIST_NBUCKETS exact counts into
+ * HIST_LAST_BUCKET + 1 buckets, everything above [2G, 4G) counted in it,
+ * as the text printer shows them; returns the number of buckets.
+ * hist_range() finds the lowest and highest non-zero bucket of b[0..n)
+ * (false when every count is 0): the printers show lo..hi.
+ * hist_bounds() and lhist_bounds() give a bucket's smallest and largest
+ * value, both included; the open buckets have no min ("(..., 0)") or no
+ * max ("[max, ...)"). The folded [2G, 4G) bucket says 2^31..2^32-1.
+ */
+struct bucket_bounds {
+	int64_t min, max;
+	bool has_min, has_max;
+};
+
+uint32_t hist_fold(const uint64_t *buckets /* HIST_NBUCKETS */,
+		   uint64_t *out /* HIST_LAST_BUCKET + 1 */);
+bool hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi);
+void hist_bounds(uint32_t bucket, struct bucket_bounds *bb);
+void lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
+		  struct bucket_bounds *bb);
+
 void hist_print(struct strbuf *out, const uint64_t *buckets /* HIST_NBUCKETS */);
 void lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
 		 int64_t step);

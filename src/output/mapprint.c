@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Maps in bpftrace 0.17's text format.
- *
- *   @name[k1, k2]: value        one line per entry; "@name: value" without keys
- *   @name[k]: \n<bars>\n        hist and lhist: the histogram, then a blank line
- *   count N, average A, total T stats
+ * The map walker: read, sort, cut to `top`, divide by `div`, hand each
+ * entry to the session's writer (text.c, json_map.c).
  *
  * Entries of count, sum, min, max, avg, stats and integer maps are sorted by
  * value, histograms by their total count, everything else by key; equal
- * values keep key order (bpftrace leaves ties unordered). A map without
- * entries prints an empty line, and avg and stats maps end with one.
+ * values keep key order (bpftrace leaves ties unordered).
  */
 #include "output/mapprint.h"
 #include "output/hist.h"
 #include "output/stats.h"
+#include "output/writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +95,22 @@ void value_format(struct session *s, struct strbuf *out, const struct type *t, c
 	format_value(s, out, t, data, false);
 }
 
+void key_field_format(struct session *s, struct strbuf *out, const struct type *t,
+		      const void *data)
+{
+	format_value(s, out, t, data, true);
+}
+
+void map_key_format(struct session *s, struct strbuf *out, const struct map_info *m,
+		    const uint8_t *key, const char *sep)
+{
+	for (uint32_t i = 0; m->key && i < m->key->nfields; i++) {
+		if (i)
+			sb_puts(out, sep);
+		format_value(s, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
+	}
+}
+
 static int cmp_value(const struct type *t, const void *a, const void *b, bool key);
 
 static int cmp_int(bool is_signed, int64_t x, int64_t y)
@@ -180,25 +193,53 @@ static bool sorted_by_value(const struct type *t)
 	}
 }
 
-static void print_key(struct session *s, struct strbuf *out, struct map_info *m, const uint8_t *key)
+/*
+ * print()'s div applied to a value: the divided copy in buf, or the value
+ * itself when div does not apply (strings, tuples, stats: 0.17 ignores it).
+ */
+static const uint8_t *divide(const struct type *t, const uint8_t *v, int64_t div,
+			     uint8_t buf[16])
 {
-	sb_printf(out, "@%s", m->name);
-	if (!m->key)
-		return;
-	sb_putc(out, '[');
-	for (uint32_t i = 0; i < m->key->nfields; i++) {
-		if (i)
-			sb_puts(out, ", ");
-		format_value(s, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
+	int64_t x, one = 1;
+	bool is_signed;
+
+	switch (t->kind) {
+	case TY_COUNT:
+		is_signed = false;
+		break;
+	case TY_INT:
+	case TY_SUM:
+		is_signed = t->is_signed;
+		break;
+	case TY_MIN:
+	case TY_MAX:
+		is_signed = true;
+		break;
+	case TY_AVG:
+		/* the average divided, kept as total / 1 */
+		x = print_div_s64(avg_value(get_i64(v), (uint64_t)get_i64(v + 8)), div);
+		memcpy(buf, &x, 8);
+		memcpy(buf + 8, &one, 8);
+		return buf;
+	default:
+		return v;
 	}
-	sb_putc(out, ']');
+	x = get_i64(v);
+	if (is_signed)
+		x = print_div_s64(x, div);
+	else
+		x = (int64_t)print_div_u64((uint64_t)x, div);
+	memcpy(buf, &x, 8);
+	return buf;
 }
 
 void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, struct strbuf *out)
 {
+	const struct writer *wr = s->writer ? s->writer : &text_writer;
 	struct map_entries es;
 	struct type *t = m->value;
 	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST;
+	uint8_t buf[16];
 
 	if (map_read(s, m, &es) < 0)
 		return;
@@ -208,33 +249,24 @@ void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, 
 	size_t first = 0;
 	if (top > 0 && (size_t)top < es.n)
 		first = es.n - top;
+	struct map_walk w = { .s = s, .m = m, .out = out, .n = es.n - first };
+	wr->map_begin(&w);
 	for (size_t i = first; i < es.n; i++) {
 		struct map_entry *e = &es.v[i];
-		print_key(s, out, m, e->key);
-		sb_puts(out, ": ");
+		struct map_item it = { .key = m->key ? e->key : NULL, .div = 1 };
 		if (hist) {
-			sb_putc(out, '\n');
+			it.buckets = e->buckets;
+			it.nbuckets = e->nbuckets;
+			/* lhist ignores div (0.17) */
 			if (t->kind == TY_HIST)
-				hist_print_div(out, e->buckets, div > 0 ? div : 1);
-			else
-				lhist_print(out, e->buckets, t->lmin, t->lmax, t->lstep);
-			sb_putc(out, '\n');
-			continue;
-		}
-		if (div > 1 && (t->kind == TY_INT || t->kind == TY_COUNT || t->kind == TY_SUM ||
-				t->kind == TY_MIN || t->kind == TY_MAX)) {
-			int64_t v = get_i64(e->value);
-			v = t->is_signed ? v / div : (int64_t)((uint64_t)v / (uint64_t)div);
-			value_format(s, out, t, &v);
+				it.div = print_divisor(div);
 		} else {
-			value_format(s, out, t, e->value);
+			it.value = divide(t, e->value, div, buf);
 		}
-		sb_putc(out, '\n');
+		w.i = i - first;
+		wr->map_entry(&w, &it);
 	}
-	if (!es.n)
-		sb_putc(out, '\n');
-	if (t->kind == TY_AVG || t->kind == TY_STATS)
-		sb_putc(out, '\n');
+	wr->map_end(&w);
 	map_entries_free(&es);
 }
 

@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Maps in bpftrace 0.17's text format (see FORMAT.md): at exit, and for
- * print(@map [, top [, div]]).
+ * Printing maps, at exit and for print(@map [, top [, div]]): one walker
+ * for every output format.
+ *
+ * map_print() reads the map (maps/mapread.h), sorts its entries (FORMAT.md
+ * section 5), keeps the last `top` of them, divides the values by `div`
+ * and hands them, in order, to the session's writer (output/writer.h):
+ *
+ *   writer->map_begin(w)           w->n = entries that follow (maybe 0)
+ *   writer->map_entry(w, item)     w->i = 0 .. n-1
+ *   writer->map_end(w)
+ *
+ * The writers only format: what an entry's key and value say is decided
+ * here, and by value_format() / map_key_format() below.
  */
 #ifndef LANTERN_OUTPUT_MAPPRINT_H
 #define LANTERN_OUTPUT_MAPPRINT_H
@@ -9,11 +20,39 @@
 #include "maps/mapread.h"
 #include "runtime/session.h"
 
+/* The map being printed. */
+struct map_walk {
+	struct session *s;
+	struct map_info *m;
+	struct strbuf *out;
+	size_t n; /* entries written */
+	size_t i; /* the entry being written */
+};
+
+/* One entry, ready to write. */
+struct map_item {
+	const uint8_t *key;	 /* m->key fields; NULL for a map without keys */
+	const uint8_t *value;	 /* m->value, divided by print()'s div; NULL for hist/lhist */
+	const uint64_t *buckets; /* hist/lhist: every bucket, undivided (hist: HIST_NBUCKETS) */
+	uint32_t nbuckets;
+	uint64_t div; /* hist: show bucket counts divided by this (>= 1); 1 otherwise */
+};
+
 /* One map, all its entries. top: only the last (biggest) top entries. */
 void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, struct strbuf *out);
 /* Every map, by name. */
 void maps_print_all(struct session *s, struct strbuf *out);
-/* A key part or value as bpftrace writes it (ints, strings, tuples, probes). */
+
+/*
+ * A value as bpftrace's text writes it: integers (signed or not as its
+ * type), strings raw, tuples "(1, a)", probe names, avg, stats. key: a key
+ * field (64-bit integers signed, pointers in hex).
+ */
 void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data);
+void key_field_format(struct session *s, struct strbuf *out, const struct type *t,
+		      const void *data);
+/* The key fields of m, each with key_field_format(), joined by sep. */
+void map_key_format(struct session *s, struct strbuf *out, const struct map_info *m,
+		    const uint8_t *key, const char *sep);
 
 #endif

@@ -19,7 +19,7 @@ void stats_print(struct strbuf *out, int64_t total, uint64_t count)
 }
 
 /* The divisor as bpftrace 0.17 holds it: unsigned 32 bits, 0 meaning 1. */
-static uint32_t divisor(int64_t div)
+uint32_t print_divisor(int64_t div)
 {
 	uint32_t d = (uint32_t)div;
 
@@ -28,10 +28,10 @@ static uint32_t divisor(int64_t div)
 
 int64_t print_div_s64(int64_t v, int64_t div)
 {
-	return v / (int64_t)divisor(div);
+	return v / (int64_t)print_divisor(div);
 }
 
 uint64_t print_div_u64(uint64_t v, int64_t div)
 {
-	return v / divisor(div);
+	return v / print_divisor(div);
 }

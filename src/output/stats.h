@@ -32,6 +32,7 @@ void stats_print(struct strbuf *out, int64_t total, uint64_t count);
  * by that unsigned 32-bit div, truncating toward zero (-7 / 2 -> -3,
  * -7 / -2 -> 0); unsigned ones (count, sums of unsigned types) as unsigned.
  */
+uint32_t print_divisor(int64_t div); /* div as 0.17 holds it: 32 bits, 0 -> 1 */
 int64_t print_div_s64(int64_t v, int64_t div);
 uint64_t print_div_u64(uint64_t v, int64_t div);
 

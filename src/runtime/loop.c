@@ -11,6 +11,7 @@
 #include "output/mapprint.h"
 #include "output/printf.h"
 #include "output/timefmt.h"
+#include "output/writer.h"
 #include "probes/provider.h"
 #include "runtime/child.h"
 #include "runtime/load.h"
@@ -32,7 +33,8 @@ enum fmt_arg_kind fmt_kind_of(const struct type *t);
 
 struct loop {
 	struct session *s;
-	struct strbuf line;
+	struct strbuf line; /* what one record prints, through the writer */
+	struct strbuf text; /* printf() or time() text before the writer has it */
 	bool discard; /* drop records: those that follow exit() */
 	bool exit_seen;
 };
@@ -70,7 +72,7 @@ static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *
 			break;
 		}
 	}
-	printf_render(&l->line, r->fmt, vals);
+	printf_render(&l->text, r->fmt, vals);
 	for (uint32_t i = 0; i < n; i++)
 		sb_free(&tmp[i]);
 }
@@ -90,9 +92,11 @@ static int on_record(void *ctx, void *data, size_t size)
 	if (size < r->size)
 		return 0;
 	sb_reset(&l->line);
+	sb_reset(&l->text);
 	switch (r->kind) {
 	case REC_PRINTF:
 		render_printf(l, r, data);
+		s->writer->text(&l->line, TEXT_PRINTF, sb_str(&l->text), l->text.len);
 		break;
 	case REC_EXIT:
 		l->exit_seen = true;
@@ -108,7 +112,9 @@ static int on_record(void *ctx, void *data, size_t size)
 		map_zero(s, r->map);
 		break;
 	case REC_TIME:
-		if (!timefmt_time(&l->line, r->text, time(NULL)))
+		if (timefmt_time(&l->text, r->text, time(NULL)))
+			s->writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);
+		else
 			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
 		break;
 	}
@@ -156,6 +162,21 @@ static uint64_t lost_events(struct session *s)
 			total += v[i];
 	free(v);
 	return total;
+}
+
+/* Events the ring buffer could not take since the last report, if any. */
+static void report_lost(struct loop *l)
+{
+	struct session *s = l->s;
+	uint64_t lost = lost_events(s);
+
+	if (lost <= s->lost_reported)
+		return;
+	sb_reset(&l->line);
+	s->writer->lost(&l->line, lost - s->lost_reported);
+	fwrite(l->line.s, 1, l->line.len, s->out);
+	fflush(s->out);
+	s->lost_reported = lost;
 }
 
 static void handle_signal(struct session *s, int sfd)
@@ -211,18 +232,14 @@ int run_loop(struct session *s)
 	if (!s->done)
 		child_release(s);
 
-	uint64_t reported = 0, last_check = now_ns();
+	uint64_t last_check = now_ns();
 	while (!s->done) {
 		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), LOST_CHECK_MS);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
-			uint64_t lost = lost_events(s);
-			if (lost > reported) {
-				fprintf(s->out, "Lost %llu events\n", (unsigned long long)(lost - reported));
-				reported = lost;
-			}
+			report_lost(&l);
 			last_check = now_ns();
 		}
 		for (int i = 0; i < n; i++) {
@@ -242,16 +259,19 @@ int run_loop(struct session *s)
 	run_special(s, PROV_END);
 	consume(&l, rb);
 
+	/* two blank lines, on stdout even with -o, and in JSON too (as 0.17) */
+	fflush(s->out);
+	fputs("\n\n", stdout);
+	fflush(stdout);
 	sb_reset(&l.line);
-	sb_puts(&l.line, "\n\n");
 	maps_print_all(s, &l.line);
-	uint64_t lost = lost_events(s);
-	if (lost > reported)
-		sb_printf(&l.line, "Lost %llu events\n", (unsigned long long)(lost - reported));
-	fwrite(l.line.s, 1, l.line.len, s->out);
+	if (l.line.len)
+		fwrite(l.line.s, 1, l.line.len, s->out);
+	report_lost(&l);
 	fflush(s->out);
 
 	sb_free(&l.line);
+	sb_free(&l.text);
 	ring_buffer__free(rb);
 	close(efd);
 	close(sfd);

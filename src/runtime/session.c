@@ -5,6 +5,7 @@
  */
 #include "runtime/session.h"
 #include "output/mapprint.h"
+#include "output/writer.h"
 #include "parse/parser.h"
 #include "probes/provider.h"
 #include "probes/tracefs.h"
@@ -113,9 +114,11 @@ static int start(struct session *s)
 		return 1;
 	flush_diag(s); /* warnings before the output */
 	if (!o->quiet) {
-		int n = count_probes(s);
-		fprintf(s->out, "Attaching %d probe%s...\n", n, n == 1 ? "" : "s");
+		struct strbuf sb = { 0 };
+		s->writer->attached(&sb, count_probes(s));
+		fwrite(sb.s, 1, sb.len, s->out);
 		fflush(s->out);
+		sb_free(&sb);
 	}
 	if (attach_all(s) < 0)
 		return -1;
@@ -129,6 +132,7 @@ void session_init(struct session *s, struct options *o)
 	s->child_go_fd = -1;
 	s->start_ns = now_ns();
 	s->out = stdout;
+	s->writer = writer_for(o->format);
 	source_init(&s->src, o->script_name, o->script, strlen(o->script));
 	diag_init(&s->diag, &s->src);
 }

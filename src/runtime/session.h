@@ -20,6 +20,7 @@
 #include "sema/type.h"
 
 struct provider;
+struct writer;
 struct tp_format;
 struct ring_buffer;
 
@@ -31,12 +32,19 @@ enum dump_stage {
 	DUMP_BPF = 1 << 3,
 };
 
+/* -f: how the output is written (output/writer.h). */
+enum output_format {
+	OUTPUT_TEXT, /* bpftrace's text */
+	OUTPUT_JSON, /* one JSON object per line, as bpftrace -f json */
+};
+
 struct options {
 	const char *script_name; /* "stdin" for -e */
 	char *script;		 /* the text */
 	char **params;		 /* positional parameters $1.. */
 	int nparams;
 	const char *output; /* -o */
+	enum output_format format; /* -f */
 	bool quiet;	    /* -q */
 	int verbose;	    /* -v */
 	unsigned dump;	    /* -d: enum dump_stage bits */
@@ -140,6 +148,7 @@ struct session {
 	struct diag diag;
 	struct program *prog;
 	FILE *out; /* stdout or -o */
+	const struct writer *writer; /* text or JSON, from opts->format */
 
 	VEC(struct probe_inst *) insts;
 	VEC(struct prog_desc *) progs;

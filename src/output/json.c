@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON writer: bpftrace 0.17's -f json output, one object per line.
+ *
+ *   {"type": "attached_probes", "data": {"probes": 2}}
+ *   {"type": "printf", "data": "hello\n"}
+ *   {"type": "time", "data": "10:46:27\n"}
+ *   {"type": "lost_events", "data": {"events": 143}}
+ *   {"type": "map", "data": {"@c": {"1,x": 5, "2,y": 6}}}
+ *   {"type": "stats", "data": {"@st": {"count": 1, "average": 9, "total": 9}}}
+ *   {"type": "hist", "data": {"@h": [{"max": -1, "count": 1}, {"min": 0, "max": 0, "count": 0}]}}
+ *
+ * The rules, and where lantern differs from 0.17, are in FORMAT.md
+ * section 11.
+ */
+#include "output/json.h"
+#include "output/hist.h"
+#include "output/mapprint.h"
+#include "output/stats.h"
+#include "output/writer.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static void put_u00(struct strbuf *out, uint8_t b)
+{
+	char e[6] = { '\\', 'u', '0', '0', hexdigits[b >> 4], hexdigits[b & 15] };
+
+	sb_putn(out, e, sizeof(e));
+}
+
+/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0. */
+static size_t utf8_len(const uint8_t *p, size_t n)
+{
+	uint8_t lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* the second byte rules out overlong forms, surrogates, > U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+void json_string(struct strbuf *out, const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t i = 0, run;
+
+	sb_putc(out, '"');
+	while (i < n) {
+		/* plain ASCII runs in one go */
+		for (run = i; run < n && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' &&
+			      p[run] != '\\';
+		     run++)
+			;
+		sb_putn(out, s + i, run - i);
+		if ((i = run) >= n)
+			break;
+		switch (p[i]) {
+		case '"':
+			sb_puts(out, "\\\"");
+			break;
+		case '\\':
+			sb_puts(out, "\\\\");
+			break;
+		case '\n':
+			sb_puts(out, "\\n");
+			break;
+		case '\r':
+			sb_puts(out, "\\r");
+			break;
+		case '\t':
+			sb_puts(out, "\\t");
+			break;
+		default:
+			if (p[i] >= 0x80 && (run = utf8_len(p + i, n - i))) {
+				sb_putn(out, s + i, run);
+				i += run;
+				continue;
+			}
+			put_u00(out, p[i]);
+			break;
+		}
+		i++;
+	}
+	sb_putc(out, '"');
+}
+
+static void json_attached(struct strbuf *out, int nprobes)
+{
+	sb_printf(out, "{\"type\": \"attached_probes\", \"data\": {\"probes\": %d}}\n", nprobes);
+}
+
+static void json_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
+{
+	sb_printf(out, "{\"type\": \"%s\", \"data\": ", kind == TEXT_TIME ? "time" : "printf");
+	json_string(out, p, n);
+	sb_puts(out, "}\n");
+}
+
+static void json_lost(struct strbuf *out, uint64_t n)
+{
+	sb_printf(out, "{\"type\": \"lost_events\", \"data\": {\"events\": %" PRIu64 "}}\n", n);
+}
+
+/* A value: numbers as the text shows them, strings quoted, tuples as arrays. */
+static void json_value(struct session *s, struct strbuf *out, const struct type *t,
+		       const uint8_t *p)
+{
+	struct strbuf tmp = { 0 };
+	int64_t total, count;
+
+	switch (t->kind) {
+	case TY_INT:
+	case TY_PTR:
+	case TY_COUNT:
+	case TY_SUM:
+	case TY_MIN:
+	case TY_MAX:
+	case TY_AVG:
+		value_format(s, out, t, p);
+		break;
+	case TY_STR:
+		json_string(out, (const char *)p, strnlen((const char *)p, t->size));
+		break;
+	case TY_PROBE:
+		value_format(s, &tmp, t, p);
+		json_string(out, sb_str(&tmp), tmp.len);
+		break;
+	case TY_TUPLE:
+		sb_putc(out, '[');
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			if (i)
+				sb_putc(out, ',');
+			json_value(s, out, t->fields[i].type, p + t->fields[i].offset);
+		}
+		sb_putc(out, ']');
+		break;
+	case TY_STATS:
+		memcpy(&total, p, 8);
+		memcpy(&count, p + 8, 8);
+		sb_printf(out,
+			  "{\"count\": %" PRIu64 ", \"average\": %" PRId64 ", \"total\": %" PRId64
+			  "}",
+			  (uint64_t)count, avg_value(total, (uint64_t)count), total);
+		break;
+	default:
+		sb_puts(out, "null");
+		break;
+	}
+	sb_free(&tmp);
+}
+
+/* {"min": 4, "max": 7, "count": 1}; the open buckets have no min or no max */
+static void json_bucket(struct strbuf *out, const struct type *t, uint32_t i, uint64_t count)
+{
+	struct bucket_bounds bb;
+
+	if (t->kind == TY_HIST)
+		hist_bounds(i, &bb);
+	else
+		lhist_bounds(i, t->lmin, t->lmax, t->lstep, &bb);
+	sb_putc(out, '{');
+	if (bb.has_min)
+		sb_printf(out, "\"min\": %" PRId64 ", ", bb.min);
+	if (bb.has_max)
+		sb_printf(out, "\"max\": %" PRId64 ", ", bb.max);
+	sb_printf(out, "\"count\": %" PRIu64 "}", count);
+}
+
+/* [bucket, ...]: the buckets the text shows; [] when every count is 0 */
+static void json_buckets(struct strbuf *out, const struct type *t, const struct map_item *it)
+{
+	uint64_t folded[HIST_LAST_BUCKET + 1];
+	const uint64_t *b = it->buckets;
+	uint32_t n = it->nbuckets, lo = 0, hi = 0;
+
+	if (t->kind == TY_HIST) {
+		n = hist_fold(it->buckets, folded);
+		b = folded;
+	}
+	sb_putc(out, '[');
+	if (hist_range(b, n, &lo, &hi)) {
+		for (uint32_t i = lo; i <= hi; i++) {
+			if (i > lo)
+				sb_puts(out, ", ");
+			json_bucket(out, t, i, b[i] / it->div);
+		}
+	}
+	sb_putc(out, ']');
+}
+
+static const char *map_type(const struct type *t)
+{
+	switch (t->kind) {
+	case TY_HIST:
+	case TY_LHIST:
+		return "hist";
+	case TY_AVG:
+	case TY_STATS:
+		return "stats";
+	default:
+		return "map";
+	}
+}
+
+/* {"type": "map", "data": {"@name": {"key": value, ...}}}; nothing when empty */
+static void json_map_begin(struct map_walk *w)
+{
+	struct strbuf name = { 0 };
+
+	if (!w->n)
+		return;
+	sb_printf(&name, "@%s", w->m->name);
+	sb_printf(w->out, "{\"type\": \"%s\", \"data\": {", map_type(w->m->value));
+	json_string(w->out, sb_str(&name), name.len);
+	sb_puts(w->out, w->m->key ? ": {" : ": ");
+	sb_free(&name);
+}
+
+static void json_map_entry(struct map_walk *w, const struct map_item *it)
+{
+	const struct type *t = w->m->value;
+	struct strbuf key = { 0 };
+
+	if (it->key) {
+		/* the key fields as the text writes them, joined by "," */
+		map_key_format(w->s, &key, w->m, it->key, ",");
+		if (w->i)
+			sb_puts(w->out, ", ");
+		json_string(w->out, sb_str(&key), key.len);
+		sb_puts(w->out, ": ");
+		sb_free(&key);
+	}
+	if (t->kind == TY_HIST || t->kind == TY_LHIST)
+		json_buckets(w->out, t, it);
+	else
+		json_value(w->s, w->out, t, it->value);
+}
+
+static void json_map_end(struct map_walk *w)
+{
+	if (w->n)
+		sb_puts(w->out, w->m->key ? "}}}\n" : "}}\n");
+}
+
+const struct writer json_writer = {
+	.attached = json_attached,
+	.text = json_text,
+	.lost = json_lost,
+	.map_begin = json_map_begin,
+	.map_entry = json_map_entry,
+	.map_end = json_map_end,
+};

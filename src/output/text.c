@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The text writer: bpftrace 0.17's text output (FORMAT.md sections 1-8).
+ *
+ *   Attaching 2 probes...
+ *   <printf and time() output as it is>
+ *   @name[k1, k2]: value        one line per entry; "@name: value" without keys
+ *   @name[k]: \n<bars>\n        hist and lhist: the histogram, then a blank line
+ *   Lost 5 events
+ *
+ * A map without entries prints an empty line, and avg and stats maps end
+ * with one.
+ */
+#include "output/hist.h"
+#include "output/mapprint.h"
+#include "output/writer.h"
+
+static void text_attached(struct strbuf *out, int nprobes)
+{
+	sb_printf(out, "Attaching %d probe%s...\n", nprobes, nprobes == 1 ? "" : "s");
+}
+
+static void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
+{
+	sb_putn(out, p, n);
+}
+
+static void text_lost(struct strbuf *out, uint64_t n)
+{
+	sb_printf(out, "Lost %llu events\n", (unsigned long long)n);
+}
+
+static void text_map_begin(struct map_walk *w)
+{
+}
+
+static void text_map_entry(struct map_walk *w, const struct map_item *it)
+{
+	const struct type *t = w->m->value;
+	struct strbuf *out = w->out;
+
+	sb_printf(out, "@%s", w->m->name);
+	if (it->key) {
+		sb_putc(out, '[');
+		map_key_format(w->s, out, w->m, it->key, ", ");
+		sb_putc(out, ']');
+	}
+	sb_puts(out, ": ");
+	if (t->kind == TY_HIST || t->kind == TY_LHIST) {
+		sb_putc(out, '\n');
+		if (t->kind == TY_HIST)
+			hist_print_div(out, it->buckets, it->div);
+		else
+			lhist_print(out, it->buckets, t->lmin, t->lmax, t->lstep);
+		sb_putc(out, '\n');
+		return;
+	}
+	value_format(w->s, out, t, it->value);
+	sb_putc(out, '\n');
+}
+
+static void text_map_end(struct map_walk *w)
+{
+	enum type_kind k = w->m->value->kind;
+
+	if (!w->n)
+		sb_putc(w->out, '\n');
+	if (k == TY_AVG || k == TY_STATS)
+		sb_putc(w->out, '\n');
+}
+
+const struct writer text_writer = {
+	.attached = text_attached,
+	.text = text_text,
+	.lost = text_lost,
+	.map_begin = text_map_begin,
+	.map_entry = text_map_entry,
+	.map_end = text_map_end,
+};
+
+const struct writer *writer_for(enum output_format f)
+{
+	return f == OUTPUT_JSON ? &json_writer : &text_writer;
+}

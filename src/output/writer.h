@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output writers: every piece of the output stream goes through the
+ * session's writer, chosen with -f. The runtime says what happened (probes
+ * attached, a printf record, events lost, a map to print); the writer says
+ * how it looks.
+ *
+ *   event            text (text.c)                 json (json.c, json_map.c)
+ *   probes attached  Attaching 2 probes...         {"type": "attached_probes", ...}
+ *   printf, time()   the text as it is             {"type": "printf", "data": "..."}
+ *   events lost      Lost 5 events                 {"type": "lost_events", ...}
+ *   a map            @m[k]: v lines                {"type": "map", "data": {...}}
+ *
+ * Maps come from the map walker (mapprint.h), which reads, sorts, cuts
+ * (top) and divides (div) the entries once for both writers. The rules of
+ * each format are in FORMAT.md.
+ */
+#ifndef LANTERN_OUTPUT_WRITER_H
+#define LANTERN_OUTPUT_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "runtime/session.h"
+
+struct map_walk;
+struct map_item;
+
+enum text_kind {
+	TEXT_PRINTF, /* printf() */
+	TEXT_TIME,   /* time() */
+};
+
+struct writer {
+	/* "Attaching N probes..." (not called with -q) */
+	void (*attached)(struct strbuf *out, int nprobes);
+	/* the output of printf() or time(): n bytes, NULs included */
+	void (*text)(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
+	/* n events the ring buffer could not take since the last report */
+	void (*lost)(struct strbuf *out, uint64_t n);
+	/* a map: begin, every entry in order, end (w->n entries, maybe 0) */
+	void (*map_begin)(struct map_walk *w);
+	void (*map_entry)(struct map_walk *w, const struct map_item *it);
+	void (*map_end)(struct map_walk *w);
+};
+
+extern const struct writer text_writer, json_writer;
+
+/* The writer of an output format (-f). */
+const struct writer *writer_for(enum output_format f);
+
+#endif
