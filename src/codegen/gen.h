@@ -98,8 +98,13 @@ void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct lo
 void gen_assign_map(struct gen *g, struct stmt *st);
 struct val gen_map_read(struct gen *g, struct expr *e);
 void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr *amount);
-/* Emit a ring buffer record from scratch + off (its first u64 is the id). */
-void gen_output(struct gen *g, uint32_t off, uint32_t size);
+/*
+ * Emit a ring buffer record from scratch + off (its first u64 is the id).
+ * Frequent records (printf) do not wake the consumer, which drains the
+ * buffer on a timer, unless the buffer is half full; urgent ones (exit,
+ * print, time) wake it at once.
+ */
+void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent);
 uint32_t record_add(struct session *s, struct record_desc *r);
 
 /* builtin variables and functions: one hook each, named in sema's tables */

@@ -110,7 +110,7 @@ static void gen_record(struct gen *g, struct record_desc *r, struct expr **args,
 	for (uint32_t i = 0; i < nargs; i++)
 		gen_expr_into(g, args[i], r->args->fields[i].type, g->scratch,
 			      off + 8 + r->args->fields[i].offset);
-	gen_output(g, off, r->size);
+	gen_output(g, off, r->size, r->kind != REC_PRINTF);
 }
 
 struct val gen_call_printf(struct gen *g, struct expr *e)

@@ -278,17 +278,31 @@ uint32_t record_add(struct session *s, struct record_desc *r)
 	return s->records.len - 1;
 }
 
-void gen_output(struct gen *g, uint32_t off, uint32_t size)
+void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 {
-	int32_t ok = ir_label(g->ir);
+	int32_t ok = ir_label(g->ir), send = ir_label(g->ir);
 	struct session *s = g->s;
+	int32_t flags = ir_vreg(g->ir);
 
-	// if (ringbuf_output(&rb, scratch + off, size, 0) < 0) lost[0]++
+	if (urgent) {
+		emit(g->ir, MOV64_IMM(flags, BPF_RB_FORCE_WAKEUP));
+	} else {
+		// flags = ringbuf_query(&rb, AVAIL_DATA) > size / 2 ? FORCE_WAKEUP : NO_WAKEUP
+		uint32_t half = s->bpf_maps.data[s->ringbuf_map].max_entries / 2;
+		emit(g->ir, LD_MAP(R1, s->ringbuf_map));
+		emit(g->ir, MOV64_IMM(R2, BPF_RB_AVAIL_DATA));
+		emit(g->ir, CALL(BPF_FUNC_ringbuf_query, 2));
+		emit(g->ir, MOV64_IMM(flags, BPF_RB_NO_WAKEUP));
+		emit(g->ir, JMP_IMM(BPF_JLE, R0, half, send));
+		emit(g->ir, MOV64_IMM(flags, BPF_RB_FORCE_WAKEUP));
+		emit(g->ir, LABEL(send));
+	}
+	// if (ringbuf_output(&rb, scratch + off, size, flags) < 0) lost[0]++
 	emit(g->ir, LD_MAP(R1, s->ringbuf_map));
 	emit(g->ir, MOV64_REG(R2, g->scratch));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, off));
 	emit(g->ir, MOV64_IMM(R3, size));
-	emit(g->ir, MOV64_IMM(R4, 0));
+	emit(g->ir, MOV64_REG(R4, flags));
 	emit(g->ir, CALL(BPF_FUNC_ringbuf_output, 4));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
 	struct loc key = temp_alloc(g, 8);

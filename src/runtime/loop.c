@@ -30,6 +30,7 @@
 enum fmt_arg_kind fmt_kind_of(const struct type *t);
 
 #define LOST_CHECK_MS 200
+#define DRAIN_MS 10
 
 struct loop {
 	struct session *s;
