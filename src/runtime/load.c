@@ -323,6 +323,9 @@ void detach_all(struct session *s)
 	struct closer work[CLOSERS];
 	size_t started = 0, done = 0;
 
+	if (!n)
+		return;
+
 	for (size_t t = 0; t < nthreads; t++) {
 		size_t end = n * (t + 1) / nthreads;
 		work[t] = (struct closer){ s->attachments.data + done, end - done };
