@@ -42,10 +42,10 @@ static uint32_t ringbuf_bytes(struct session *s)
 	uint64_t want = 64 * 1024;
 	uint64_t n = page;
 
-	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
-		struct probe *p = s->prog->probes[i];
-		const char *type = p->aps[0]->parts[0];
-		if (probe_calls(p, FN_PRINTF) && strcmp(type, "BEGIN") && strcmp(type, "END"))
+	vec_foreach(&s->insts, ip)
+	{
+		enum provider_id id = (*ip)->prov->id;
+		if (id != PROV_BEGIN && id != PROV_END && probe_calls((*ip)->probe, FN_PRINTF))
 			want = 2u << 20;
 	}
 	if (e)
