@@ -35,6 +35,7 @@ struct gen {
 	int32_t ctx;	 /* vreg: the program's context pointer */
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
+	int32_t probe_id; /* vreg: `probe` when the program serves several, else -1 */
 	uint32_t scratch_top, scratch_max;
 	uint32_t stack_base, stack_top, stack_max; /* small temporaries on the BPF stack */
 	int32_t loop_break, loop_continue; /* labels, -1 outside loops */

@@ -66,6 +66,11 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		return mem_val(t, g->scratch, off);
 	}
 	case BI_PROBE:
+		if (g->probe_id >= 0) {
+			r = ir_vreg(g->ir);
+			emit(g->ir, MOV64_REG(r, g->probe_id));
+			return reg_val(t, r);
+		}
 		return reg_val(t, gen_const(g, g->inst->probe_id));
 	case BI_ARGS:
 		return reg_val(t, g->ctx);

@@ -2,6 +2,7 @@
 /* Programs and statements. */
 #include "codegen/gen.h"
 #include "codegen/scratch.h"
+#include "probes/syscalls.h"
 #include "sema/sema.h"
 
 #include <stdlib.h>
@@ -108,10 +109,68 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 	g->stack_top = stop;
 }
 
+/*
+ * A raw_syscalls group program: its context is u64 args[], args[0] the
+ * task's struct pt_regs * and args[1] the syscall number (sys_enter) or
+ * return value (sys_exit; the number is then regs->orig_ax). The group's
+ * map gives the probe id + 1 of the number, or 0: not traced. Like the
+ * syscalls:* tracepoints it stands for, it ignores 32-bit tasks (their
+ * numbers are another table's), checked by their code segment: a 64-bit
+ * task's `int $0x80` is a 32-bit syscall with a 64-bit segment, which the
+ * tracepoints skip and this counts by its number. sys_enter looks the
+ * number up first: untraced syscalls leave before the costlier read.
+ */
+static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
+{
+	const struct syscall_regs *r = syscall_regs();
+	struct ir *ir = g->ir;
+
+	// probe_read_kernel(slot, cs - from + 8, args[0] + from); leave if cs is 32-bit
+	emit(ir, MOV64_REG(R1, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R1, slot));
+	emit(ir, MOV64_IMM(R2, r->cs - from + 8));
+	emit(ir, LDX_MEM(BPF_DW, R3, g->ctx, 0));
+	emit(ir, ALU64_IMM(BPF_ADD, R3, from));
+	emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
+	emit(ir, JMP_IMM(BPF_JNE, R0, 0, g->out));
+	emit(ir, LDX_MEM(BPF_H, R0, R10, slot + r->cs - from));
+	emit(ir, JMP_IMM(BPF_JEQ, R0, r->cs32, g->out));
+}
+
+static void gen_sys_filter(struct gen *g)
+{
+	const struct syscall_regs *r = syscall_regs();
+	struct ir *ir = g->ir;
+	bool enter = g->pd->sysgroup == SYSGROUP_ENTER;
+	int16_t slot = ir_stack(ir, (uint32_t)(r->cs - r->nr) + 8);
+	int32_t nr = ir_vreg(ir), id = ir_vreg(ir);
+
+	if (enter) {
+		emit(ir, LDX_MEM(BPF_DW, nr, g->ctx, 8));
+	} else {
+		gen_sys_regs(g, slot, r->nr);
+		emit(ir, LDX_MEM(BPF_DW, nr, R10, slot));
+	}
+	// id = map[nr] - 1 (nr < SYSCALL_NR_LIMIT, unsigned), or leave
+	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, g->out));
+	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
+	emit(ir, LD_MAP(R1, g->pd->sysmap));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, g->out));
+	emit(ir, LDX_MEM(BPF_W, id, R0, 0));
+	emit(ir, JMP_IMM(BPF_JEQ, id, 0, g->out));
+	emit(ir, ALU64_IMM(BPF_SUB, id, 1));
+	if (enter)
+		gen_sys_regs(g, slot, r->cs);
+	g->probe_id = id;
+}
+
 int gen_program(struct session *s, struct prog_desc *pd)
 {
 	struct gen g = { .s = s, .pd = pd, .inst = pd->inst, .ir = &pd->ir,
-			 .loop_break = -1, .loop_continue = -1 };
+			 .loop_break = -1, .loop_continue = -1, .probe_id = -1 };
 	struct ir *ir = &pd->ir;
 	int16_t key_slot;
 
@@ -123,6 +182,8 @@ int gen_program(struct session *s, struct prog_desc *pd)
 
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
+	if (pd->sysgroup)
+		gen_sys_filter(&g);
 	if (pd->skip_self) {
 		// if (get_current_pid_tgid() >> 32 == lantern's pid) return 0
 		emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));

@@ -57,6 +57,12 @@ struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_po
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval;
 
+/*
+ * A syscalls:sys_enter_X / sys_exit_X instance whose syscall number is
+ * known (then in->sysnr is set): which raw_syscalls group could serve it.
+ */
+enum sys_group tp_sys_group(struct probe_inst *in);
+
 /* perf_event_open(2) */
 int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
 /*

@@ -6,9 +6,13 @@
  * tracepoint, which costs less per event; otherwise it is a tracepoint
  * program whose context is the event's record, typed from its format file.
  * syscalls:* events exist only as tracepoints (their raw form is
- * raw_syscalls:sys_enter/sys_exit), so they always take the second path.
+ * raw_syscalls:sys_enter/sys_exit), so they take the second path, except
+ * in a group (load.c's plan_programs): many of one probe's syscall
+ * tracepoints served by one raw tracepoint program on raw_syscalls that
+ * looks the syscall number up in a map of number -> probe id (gen_prog.c).
  */
 #include "probes/provider.h"
+#include "probes/syscalls.h"
 #include "probes/tracefs.h"
 #include "sema/sema.h"
 #include "types/tpformat.h"
@@ -153,9 +157,27 @@ static struct type *tp_args_type(struct session *s, struct probe_inst *in, bool 
 	return t;
 }
 
+enum sys_group tp_sys_group(struct probe_inst *in)
+{
+	const char *ev = in->target[1];
+	enum sys_group g;
+
+	if (in->prov->id != PROV_TRACEPOINT || strcmp(in->target[0], "syscalls") || !syscall_regs())
+		return SYSGROUP_NONE;
+	if (!strncmp(ev, "sys_enter_", 10))
+		g = SYSGROUP_ENTER, ev += 10;
+	else if (!strncmp(ev, "sys_exit_", 9))
+		g = SYSGROUP_EXIT, ev += 9;
+	else
+		return SYSGROUP_NONE;
+	in->sysnr = syscall_number(ev);
+	return in->sysnr >= 0 && in->sysnr < SYSCALL_NR_LIMIT ? g : SYSGROUP_NONE;
+}
+
 static bool tp_raw(struct session *s, struct prog_desc *pd)
 {
-	return !probe_uses_builtin(pd->probe, BI_ARGS) && strcmp(pd->inst->target[0], "syscalls");
+	return pd->sysgroup ||
+	       (!probe_uses_builtin(pd->probe, BI_ARGS) && strcmp(pd->inst->target[0], "syscalls"));
 }
 
 static enum bpf_prog_type tp_prog_type(struct session *s, struct prog_desc *pd)
@@ -171,14 +193,20 @@ static int tp_attach(struct session *s, struct prog_desc *pd, struct probe_inst 
 	int id;
 
 	if (pd->raw_tp) {
-		int fd = bpf_raw_tracepoint_open(in->target[1], pd->fd);
+		const char *tp = in->target[1];
+		if (pd->sysgroup) {
+			/* the group's one attachment, made for its first instance */
+			if (in != pd->insts.data[0])
+				return 0;
+			tp = pd->sysgroup == SYSGROUP_ENTER ? "sys_enter" : "sys_exit";
+		}
+		int fd = bpf_raw_tracepoint_open(tp, pd->fd);
 		if (fd >= 0) {
 			struct attachment a = { .link_fd = fd, .perf_fd = -1, .inst = in };
 			vec_push(&s->attachments, a);
 			return 0;
 		}
-		snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", in->target[1],
-			 strerror(errno));
+		snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", tp, strerror(errno));
 		return -1;
 	}
 	id = tracefs_event_id(in->target[0], in->target[1]);

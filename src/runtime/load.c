@@ -9,6 +9,7 @@
 #include "codegen/regalloc.h"
 #include "codegen/scratch.h"
 #include "probes/provider.h"
+#include "probes/syscalls.h"
 #include "runtime/bpfsys.h"
 #include "sema/sema.h"
 
@@ -82,31 +83,86 @@ void plan_maps(struct session *s)
 		m->bpf_map = add_bpf_map(s, arena_printf(&s->arena, "@%s", m->name), type, m->key_size,
 					 v->size, max);
 	}
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		if (pd->sysgroup)
+			pd->sysmap = add_bpf_map(s, pd->sysgroup == SYSGROUP_ENTER ? "sys_enter" : "sys_exit",
+						 BPF_MAP_TYPE_ARRAY, 4, 4, SYSCALL_NR_LIMIT);
+	}
 	s->scratch_map = add_bpf_map(s, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
 	s->ringbuf_map = add_bpf_map(s, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes(s));
 	s->lost_map = add_bpf_map(s, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
 }
 
+static struct prog_desc *new_prog(struct session *s, struct probe *p, struct probe_inst *in)
+{
+	struct prog_desc *pd = ARENA_NEW(&s->arena, struct prog_desc);
+
+	pd->probe = p;
+	pd->inst = in;
+	pd->fd = -1;
+	pd->sysmap = -1;
+	pd->index = s->progs.len;
+	pd->name = in->name;
+	vec_push(&s->progs, pd);
+	return pd;
+}
+
+/*
+ * A probe on this many syscalls:sys_enter_X (or sys_exit_X) tracepoints or
+ * more runs as one program on raw_syscalls:sys_enter (sys_exit) that looks
+ * the syscall number up: attaching and detaching hundreds of tracepoints
+ * takes seconds (each detach waits for RCU grace periods), one raw
+ * tracepoint takes nothing. Below it, separate tracepoints are cheaper for
+ * the syscalls not traced, which then run no program at all. A probe that
+ * reads `args` keeps its tracepoints (their fields differ per syscall).
+ * LANTERN_SYSGROUP_MIN overrides it (tests and benchmarks compare both).
+ */
+#define SYSGROUP_MIN 8
+
+static struct prog_desc *new_group(struct session *s, struct probe *p, struct probe_inst *in,
+				   enum sys_group sg, uint32_t n)
+{
+	struct prog_desc *pd = new_prog(s, p, in);
+
+	pd->sysgroup = sg;
+	pd->name = arena_printf(&s->arena, "%s%s (%u tracepoints as raw_syscalls:%s)", in->ap->text,
+				p->naps > 1 ? ",..." : "", n,
+				sg == SYSGROUP_ENTER ? "sys_enter" : "sys_exit");
+	return pd;
+}
+
 void plan_programs(struct session *s)
 {
+	const char *e = getenv("LANTERN_SYSGROUP_MIN");
+	uint32_t group_min = MAX(e ? (uint32_t)strtoul(e, NULL, 10) : SYSGROUP_MIN, 1);
+
 	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
 		struct probe *p = s->prog->probes[i];
-		bool per = probe_per_instance(p);
-		struct prog_desc *shared = NULL;
+		bool per = probe_per_instance(p), args = probe_uses_builtin(p, BI_ARGS);
+		struct prog_desc *shared = NULL, *group[SYSGROUP_EXIT + 1] = { NULL };
+		uint32_t in_group[SYSGROUP_EXIT + 1] = { 0 };
+
+		vec_foreach(&s->insts, ip)
+		{
+			if ((*ip)->probe == p && !args)
+				in_group[tp_sys_group(*ip)]++;
+		}
 		vec_foreach(&s->insts, ip)
 		{
 			struct probe_inst *in = *ip;
 			struct prog_desc *pd = shared;
+			enum sys_group sg;
 			if (in->probe != p)
 				continue;
-			if (!pd) {
-				pd = ARENA_NEW(&s->arena, struct prog_desc);
-				pd->probe = p;
-				pd->inst = in;
-				pd->fd = -1;
-				pd->index = s->progs.len;
-				pd->name = in->name;
-				vec_push(&s->progs, pd);
+			sg = args ? SYSGROUP_NONE : tp_sys_group(in);
+			if (sg != SYSGROUP_NONE && in_group[sg] >= group_min) {
+				if (!group[sg])
+					group[sg] = new_group(s, p, in, sg, in_group[sg]);
+				pd = group[sg];
+			} else if (!pd) {
+				pd = new_prog(s, p, in);
 				if (!per)
 					shared = pd;
 			}
@@ -160,16 +216,38 @@ int create_maps(struct session *s)
 		map_name(name, sizeof(name), d->name);
 		d->fd = sys_map_create(d->type, name, d->key_size, d->value_size, d->max_entries);
 		if (d->fd >= 0 && s->opts->verbose)
-			fprintf(stderr, "lantern: map %s: type %d, key %u bytes, value %u bytes, %u entries\n",
+			fprintf(stderr,
+				"lantern: map %s: type %d, key %u bytes, value %u bytes, %u "
+				"entries\n",
 				d->name, d->type, d->key_size, d->value_size, d->max_entries);
 		if (d->fd < 0) {
 			int e = errno;
 			diag_error(&s->diag, SPAN_NONE, E_MAP_CREATE,
-				   "cannot create map %s (key %u bytes, value %u bytes, %u entries): %s",
-				   d->name, d->key_size, d->value_size, d->max_entries, strerror(e));
+				   "cannot create map %s (key %u bytes, value %u bytes, %u "
+				   "entries): %s",
+				   d->name, d->key_size, d->value_size, d->max_entries,
+				   strerror(e));
 			if (e == EPERM)
 				diag_hint(&s->diag, "lantern needs root (CAP_BPF and CAP_PERFMON)");
 			return -1;
+		}
+	}
+	/* each syscall of a raw_syscalls group: its probe id + 1 */
+	vec_foreach(&s->progs, pp)
+	{
+		struct prog_desc *pd = *pp;
+		if (!pd->sysgroup)
+			continue;
+		vec_foreach(&pd->insts, ip)
+		{
+			uint32_t key = (*ip)->sysnr, value = (*ip)->probe_id + 1;
+			if (bpf_map_update_elem(s->bpf_maps.data[pd->sysmap].fd, &key, &value, 0) <
+			    0) {
+				diag_error(&s->diag, SPAN_NONE, E_MAP_CREATE,
+					   "cannot fill the syscall map of %s: %s", pd->name,
+					   strerror(errno));
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -248,7 +326,9 @@ int load_programs(struct session *s)
 			break;
 		}
 		if (s->opts->verbose)
-			fprintf(stderr, "lantern: %s: %d instructions, %u bytes of scratch, %zu attach point%s\n",
+			fprintf(stderr,
+				"lantern: %s: %d instructions, %u bytes of scratch, %zu attach "
+				"point%s\n",
 				pd->name, pd->ninsns, pd->scratch_size, pd->insts.len,
 				pd->insts.len == 1 ? "" : "s");
 	}
@@ -273,7 +353,8 @@ int attach_all(struct session *s)
 				continue;
 			if (++n == fail_at) {
 				diag_error(&s->diag, in->ap->span, E_ATTACH,
-					   "cannot attach %s: failure injected by LANTERN_TEST_FAIL_ATTACH",
+					   "cannot attach %s: failure injected by "
+					   "LANTERN_TEST_FAIL_ATTACH",
 					   in->name);
 				return -1;
 			}

@@ -115,6 +115,14 @@ struct probe_inst {
 	struct type *args;     /* TY_CTX, built lazily */
 	uint32_t probe_id;     /* index in session.probe_names */
 	int prog;	       /* program compiled for it */
+	int sysnr;	       /* in a raw_syscalls group: its syscall number */
+};
+
+/* Several syscalls:sys_enter_X (or sys_exit_X) served by one program. */
+enum sys_group {
+	SYSGROUP_NONE,
+	SYSGROUP_ENTER, /* on raw_syscalls:sys_enter */
+	SYSGROUP_EXIT,	/* on raw_syscalls:sys_exit */
 };
 
 /* One BPF program, for one instance or shared by all of a probe's. */
@@ -125,6 +133,8 @@ struct prog_desc {
 	enum bpf_prog_type type;
 	bool raw_tp; /* tracepoint run as a raw tracepoint (no format-file fields) */
 	bool skip_self; /* ignore lantern's own events (its output would feed them) */
+	enum sys_group sysgroup;
+	int sysmap; /* sysgroup: index in bpf_maps of its syscall number -> probe id + 1 */
 	struct ir ir;
 	struct bpf_insn *insns;
 	int ninsns;

@@ -7,19 +7,25 @@
  *   syscalls madvise N         madvise(MADV_DONTNEED) N times (and one MADV_NORMAL)
  *   syscalls sleep MS          sleep
  *   syscalls write N TEXT      write TEXT to stdout N times
+ *   syscalls mix N             N times each: getppid, uname, stat, lstat, fstat,
+ *                              umask, sched_yield, getuid, dup (made with
+ *                              syscall(2): libc would substitute newer calls)
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fputs("usage: syscalls openat PATH N | read N SIZE | madvise N | sleep MS | write N TEXT\n", stderr);
+		fputs("usage: syscalls openat PATH N | read N SIZE | madvise N | sleep MS | write N TEXT | mix N\n", stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "openat") && argc > 3) {
@@ -51,6 +57,20 @@ int main(int argc, char **argv)
 		for (long i = 0; i < atol(argv[2]); i++)
 			if (write(1, argv[3], strlen(argv[3])) < 0)
 				return 1;
+	} else if (!strcmp(argv[1], "mix")) {
+		struct utsname u;
+		struct stat st;
+		for (long i = 0; i < atol(argv[2]); i++) {
+			syscall(SYS_getppid);
+			syscall(SYS_uname, &u);
+			syscall(SYS_stat, "/", &st);
+			syscall(SYS_lstat, "/", &st);
+			syscall(SYS_fstat, 0, &st);
+			syscall(SYS_umask, 022);
+			syscall(SYS_sched_yield);
+			syscall(SYS_getuid);
+			close(syscall(SYS_dup, 0));
+		}
 	} else {
 		fprintf(stderr, "syscalls: unknown command %s\n", argv[1]);
 		return 2;
