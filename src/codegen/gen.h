@@ -36,6 +36,7 @@ struct gen {
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
 	int32_t probe_id; /* vreg: `probe` when the program serves several, else -1 */
+	int32_t sys_nr;	  /* vreg: the syscall number in a raw_syscalls group */
 	uint32_t scratch_top, scratch_max;
 	uint32_t stack_base, stack_top, stack_max; /* small temporaries on the BPF stack */
 	int32_t loop_break, loop_continue; /* labels, -1 outside loops */
@@ -58,6 +59,8 @@ static inline struct val mem_val(struct type *t, int32_t base, int32_t off)
 
 /* Compile one program (its probe, typed for pd->inst) into pd->ir. */
 int gen_program(struct session *s, struct prog_desc *pd);
+/* args->__syscall_nr or args->ret in a raw_syscalls group program */
+struct val gen_sys_field(struct gen *g, struct expr *e);
 
 /* expressions (gen_expr.c) */
 struct val gen_expr(struct gen *g, struct expr *e);

@@ -329,6 +329,8 @@ static struct val gen_ctx_field(struct gen *g, struct expr *e)
 	struct field *f = e->info;
 	struct type *t = e->type;
 
+	if (g->pd->sysgroup)
+		return gen_sys_field(g, e);
 	if (f->data_loc) {
 		// loc = *(u32 *)(ctx + off); data = ctx + (loc & 0xffff)
 		int32_t loc = ir_vreg(g->ir);

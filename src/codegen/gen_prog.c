@@ -165,6 +165,19 @@ static void gen_sys_filter(struct gen *g)
 	if (enter)
 		gen_sys_regs(g, slot, r->cs);
 	g->probe_id = id;
+	g->sys_nr = nr;
+}
+
+struct val gen_sys_field(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	if (!strcmp(e->u.field.name, "ret")) // raw_syscalls:sys_exit's args[1]
+		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, 8));
+	else // __syscall_nr (plan_programs allows no other field)
+		emit(g->ir, MOV64_REG(r, g->sys_nr));
+	gen_extend(g, r, e->type);
+	return reg_val(e->type, r);
 }
 
 int gen_program(struct session *s, struct prog_desc *pd)

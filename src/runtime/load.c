@@ -116,7 +116,8 @@ static struct prog_desc *new_prog(struct session *s, struct probe *p, struct pro
  * takes seconds (each detach waits for RCU grace periods), one raw
  * tracepoint takes nothing. Below it, separate tracepoints are cheaper for
  * the syscalls not traced, which then run no program at all. A probe that
- * reads `args` keeps its tracepoints (their fields differ per syscall).
+ * reads `args` fields other than those every syscall has (__syscall_nr,
+ * and ret on exit) keeps its tracepoints: the others differ per syscall.
  * LANTERN_SYSGROUP_MIN overrides it (tests and benchmarks compare both).
  */
 #define SYSGROUP_MIN 8
@@ -140,13 +141,17 @@ void plan_programs(struct session *s)
 
 	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
 		struct probe *p = s->prog->probes[i];
-		bool per = probe_per_instance(p), args = probe_uses_builtin(p, BI_ARGS);
+		static const char *const enter_fields[] = { "__syscall_nr", NULL };
+		static const char *const exit_fields[] = { "__syscall_nr", "ret", NULL };
+		bool per = probe_per_instance(p);
+		bool can[SYSGROUP_EXIT + 1] = { false, probe_args_only(p, enter_fields),
+						probe_args_only(p, exit_fields) };
 		struct prog_desc *shared = NULL, *group[SYSGROUP_EXIT + 1] = { NULL };
 		uint32_t in_group[SYSGROUP_EXIT + 1] = { 0 };
 
 		vec_foreach(&s->insts, ip)
 		{
-			if ((*ip)->probe == p && !args)
+			if ((*ip)->probe == p)
 				in_group[tp_sys_group(*ip)]++;
 		}
 		vec_foreach(&s->insts, ip)
@@ -156,8 +161,8 @@ void plan_programs(struct session *s)
 			enum sys_group sg;
 			if (in->probe != p)
 				continue;
-			sg = args ? SYSGROUP_NONE : tp_sys_group(in);
-			if (sg != SYSGROUP_NONE && in_group[sg] >= group_min) {
+			sg = tp_sys_group(in);
+			if (can[sg] && in_group[sg] >= group_min) {
 				if (!group[sg])
 					group[sg] = new_group(s, p, in, sg, in_group[sg]);
 				pd = group[sg];

@@ -97,6 +97,8 @@ bool probe_uses_builtin(struct probe *p, enum builtin_id id);
 bool probe_calls(struct probe *p, enum func_id id);
 /* Whether the probe's code depends on its instance (args, probe). */
 bool probe_per_instance(struct probe *p);
+/* Every use of `args` in p is args->NAME with NAME in names (NULL-ended). */
+bool probe_args_only(struct probe *p, const char *const *names);
 /* `-d types`: each map with its key and value types. */
 void sema_dump_types(struct session *s, struct strbuf *out);
 

@@ -2,6 +2,8 @@
 /* Questions about a probe's code: does it use args, call printf, ...? */
 #include "sema/check.h"
 
+#include <string.h>
+
 /* Walk a probe's expressions: true when pred holds for one of them. */
 typedef bool (*expr_pred)(struct expr *e, void *arg);
 static bool expr_any(struct expr *e, expr_pred pred, void *arg);
@@ -108,6 +110,42 @@ bool probe_uses_builtin(struct probe *p, enum builtin_id id)
 bool probe_calls(struct probe *p, enum func_id id)
 {
 	return probe_any(p, is_call, &id);
+}
+
+struct args_use {
+	const char *const *names;
+	uint32_t uses, allowed;
+};
+
+static bool is_args(struct expr *e)
+{
+	const struct builtin_def *b;
+
+	if (e->kind != EXPR_BUILTIN)
+		return false;
+	b = builtin_lookup(e->u.name);
+	return b && b->id == BI_ARGS;
+}
+
+static bool count_args(struct expr *e, void *arg)
+{
+	struct args_use *u = arg;
+
+	if (is_args(e))
+		u->uses++;
+	else if (e->kind == EXPR_FIELD && is_args(e->u.field.base))
+		for (const char *const *n = u->names; *n; n++)
+			if (!strcmp(*n, e->u.field.name))
+				u->allowed++;
+	return false;
+}
+
+bool probe_args_only(struct probe *p, const char *const *names)
+{
+	struct args_use u = { names, 0, 0 };
+
+	probe_any(p, count_args, &u);
+	return u.uses == u.allowed;
 }
 
 bool probe_per_instance(struct probe *p)

@@ -8,8 +8,9 @@
  *   syscalls sleep MS          sleep
  *   syscalls write N TEXT      write TEXT to stdout N times
  *   syscalls mix N             N times each: getppid, uname, stat, lstat, fstat,
- *                              umask, sched_yield, getuid, dup (made with
- *                              syscall(2): libc would substitute newer calls)
+ *                              umask, sched_yield, getuid, dup, and a close(-1)
+ *                              that fails (made with syscall(2): libc would
+ *                              substitute newer calls)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
 			syscall(SYS_sched_yield);
 			syscall(SYS_getuid);
 			close(syscall(SYS_dup, 0));
+			syscall(SYS_close, -1);
 		}
 	} else {
 		fprintf(stderr, "syscalls: unknown command %s\n", argv[1]);
