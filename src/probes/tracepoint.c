@@ -151,6 +151,7 @@ static struct type *tp_args_type(struct session *s, struct probe_inst *in, bool 
 		if (!out->type)
 			continue;
 		out->name = arena_strdup(&s->arena, f->name);
+		out->ctype = arena_strdup(&s->arena, f->ctype);
 		out->offset = f->offset;
 		t->nfields++;
 	}

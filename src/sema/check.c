@@ -328,7 +328,16 @@ static struct type *check_field(struct check *c, struct expr *e)
 	if (t->kind == TY_NONE)
 		return t;
 	if (t->kind != TY_CTX && t->kind != TY_RECORD) {
-		CERR(c, e->span, E_BAD_OPERAND, "%s has no fields", type_str_of(t));
+		struct expr *b = e->u.field.base;
+		struct field *bf = b->kind == EXPR_FIELD ? b->info : NULL;
+		if (t->kind == TY_PTR) {
+			CERR(c, e->span, E_BAD_OPERAND, "cannot read field '%s' through %s",
+			     e->u.field.name, bf && bf->ctype ? bf->ctype : type_str_of(t));
+			CHINT(c, "reading a kernel struct through a pointer needs its layout from BTF, "
+				 "which lantern does not support yet");
+		} else {
+			CERR(c, e->span, E_BAD_OPERAND, "%s has no fields", type_str_of(t));
+		}
 		return &ty_none;
 	}
 	for (uint32_t i = 0; i < t->nfields; i++) {

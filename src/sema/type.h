@@ -47,6 +47,7 @@ struct field {
 	uint32_t read_size; /* bytes to read from the source (char[N] -> N) */
 	bool data_loc;	    /* tracepoint __data_loc: a u32 locating the data */
 	bool rel_loc;	    /* __rel_loc: located from the end of the u32 */
+	const char *ctype;  /* tracepoint: the C type its format file gives */
 };
 
 struct type {
