@@ -10,29 +10,35 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-/* Whether execvp() would find name: a path, or a file in $PATH. */
-static bool runnable(const char *name)
+/*
+ * The file execvp() would run for name (a path, or the first executable in
+ * $PATH), malloc'd, or NULL. The child runs it with one execve(): a traced
+ * child shows no failed execve() per $PATH entry (bpftrace does the same).
+ */
+static char *resolve(const char *name)
 {
 	const char *path = getenv("PATH");
 	char buf[4096];
 
 	if (strchr(name, '/'))
-		return access(name, X_OK) == 0;
+		return access(name, X_OK) == 0 ? strdup(name) : NULL;
 	if (!path)
 		path = "/bin:/usr/bin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", name);
 		if (access(buf, X_OK) == 0)
-			return true;
+			return strdup(buf);
 		path += n + (path[n] == ':');
 	}
-	return false;
+	errno = ENOENT;
+	return NULL;
 }
 
 int child_spawn(struct session *s)
 {
 	wordexp_t we;
+	char *file;
 	int pipefd[2];
 	pid_t pid;
 
@@ -40,12 +46,14 @@ int child_spawn(struct session *s)
 		fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
 		return -1;
 	}
-	if (!runnable(we.we_wordv[0])) {
+	file = resolve(we.we_wordv[0]);
+	if (!file) {
 		fprintf(stderr, "lantern: -c: cannot run '%s': %s\n", we.we_wordv[0], strerror(errno));
 		wordfree(&we);
 		return -1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(file);
 		wordfree(&we);
 		return -1;
 	}
@@ -53,6 +61,7 @@ int child_spawn(struct session *s)
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "lantern: fork: %s\n", strerror(errno));
+		free(file);
 		wordfree(&we);
 		close(pipefd[0]);
 		close(pipefd[1]);
@@ -66,10 +75,11 @@ int child_spawn(struct session *s)
 		close(pipefd[1]);
 		if (read(pipefd[0], &c, 1) != 1)
 			_exit(127); /* lantern gave up before starting us */
-		execvp(we.we_wordv[0], we.we_wordv);
-		fprintf(stderr, "lantern: cannot run %s: %s\n", we.we_wordv[0], strerror(errno));
+		execv(file, we.we_wordv);
+		fprintf(stderr, "lantern: cannot run %s: %s\n", file, strerror(errno));
 		_exit(127);
 	}
+	free(file);
 	wordfree(&we);
 	close(pipefd[0]);
 	s->cpid = pid;
