@@ -360,6 +360,21 @@ static struct val gen_ctx_field(struct gen *g, struct expr *e)
 	return mem_val(t, g->ctx, f->offset);
 }
 
+/* $t.N: the tuple is in memory; its element is read (integers) or pointed at */
+static struct val gen_tuple_elem(struct gen *g, struct expr *e)
+{
+	struct val t = gen_expr(g, e->u.field.base);
+	struct field *f = e->info;
+
+	if (!t.mem) {
+		gen_error(g, e->span, "internal error: a tuple not in memory");
+		return reg_val(e->type, gen_const(g, 0));
+	}
+	if (type_is_scalar(f->type))
+		return reg_val(f->type, gen_load_int(g, f->type, t.reg, t.off + f->offset));
+	return mem_val(f->type, t.reg, t.off + f->offset);
+}
+
 static struct val gen_index(struct gen *g, struct expr *e)
 {
 	struct expr *b = e->u.index.base;
@@ -469,6 +484,8 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_FIELD:
 		if (e->u.field.base->type->kind == TY_CTX)
 			return gen_ctx_field(g, e);
+		if (e->u.field.base->type->kind == TY_TUPLE)
+			return gen_tuple_elem(g, e);
 		break;
 	case EXPR_INDEX:
 		return gen_index(g, e);

@@ -12,6 +12,7 @@
  */
 #include "sema/check.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,12 +322,35 @@ static struct type *cast_type(struct check *c, const struct ast_typename *tn)
 	return &ty_none;
 }
 
+/* $t.N: element N of a tuple */
+static struct type *check_tuple_elem(struct check *c, struct expr *e, struct type *t)
+{
+	const char *name = e->u.field.name;
+	char *end;
+	unsigned long n = strtoul(name, &end, 10);
+
+	if (e->u.field.arrow || !isdigit((unsigned char)*name) || *end) {
+		CERR(c, e->u.field.name_span, E_BAD_OPERAND, "a tuple's elements are read as .0, .1, ...");
+		return &ty_none;
+	}
+	if (n >= t->nfields) {
+		CERR(c, e->u.field.name_span, E_BAD_OPERAND, "tuple index %s is out of range",
+		     name);
+		CHINT(c, "the tuple %s has %u elements", type_str_of(t), t->nfields);
+		return &ty_none;
+	}
+	e->info = &t->fields[n];
+	return t->fields[n].type;
+}
+
 static struct type *check_field(struct check *c, struct expr *e)
 {
 	struct type *t = check_expr(c, e->u.field.base);
 
 	if (t->kind == TY_NONE)
 		return t;
+	if (t->kind == TY_TUPLE)
+		return check_tuple_elem(c, e, t);
 	if (t->kind != TY_CTX && t->kind != TY_RECORD) {
 		struct expr *b = e->u.field.base;
 		struct field *bf = b->kind == EXPR_FIELD ? b->info : NULL;
