@@ -179,6 +179,19 @@ static struct type *arith_result(struct type *a, struct type *b)
 	return (!a->is_signed && !b->is_signed) ? &ty_u64 : &ty_s64;
 }
 
+/*
+ * '/' and '%' (and '/=', '%=') divide as unsigned; bpftrace warns when a
+ * side is signed and not a literal.
+ */
+static void warn_signed_div(struct check *c, enum op op, struct span sp, bool lhs, bool rhs)
+{
+	if (!c->final || !(lhs || rhs))
+		return;
+	diag_warn(&c->s->diag, sp, E_BAD_OPERAND,
+		  "signed operands for '%s' are divided as unsigned (as bpftrace does)", op_str(op));
+	diag_hint(&c->s->diag, "cast an operand to an unsigned type to silence this");
+}
+
 static struct type *check_binary(struct check *c, struct expr *e)
 {
 	enum op op = e->u.binary.op;
@@ -208,14 +221,8 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_s64;
 	case OP_DIV:
 	case OP_MOD:
-		/* bpftrace warns unless the signed side is a literal */
-		if (c->final && ((a->is_signed && e->u.binary.lhs->kind != EXPR_INT) ||
-				 (b->is_signed && e->u.binary.rhs->kind != EXPR_INT))) {
-			diag_warn(&c->s->diag, e->span, E_BAD_OPERAND,
-				  "signed operands for '%s' are divided as unsigned (as bpftrace does)",
-				  op_str(op));
-			diag_hint(&c->s->diag, "cast an operand to an unsigned type to silence this");
-		}
+		warn_signed_div(c, op, e->span, a->is_signed && e->u.binary.lhs->kind != EXPR_INT,
+				b->is_signed && e->u.binary.rhs->kind != EXPR_INT);
 		return &ty_u64;
 	default:
 		return arith_result(a, b);
@@ -606,6 +613,9 @@ static void check_assign_map(struct check *c, struct stmt *st)
 			     op_str(st->u.assign.op), m->name, type_str_of(m->value));
 			return;
 		}
+		if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
+			warn_signed_div(c, st->u.assign.op, st->span, !m->value || m->value->is_signed,
+					t->is_signed && v->kind != EXPR_INT);
 		if (t->kind == TY_INT)
 			t = &ty_s64;
 	}
@@ -627,6 +637,9 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		}
 		if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
 			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", op_str(st->u.assign.op));
+		else if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
+			warn_signed_div(c, st->u.assign.op, st->span, v->type->is_signed,
+					t->is_signed && st->u.assign.value->kind != EXPR_INT);
 		target->info = v;
 		target->type = v->type;
 		return;
