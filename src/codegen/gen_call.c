@@ -208,6 +208,9 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 		emit(g->ir, JMP_IMM(BPF_JLE, size, t->size, ok));
 		emit(g->ir, MOV64_IMM(size, t->size));
 		emit(g->ir, LABEL(ok));
+	} else if (e->u.call.args.n == 2) {
+		// str(p, N): N bytes at most, and the NUL (t->size is rounded up)
+		emit(g->ir, MOV64_IMM(size, MIN(e->u.call.args.v[1]->u.ival + 1, t->size)));
 	} else {
 		emit(g->ir, MOV64_IMM(size, t->size));
 	}
