@@ -180,6 +180,33 @@ static struct type *arith_result(struct type *a, struct type *b)
 }
 
 /*
+ * Integers of different signs compared, or in arithmetic (+ - * / %):
+ * bpftrace warns, unless a side is a literal (a non-negative one: -1 is an
+ * operator and a literal). lhs and rhs are the operands, or NULL for a
+ * compound assignment's target.
+ */
+static void warn_mixed_signs(struct check *c, enum op op, struct span sp, struct type *a,
+			     struct type *b, struct expr *lhs, struct expr *rhs)
+{
+	bool cmp = op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT ||
+		   op == OP_GE;
+	bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV || op == OP_MOD;
+
+	if (!c->final || !(cmp || arith) || a->kind != TY_INT || b->kind != TY_INT ||
+	    a->is_signed == b->is_signed || (lhs && lhs->kind == EXPR_INT) ||
+	    (rhs && rhs->kind == EXPR_INT))
+		return;
+	struct strbuf an = { 0 }, bn = { 0 };
+	type_name(&an, a);
+	type_name(&bn, b);
+	diag_warn(&c->s->diag, sp, E_BAD_OPERAND, "%s integers of different signs: %s and %s",
+		  cmp ? "comparison of" : "arithmetic on", sb_str(&an), sb_str(&bn));
+	diag_hint(&c->s->diag, "cast one side so both are signed or both unsigned");
+	sb_free(&an);
+	sb_free(&bn);
+}
+
+/*
  * '/' and '%' (and '/=', '%=') divide as unsigned; bpftrace warns when a
  * side is signed and not a literal.
  */
@@ -209,6 +236,7 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		     op_str(op), type_str_of(a), type_str_of(b));
 		return &ty_none;
 	}
+	warn_mixed_signs(c, op, e->span, a, b, e->u.binary.lhs, e->u.binary.rhs);
 	switch (op) {
 	case OP_EQ:
 	case OP_NE:
@@ -613,6 +641,8 @@ static void check_assign_map(struct check *c, struct stmt *st)
 			     op_str(st->u.assign.op), m->name, type_str_of(m->value));
 			return;
 		}
+		if (m->value)
+			warn_mixed_signs(c, st->u.assign.op, st->span, m->value, t, NULL, v);
 		if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
 			warn_signed_div(c, st->u.assign.op, st->span, !m->value || m->value->is_signed,
 					t->is_signed && v->kind != EXPR_INT);
@@ -637,9 +667,13 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		}
 		if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
 			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", op_str(st->u.assign.op));
-		else if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
-			warn_signed_div(c, st->u.assign.op, st->span, v->type->is_signed,
-					t->is_signed && st->u.assign.value->kind != EXPR_INT);
+		else {
+			warn_mixed_signs(c, st->u.assign.op, st->span, v->type, t, NULL,
+					 st->u.assign.value);
+			if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
+				warn_signed_div(c, st->u.assign.op, st->span, v->type->is_signed,
+						t->is_signed && st->u.assign.value->kind != EXPR_INT);
+		}
 		target->info = v;
 		target->type = v->type;
 		return;
