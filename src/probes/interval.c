@@ -10,49 +10,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int interval_expand(struct session *s, struct probe *p, struct attach_point *ap)
+int parse_timer(struct session *s, struct attach_point *ap, const char *type, const char *example,
+		uint64_t *period_ns, uint64_t *hz)
 {
 	static const struct {
 		const char *unit;
 		uint64_t ns;
 	} units[] = { { "s", 1000000000ull }, { "ms", 1000000ull }, { "us", 1000ull }, { "hz", 0 } };
 	char *end;
-	uint64_t n, period = 0;
-	bool found = false;
+	uint64_t n;
 
+	*period_ns = *hz = 0;
 	if (ap->nparts != 3) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "an interval is written interval:UNIT:N, e.g. interval:s:1");
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "%s probes are written %s:UNIT:N, e.g. %s",
+			   type, type, example);
 		return -1;
 	}
 	errno = 0;
 	n = strtoull(ap->parts[2], &end, 10);
 	if (errno || *end || !*ap->parts[2] || n == 0) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "invalid interval count '%s'",
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "invalid %s count '%s'", type,
 			   ap->parts[2]);
-		diag_hint(&s->diag, "give a positive whole number, e.g. interval:s:1");
+		diag_hint(&s->diag, "give a positive whole number, e.g. %s", example);
 		return -1;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(ap->parts[1], units[i].unit))
 			continue;
-		found = true;
-		period = units[i].ns ? n * units[i].ns : 1000000000ull / n;
-		if (units[i].ns && period / units[i].ns != n)
-			period = 0;
+		if (!units[i].ns) {
+			*hz = n;
+			return 0;
+		}
+		*period_ns = n * units[i].ns;
+		if (*period_ns / units[i].ns != n) {
+			diag_error(&s->diag, ap->span, E_TOO_BIG, "%s %s:%s is out of range", type,
+				   ap->parts[1], ap->parts[2]);
+			return -1;
+		}
+		return 0;
 	}
-	if (!found) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "unknown interval unit '%s'",
-			   ap->parts[1]);
-		diag_hint(&s->diag, "units are s, ms, us and hz");
-		return -1;
-	}
-	if (!period) {
-		diag_error(&s->diag, ap->span, E_TOO_BIG, "interval %s:%s is out of range",
-			   ap->parts[1], ap->parts[2]);
-		return -1;
-	}
+	diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "unknown %s unit '%s'", type,
+		   ap->parts[1]);
+	diag_hint(&s->diag, "units are s, ms, us and hz");
+	return -1;
+}
+
+static int interval_expand(struct session *s, struct probe *p, struct attach_point *ap)
+{
+	uint64_t period, hz;
 	char name[128];
+
+	if (parse_timer(s, ap, "interval", "interval:s:1", &period, &hz) < 0)
+		return -1;
+	if (hz) {
+		period = 1000000000ull / hz;
+		if (!period) {
+			diag_error(&s->diag, ap->span, E_TOO_BIG, "interval %s:%s is out of range",
+				   ap->parts[1], ap->parts[2]);
+			return -1;
+		}
+	}
 	snprintf(name, sizeof(name), "interval:%s:%s", ap->parts[1], ap->parts[2]);
 	struct probe_inst *in = inst_add(s, p, ap, &prov_interval, name);
 	in->period = period;

@@ -63,9 +63,18 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 				parts[n++] = p + 1;
 			}
 		const struct provider *prov = n > 1 ? provider_lookup(parts[0]) : NULL;
+		if (prov && (prov->id == PROV_SOFTWARE || prov->id == PROV_HARDWARE)) {
+			/* as the full name: "s:cs*" lists software:context-switches: */
+			char whole[512];
+			snprintf(whole, sizeof(whole), "%s:%s%s%s", prov->name, parts[1],
+				 n > 2 ? ":" : "*", n > 2 ? parts[2] : "");
+			perf_list(whole, prov->id == PROV_SOFTWARE, prov->id == PROV_HARDWARE, out);
+			free(copy);
+			return 0;
+		}
 		if (prov && prov->id != PROV_TRACEPOINT) {
 			free(copy);
-			return 0; /* only tracepoints can be listed for now */
+			return 0; /* other probe types cannot be listed yet */
 		}
 		if (prov && n == 3) {
 			cat = parts[1];
@@ -79,6 +88,8 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 	rc = tracefs_events_match(cat, ev, list_one, &l, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "lantern: %s\n", err);
+	else if (!pattern || !*pattern || l.whole) /* not only tracepoints asked for */
+		perf_list(l.whole, true, true, out);
 	sb_free(&l.sb);
 	free(copy);
 	tracefs_release();

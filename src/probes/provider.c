@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "probes/provider.h"
+#include "base/util.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -18,9 +20,6 @@ PENDING(prov_kretprobe, PROV_KRETPROBE, "kretprobe", "kr");
 PENDING(prov_uprobe, PROV_UPROBE, "uprobe", "u");
 PENDING(prov_uretprobe, PROV_URETPROBE, "uretprobe", "ur");
 PENDING(prov_usdt, PROV_USDT, "usdt", "U");
-PENDING(prov_profile, PROV_PROFILE, "profile", "p");
-PENDING(prov_software, PROV_SOFTWARE, "software", "s");
-PENDING(prov_hardware, PROV_HARDWARE, "hardware", "h");
 PENDING(prov_kfunc, PROV_KFUNC, "kfunc", "f");
 PENDING(prov_kretfunc, PROV_KRETFUNC, "kretfunc", "fr");
 PENDING(prov_watchpoint, PROV_WATCHPOINT, "watchpoint", "w");
@@ -87,14 +86,16 @@ int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long 
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
-		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen)
+static int attach_perf_on(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			  struct perf_event_attr *attr, int cpu, const char *what, char *err,
+			  size_t errlen)
 {
-	int pfd = perf_event_open_fd(attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	int pfd = perf_event_open_fd(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	struct attachment a = { .link_fd = -1, .perf_fd = pfd, .inst = in };
 
 	if (pfd < 0) {
-		snprintf(err, errlen, "cannot open %s %s: %s", what, in->name, strerror(errno));
+		snprintf(err, errlen, "cannot open %s %s on CPU %d: %s", what, in->name, cpu,
+			 strerror(errno));
 		return -1;
 	}
 
@@ -111,5 +112,57 @@ int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst
 		a.link_fd = -1;
 	}
 	vec_push(&s->attachments, a);
+	return 0;
+}
+
+int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen)
+{
+	return attach_perf_on(s, pd, in, attr, 0, what, err, errlen);
+}
+
+int online_cpus(int *cpus, int max)
+{
+	char *text = read_file("/sys/devices/system/cpu/online", NULL);
+	int n = 0;
+
+	if (!text) {
+		long k = sysconf(_SC_NPROCESSORS_ONLN);
+		for (long i = 0; i < k && n < max; i++)
+			cpus[n++] = (int)i;
+		return n;
+	}
+	/* "0-3,5,7-8" */
+	for (char *p = text; *p && *p != '\n';) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			break;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		for (long c = lo; c <= hi && n < max; c++)
+			cpus[n++] = (int)c;
+		p = end + (*end == ',');
+	}
+	free(text);
+	return n;
+}
+
+int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			   struct perf_event_attr *attr, const char *what, char *err,
+			   size_t errlen)
+{
+	int cpus[1024], n = online_cpus(cpus, ARRAY_SIZE(cpus)), done = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (attach_perf_on(s, pd, in, attr, cpus[i], what, err, errlen) == 0)
+			done++;
+		else if (errno != ENODEV) /* ENODEV: it went offline since */
+			return -1;
+	}
+	if (!done) {
+		snprintf(err, errlen, "cannot open %s %s: no CPU is online", what, in->name);
+		return -1;
+	}
 	return 0;
 }

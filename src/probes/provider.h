@@ -55,13 +55,20 @@ const struct provider *provider_lookup(const char *name);
 struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_point *ap,
 			    const struct provider *prov, const char *name);
 
-extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval;
+extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
+	prov_software, prov_hardware;
 
 /*
  * A syscalls:sys_enter_X / sys_exit_X instance whose syscall number is
  * known (then in->sysnr is set): which raw_syscalls group could serve it.
  */
 enum sys_group tp_sys_group(struct probe_inst *in);
+
+/*
+ * List software and/or hardware events ("software:cpu-clock:") matching
+ * pattern (a wildcard over the whole name; NULL: all); how many.
+ */
+int perf_list(const char *pattern, bool software, bool hardware, FILE *out);
 
 /* perf_event_open(2) */
 int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
@@ -71,5 +78,19 @@ int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long 
  */
 int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
 		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen);
+/* The same on every online CPU (profile, software, hardware probes). */
+int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			   struct perf_event_attr *attr, const char *what, char *err,
+			   size_t errlen);
+/* The online CPUs' numbers, at most max of them; how many. */
+int online_cpus(int *cpus, int max);
+
+/*
+ * UNIT:N of interval and profile probes (parts 1 and 2 of ap): s, ms, us
+ * give *period_ns, hz gives *hz (the other is 0). Errors are reported,
+ * naming the probe type and giving an example.
+ */
+int parse_timer(struct session *s, struct attach_point *ap, const char *type, const char *example,
+		uint64_t *period_ns, uint64_t *hz);
 
 #endif

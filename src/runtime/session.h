@@ -110,7 +110,11 @@ struct probe_inst {
 	const struct provider *prov;
 	const char *name;     /* full name, as `probe` prints it */
 	const char *target[3]; /* provider-specific: category, event / unit, count */
-	uint64_t period;      /* interval: nanoseconds */
+	uint64_t period;      /* interval: nanoseconds; profile, software, hardware:
+				 sample period (events, or ns for clocks), or frequency */
+	bool freq;	      /* period is a frequency (profile:hz) */
+	uint32_t perf_type;   /* profile, software, hardware: perf_event_attr type */
+	uint64_t perf_config; /* and config */
 	struct tp_format *fmt; /* tracepoint: loaded when args are used */
 	struct type *args;     /* TY_CTX, built lazily */
 	uint32_t probe_id;     /* index in session.probe_names */

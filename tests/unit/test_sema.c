@@ -174,7 +174,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:1-20: error E209: kprobe probes are not supported by lantern yet\n"
 		  "kprobe:do_nanosleep { }\n"
 		  "~~~~~~~~~~~~~~~~~~~\n"
-		  "hint: tracepoint, interval, BEGIN and END probes work; `lantern -l` lists tracepoints\n"
+		  "hint: tracepoint, interval, profile, software, hardware, BEGIN and END probes work; `lantern -l` lists tracepoints\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
 	  "stdin:1:24-30: error E208: retval is not available in BEGIN probes\n"
