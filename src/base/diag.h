@@ -39,6 +39,8 @@
 	X(E_NO_PROBES, 207)                                                                        \
 	X(E_BUILTIN_CONTEXT, 208)                                                                  \
 	X(E_UNSUPPORTED, 209)                                                                      \
+	X(E_UNKNOWN_FILE, 210)                                                                     \
+	X(E_UNKNOWN_SYMBOL, 211)                                                                   \
 	/* types */                                                                                \
 	X(E_TYPE_MISMATCH, 300)                                                                    \
 	X(E_MAP_TYPE_CLASH, 301)                                                                   \

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: the codegen hooks named in sema's tables. */
 #include "codegen/gen.h"
+#include "probes/arch.h"
 #include "sema/sema.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* r = helper() */
@@ -74,6 +76,23 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		return reg_val(t, gen_const(g, g->inst->probe_id));
 	case BI_ARGS:
 		return reg_val(t, g->ctx);
+	case BI_ARGN:
+	case BI_RETVAL: {
+		// *(u64 *)(ctx + the register's offset in struct pt_regs)
+		const struct arch_regs *a = arch_regs();
+		int16_t off = e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)];
+		r = ir_vreg(g->ir);
+		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, off));
+		return reg_val(t, r);
+	}
+	case BI_FUNC: {
+		uint32_t off = scratch_alloc(g, t->size);
+		struct expr lit = { .kind = EXPR_STR, .type = t };
+		lit.u.str = g->inst->target[1];
+		lit.u.len = strlen(lit.u.str);
+		gen_expr_into(g, &lit, t, g->scratch, off);
+		return mem_val(t, g->scratch, off);
+	}
 	case BI_CPID:
 		return reg_val(t, gen_const(g, g->s->cpid));
 	default:

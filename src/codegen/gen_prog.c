@@ -2,6 +2,7 @@
 /* Programs and statements. */
 #include "codegen/gen.h"
 #include "codegen/scratch.h"
+#include "probes/arch.h"
 #include "probes/syscalls.h"
 #include "sema/sema.h"
 
@@ -122,7 +123,7 @@ static void gen_stmt(struct gen *g, struct stmt *st)
  */
 static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
 {
-	const struct syscall_regs *r = syscall_regs();
+	const struct arch_regs *r = arch_regs();
 	struct ir *ir = g->ir;
 
 	// probe_read_kernel(slot, cs - from + 8, args[0] + from); leave if cs is 32-bit
@@ -139,16 +140,16 @@ static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
 
 static void gen_sys_filter(struct gen *g)
 {
-	const struct syscall_regs *r = syscall_regs();
+	const struct arch_regs *r = arch_regs();
 	struct ir *ir = g->ir;
 	bool enter = g->pd->sysgroup == SYSGROUP_ENTER;
-	int16_t slot = ir_stack(ir, (uint32_t)(r->cs - r->nr) + 8);
+	int16_t slot = ir_stack(ir, (uint32_t)(r->cs - r->sys_nr) + 8);
 	int32_t nr = ir_vreg(ir), id = ir_vreg(ir);
 
 	if (enter) {
 		emit(ir, LDX_MEM(BPF_DW, nr, g->ctx, 8));
 	} else {
-		gen_sys_regs(g, slot, r->nr);
+		gen_sys_regs(g, slot, r->sys_nr);
 		emit(ir, LDX_MEM(BPF_DW, nr, R10, slot));
 	}
 	// id = map[nr] - 1 (nr < SYSCALL_NR_LIMIT, unsigned), or leave

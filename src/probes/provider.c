@@ -17,8 +17,6 @@
 PENDING(prov_rawtracepoint, PROV_RAWTRACEPOINT, "rawtracepoint", "rt");
 PENDING(prov_kprobe, PROV_KPROBE, "kprobe", "k");
 PENDING(prov_kretprobe, PROV_KRETPROBE, "kretprobe", "kr");
-PENDING(prov_uprobe, PROV_UPROBE, "uprobe", "u");
-PENDING(prov_uretprobe, PROV_URETPROBE, "uretprobe", "ur");
 PENDING(prov_usdt, PROV_USDT, "usdt", "U");
 PENDING(prov_kfunc, PROV_KFUNC, "kfunc", "f");
 PENDING(prov_kretfunc, PROV_KRETFUNC, "kretfunc", "fr");
@@ -86,16 +84,20 @@ int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long 
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-static int attach_perf_on(struct session *s, struct prog_desc *pd, struct probe_inst *in,
-			  struct perf_event_attr *attr, int cpu, const char *what, char *err,
-			  size_t errlen)
+int attach_perf_event_on(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			 struct perf_event_attr *attr, pid_t pid, int cpu, const char *what, char *err,
+			 size_t errlen)
 {
-	int pfd = perf_event_open_fd(attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	int pfd = perf_event_open_fd(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	struct attachment a = { .link_fd = -1, .perf_fd = pfd, .inst = in };
 
 	if (pfd < 0) {
-		snprintf(err, errlen, "cannot open %s %s on CPU %d: %s", what, in->name, cpu,
-			 strerror(errno));
+		if (pid > 0)
+			snprintf(err, errlen, "cannot open %s %s for process %d: %s", what, in->name,
+				 (int)pid, strerror(errno));
+		else
+			snprintf(err, errlen, "cannot open %s %s on CPU %d: %s", what, in->name, cpu,
+				 strerror(errno));
 		return -1;
 	}
 
@@ -118,7 +120,7 @@ static int attach_perf_on(struct session *s, struct prog_desc *pd, struct probe_
 int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
 		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen)
 {
-	return attach_perf_on(s, pd, in, attr, 0, what, err, errlen);
+	return attach_perf_event_on(s, pd, in, attr, -1, 0, what, err, errlen);
 }
 
 int online_cpus(int *cpus, int max)
@@ -155,7 +157,7 @@ int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe
 	int cpus[1024], n = online_cpus(cpus, ARRAY_SIZE(cpus)), done = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (attach_perf_on(s, pd, in, attr, cpus[i], what, err, errlen) == 0)
+		if (attach_perf_event_on(s, pd, in, attr, -1, cpus[i], what, err, errlen) == 0)
 			done++;
 		else if (errno != ENODEV) /* ENODEV: it went offline since */
 			return -1;

@@ -56,7 +56,7 @@ struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_po
 			    const struct provider *prov, const char *name);
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
-	prov_software, prov_hardware;
+	prov_software, prov_hardware, prov_uprobe, prov_uretprobe;
 
 /*
  * A syscalls:sys_enter_X / sys_exit_X instance whose syscall number is
@@ -78,6 +78,10 @@ int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long 
  */
 int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
 		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen);
+/* The same for process pid (-1: all) on cpu (-1: all). */
+int attach_perf_event_on(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+			 struct perf_event_attr *attr, pid_t pid, int cpu, const char *what, char *err,
+			 size_t errlen);
 /* The same on every online CPU (profile, software, hardware probes). */
 int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe_inst *in,
 			   struct perf_event_attr *attr, const char *what, char *err,

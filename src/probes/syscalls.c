@@ -415,12 +415,6 @@ int syscall_number(const char *name)
 	return e ? e->nr : -1;
 }
 
-const struct syscall_regs *syscall_regs(void)
-{
-	/* struct pt_regs: orig_ax at 120, cs at 136; __USER32_CS is 0x23 */
-	static const struct syscall_regs r = {.nr = 120, .cs = 136, .cs32 = 0x23};
-	return &r;
-}
 #else
 int syscall_number(const char *name)
 {
@@ -428,8 +422,4 @@ int syscall_number(const char *name)
 	return -1;
 }
 
-const struct syscall_regs *syscall_regs(void)
-{
-	return NULL;
-}
 #endif

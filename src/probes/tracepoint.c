@@ -163,7 +163,7 @@ enum sys_group tp_sys_group(struct probe_inst *in)
 	const char *ev = in->target[1];
 	enum sys_group g;
 
-	if (in->prov->id != PROV_TRACEPOINT || strcmp(in->target[0], "syscalls") || !syscall_regs())
+	if (in->prov->id != PROV_TRACEPOINT || strcmp(in->target[0], "syscalls"))
 		return SYSGROUP_NONE;
 	if (!strncmp(ev, "sys_enter_", 10))
 		g = SYSGROUP_ENTER, ev += 10;

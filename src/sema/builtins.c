@@ -4,9 +4,11 @@
  * that types it (here) and the one that generates its code (codegen/).
  */
 #include "output/hist.h"
+#include "probes/arch.h"
 #include "probes/provider.h"
 #include "sema/check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static struct type *check_args(struct check *c, struct expr *e)
@@ -42,6 +44,56 @@ static struct type *check_not_here(struct check *c, struct expr *e)
 	return &ty_none;
 }
 
+static bool in_probe(struct check *c, enum provider_id a, enum provider_id b)
+{
+	return c->inst && c->inst->prov && (c->inst->prov->id == a || c->inst->prov->id == b);
+}
+
+/* arg0 .. arg5: a function's arguments, from the registers */
+static struct type *check_argn(struct check *c, struct expr *e)
+{
+	unsigned long n = strtoul(e->u.name + 3, NULL, 10);
+
+	if (!in_probe(c, PROV_UPROBE, PROV_KPROBE)) {
+		check_not_here(c, e);
+		CHINT(c, "arg0, arg1, ... are a function's arguments in uprobe and kprobe probes");
+		return &ty_none;
+	}
+	if (!arch_regs() || n >= ARCH_MAX_ARGS) {
+		CERR(c, e->span, E_UNSUPPORTED, "%s is not supported: lantern reads arg0 to arg%d",
+		     e->u.name, ARCH_MAX_ARGS - 1);
+		CHINT(c, "later arguments are passed on the stack");
+		return &ty_none;
+	}
+	return &ty_u64;
+}
+
+static struct type *check_retval(struct check *c, struct expr *e)
+{
+	if (!in_probe(c, PROV_URETPROBE, PROV_KRETPROBE)) {
+		check_not_here(c, e);
+		if (in_probe(c, PROV_TRACEPOINT, PROV_TRACEPOINT) &&
+		    !strcmp(c->inst->target[0], "syscalls") &&
+		    !strncmp(c->inst->target[1], "sys_exit_", 9))
+			CHINT(c, "a syscall's return value is args->ret here");
+		else
+			CHINT(c, "retval is a function's return value in uretprobe and kretprobe probes");
+		return &ty_none;
+	}
+	return &ty_u64;
+}
+
+/* func: the probed function's name, a string known for each instance */
+static struct type *check_func(struct check *c, struct expr *e)
+{
+	if (!in_probe(c, PROV_UPROBE, PROV_URETPROBE) && !in_probe(c, PROV_KPROBE, PROV_KRETPROBE)) {
+		check_not_here(c, e);
+		CHINT(c, "func names the function in uprobe, uretprobe, kprobe and kretprobe probes");
+		return &ty_none;
+	}
+	return type_str(&c->s->arena, strlen(c->inst->target[1]) + 1);
+}
+
 static struct type *check_unsupported(struct check *c, struct expr *e)
 {
 	CERR(c, e->span, E_UNSUPPORTED, "%s is not supported yet", e->u.name);
@@ -65,9 +117,9 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_NUMAID] = { "numaid", BI_NUMAID, &ty_u64, NULL },
 	[BI_JIFFIES] = { "jiffies", BI_JIFFIES, &ty_u64, NULL },
 	[BI_CURTASK] = { "curtask", BI_CURTASK, &ty_u64, NULL },
-	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_not_here },
-	[BI_FUNC] = { "func", BI_FUNC, NULL, check_not_here },
-	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_not_here },
+	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_retval },
+	[BI_FUNC] = { "func", BI_FUNC, NULL, check_func },
+	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_argn },
 	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_not_here },
 	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_unsupported },
 	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_unsupported },

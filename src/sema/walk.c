@@ -150,5 +150,6 @@ bool probe_args_only(struct probe *p, const char *const *names)
 
 bool probe_per_instance(struct probe *p)
 {
-	return probe_uses_builtin(p, BI_ARGS) || probe_uses_builtin(p, BI_PROBE);
+	return probe_uses_builtin(p, BI_ARGS) || probe_uses_builtin(p, BI_PROBE) ||
+	       probe_uses_builtin(p, BI_FUNC);
 }

@@ -174,13 +174,13 @@ static const struct sema_case cases[] = {
 	  "stdin:1:1-20: error E209: kprobe probes are not supported by lantern yet\n"
 		  "kprobe:do_nanosleep { }\n"
 		  "~~~~~~~~~~~~~~~~~~~\n"
-		  "hint: tracepoint, interval, profile, software, hardware, BEGIN and END probes work; `lantern -l` lists tracepoints\n"
+		  "hint: probe types that work: tracepoint, uprobe, uretprobe, profile, interval, software, hardware, BEGIN, END\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
 	  "stdin:1:24-30: error E208: retval is not available in BEGIN probes\n"
 		  "BEGIN { printf(\"%d\\n\", retval); }\n"
 		  "                       ~~~~~~\n"
-		  "" },
+		  "hint: retval is a function's return value in uretprobe and kretprobe probes\n" },
 	{ "BEGIN { @x = hello; }",
 	  "stdin:1:14-19: error E201: unknown identifier 'hello'\n"
 		  "BEGIN { @x = hello; }\n"

@@ -39,10 +39,8 @@ static void test_numbers(void **state)
 	assert_int_equal(syscall_number("stat"), -1);
 	assert_int_equal(syscall_number("no_such_call"), -1);
 	assert_int_equal(syscall_number(""), -1);
-	assert_non_null(syscall_regs());
 #else
 	assert_int_equal(syscall_number("read"), -1);
-	assert_null(syscall_regs());
 #endif
 }
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What differs by architecture for probes: where the kernel's struct
+ * pt_regs (the context of kprobe and uprobe programs, and what
+ * raw_syscalls hands over) keeps a function's arguments, its return value
+ * and the syscall number. Offsets are in bytes.
+ */
+#ifndef LANTERN_PROBES_ARCH_H
+#define LANTERN_PROBES_ARCH_H
+
+#include <stdint.h>
+
+#define ARCH_MAX_ARGS 6
+
+struct arch_regs {
+	const char *name;
+	int16_t arg[ARCH_MAX_ARGS]; /* the first integer arguments of a function */
+	int16_t ret;		    /* the return value */
+	int16_t ip, sp;
+	int16_t sys_nr; /* the syscall number as sys_exit sees it; -1: unknown */
+	int16_t cs;	/* code segment (x86): tells 32-bit tasks apart; -1: none */
+	uint16_t cs32;	/* the code segment of a 32-bit task */
+};
+
+/* This machine's layout, or NULL for an architecture lantern does not know. */
+const struct arch_regs *arch_regs(void);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The functions of an ELF file (executable or shared library), for
+ * uprobes: their names and the file offsets the kernel attaches at.
+ */
+#ifndef LANTERN_PROBES_ELFSYM_H
+#define LANTERN_PROBES_ELFSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_func {
+	char *name;
+	uint64_t addr;	 /* virtual address (st_value) */
+	uint64_t offset; /* where it is in the file */
+};
+
+struct elf_funcs {
+	struct elf_func *v; /* sorted by name, one entry per name */
+	size_t n;
+};
+
+/* Read path's function symbols (.symtab, and .dynsym); -1 with err set. */
+int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
+void elf_funcs_free(struct elf_funcs *f);
+const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *name);
+/* The file offset of virtual address addr, or -1 when no segment maps it. */
+int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
+
+#endif

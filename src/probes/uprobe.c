@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uprobe:FILE:FUNC and uretprobe:FILE:FUNC: a function's entry (return) in
+ * an executable or shared library, for every process that runs it (or
+ * only the -p process). FUNC may hold wildcards, or be an address (0x...).
+ * FILE is a path, a program found in $PATH, or a library name ("libc")
+ * found in the usual library directories.
+ *
+ * Attached with the kernel's uprobe PMU (perf_event_open of the type in
+ * /sys/bus/event_source/devices/uprobe): no tracefs entries are created,
+ * so nothing is left behind if lantern dies. The programs are kprobe
+ * programs: their context is the task's registers (arg0.., retval).
+ */
+#include "base/util.h"
+#include "probes/elfsym.h"
+#include "probes/provider.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PMU_DIR "/sys/bus/event_source/devices/uprobe"
+
+static int read_int_file(const char *path, const char *prefix)
+{
+	char *text = read_file(path, NULL);
+	int v = -1;
+
+	if (text && !strncmp(text, prefix, strlen(prefix)))
+		v = atoi(text + strlen(prefix));
+	free(text);
+	return v;
+}
+
+/* The uprobe PMU's perf type, or -1; *retbit: the config bit for returns. */
+static int uprobe_pmu(int *retbit)
+{
+	*retbit = read_int_file(PMU_DIR "/format/retprobe", "config:");
+	return read_int_file(PMU_DIR "/type", "");
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* An ELF file, not a linker script (libc.so next to libc.so.6) */
+static bool is_elf(const char *path)
+{
+	char magic[4];
+	FILE *f = fopen(path, "rb");
+	bool ok = f && fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\177ELF", 4);
+
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+/* "libc" -> /lib/x86_64-linux-gnu/libc.so.6: NAME.so* or libNAME.so* in a library directory */
+static bool find_library(const char *name, char *out, size_t n)
+{
+	static const char *const dirs[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+		"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+		"/usr/local/lib",
+	};
+	char want[2][PATH_MAX];
+
+	snprintf(want[0], sizeof(want[0]), "%s.so", name);
+	snprintf(want[1], sizeof(want[1]), "lib%s.so", name);
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+		char best[PATH_MAX] = "";
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			for (int k = 0; k < 2; k++) {
+				size_t len = strlen(want[k]);
+				if (strncmp(de->d_name, want[k], len) ||
+				    (de->d_name[len] && de->d_name[len] != '.'))
+					continue;
+				/* the shortest ELF name: libc.so.6 before libc.so.6.1 */
+				char full[PATH_MAX * 2];
+				snprintf(full, sizeof(full), "%s/%s", dirs[i], de->d_name);
+				if ((!*best || strlen(de->d_name) < strlen(best)) && is_file(full) &&
+				    is_elf(full))
+					snprintf(best, sizeof(best), "%s", de->d_name);
+			}
+		}
+		closedir(d);
+		if (*best) {
+			snprintf(out, n, "%s/%s", dirs[i], best);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* FILE of an attach point -> an absolute path of an existing file (out: PATH_MAX bytes) */
+static bool resolve_file(const char *file, char *out)
+{
+	char buf[PATH_MAX];
+	const char *path = getenv("PATH");
+
+	if (strchr(file, '/'))
+		return realpath(file, out) && is_file(out);
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? path : ".", file);
+		if (access(buf, X_OK) == 0 && is_file(buf))
+			return realpath(buf, out) != NULL;
+		path += len + (path[len] == ':');
+	}
+	return find_library(file, buf, sizeof(buf)) && realpath(buf, out);
+}
+
+static void suggest_symbol(struct session *s, const struct elf_funcs *f, const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 3;
+
+	for (size_t i = 0; i < f->n; i++) {
+		unsigned d = edit_distance(name, f->v[i].name, bestd);
+		if (d < bestd) {
+			bestd = d;
+			best = f->v[i].name;
+		}
+	}
+	if (best)
+		diag_hint(&s->diag, "did you mean '%s'?", best);
+}
+
+static int uprobe_expand(struct session *s, struct probe *p, struct attach_point *ap)
+{
+	const struct provider *prov = provider_lookup(ap->parts[0]);
+	char path[PATH_MAX], err[512], name[PATH_MAX + 256];
+	struct elf_funcs funcs;
+	const char *fn;
+	int retbit, added = 0;
+
+	if (ap->nparts != 3 || !*ap->parts[1] || !*ap->parts[2]) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "%s probes are written %s:FILE:FUNCTION, e.g. %s:/bin/bash:readline",
+			   prov->name, prov->name, prov->name);
+		return -1;
+	}
+	if (uprobe_pmu(&retbit) < 0 || (prov->id == PROV_URETPROBE && retbit < 0)) {
+		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
+			   PMU_DIR);
+		diag_hint(&s->diag, "tracepoint, profile and software probes do not need it");
+		return -1;
+	}
+	if (!resolve_file(ap->parts[1], path)) {
+		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
+		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
+		return -1;
+	}
+	fn = ap->parts[2];
+	if (!strncmp(fn, "0x", 2) || (fn[0] >= '0' && fn[0] <= '9')) {
+		/* an address in the file */
+		char *end;
+		uint64_t addr = strtoull(fn, &end, 0);
+		int64_t off = *end ? -1 : elf_addr_offset(path, addr, err, sizeof(err));
+		if (off < 0) {
+			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
+				   *end ? "not an address or a function name" : err);
+			return -1;
+		}
+		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, fn);
+		struct probe_inst *in = inst_add(s, p, ap, prov, name);
+		in->target[0] = arena_strdup(&s->arena, path);
+		in->target[1] = arena_strdup(&s->arena, fn);
+		in->offset = (uint64_t)off;
+		return 0;
+	}
+	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
+		return -1;
+	}
+	for (size_t i = 0; i < funcs.n; i++) {
+		const struct elf_func *f = &funcs.v[i];
+		if (has_wildcard(fn) ? !wildcard_match(fn, f->name) : strcmp(fn, f->name))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, f->name);
+		struct probe_inst *in = inst_add(s, p, ap, prov, name);
+		in->target[0] = arena_strdup(&s->arena, path);
+		in->target[1] = arena_strdup(&s->arena, f->name);
+		in->offset = f->offset;
+		added++;
+	}
+	if (!added) {
+		if (has_wildcard(fn)) {
+			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'",
+				   path, fn);
+		} else {
+			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn,
+				   path);
+			suggest_symbol(s, &funcs, fn);
+		}
+	}
+	elf_funcs_free(&funcs);
+	return added ? 0 : -1;
+}
+
+static enum bpf_prog_type uprobe_prog_type(struct session *s, struct prog_desc *pd)
+{
+	return BPF_PROG_TYPE_KPROBE;
+}
+
+static int uprobe_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
+			 size_t errlen)
+{
+	struct perf_event_attr attr = { 0 };
+	int retbit, type = uprobe_pmu(&retbit);
+	pid_t pid = s->opts->pid > 0 ? s->opts->pid : -1;
+
+	attr.type = type;
+	attr.size = sizeof(attr);
+	if (in->prov->id == PROV_URETPROBE)
+		attr.config = 1ull << retbit;
+	attr.config1 = (uint64_t)(uintptr_t)in->target[0]; /* uprobe_path */
+	attr.config2 = in->offset;			     /* probe_offset */
+	return attach_perf_event_on(s, pd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name, err,
+				    errlen);
+}
+
+const struct provider prov_uprobe = {
+	.id = PROV_UPROBE,
+	.name = "uprobe",
+	.alias = "u",
+	.expand = uprobe_expand,
+	.prog_type = uprobe_prog_type,
+	.attach = uprobe_attach,
+};
+
+const struct provider prov_uretprobe = {
+	.id = PROV_URETPROBE,
+	.name = "uretprobe",
+	.alias = "ur",
+	.expand = uprobe_expand,
+	.prog_type = uprobe_prog_type,
+	.attach = uprobe_attach,
+};
