@@ -170,11 +170,11 @@ static const struct sema_case cases[] = {
 		  "BEGIN { exit(\"a\"); }\n"
 		  "             ~~~\n"
 		  "" },
-	{ "kprobe:do_nanosleep { }",
-	  "stdin:1:1-20: error E209: kprobe probes are not supported by lantern yet\n"
-		  "kprobe:do_nanosleep { }\n"
-		  "~~~~~~~~~~~~~~~~~~~\n"
-		  "hint: probe types that work: tracepoint, uprobe, uretprobe, profile, interval, software, hardware, BEGIN, END\n"
+	{ "kfunc:do_nanosleep { }",
+	  "stdin:1:1-19: error E209: kfunc probes are not supported by lantern yet\n"
+		  "kfunc:do_nanosleep { }\n"
+		  "~~~~~~~~~~~~~~~~~~\n"
+		  "hint: probe types that work: tracepoint, kprobe, kretprobe, uprobe, uretprobe, profile, interval, software, hardware, BEGIN, END\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
 	  "stdin:1:24-30: error E208: retval is not available in BEGIN probes\n"

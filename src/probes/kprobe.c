@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kprobe:FUNCTION[+OFFSET] and kretprobe:FUNCTION: a kernel function's
+ * entry (or an instruction in it) and return. FUNCTION may hold wildcards,
+ * matched against the functions tracefs says can be probed
+ * (available_filter_functions), or the kernel's text symbols.
+ *
+ * Attached with the kernel's kprobe PMU (perf_event_open of the type in
+ * /sys/bus/event_source/devices/kprobe): no tracefs entries, nothing left
+ * behind. A kernel built without CONFIG_KPROBES has no such PMU: the
+ * script is refused before anything loads, saying what works instead.
+ */
+#include "base/strbuf.h"
+#include "base/util.h"
+#include "probes/provider.h"
+#include "probes/tracefs.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PMU_DIR "/sys/bus/event_source/devices/kprobe"
+
+static int read_int_file(const char *path, const char *prefix)
+{
+	char *text = read_file(path, NULL);
+	int v = -1;
+
+	if (text && !strncmp(text, prefix, strlen(prefix)))
+		v = atoi(text + strlen(prefix));
+	free(text);
+	return v;
+}
+
+/*
+ * The kprobe PMU's perf type, or -1; *retbit: the config bit for returns.
+ * Tests point LANTERN_TEST_KPROBE_PMU at a fake PMU directory, to compile
+ * kprobes on a kernel without them.
+ */
+static int kprobe_pmu(int *retbit)
+{
+	const char *dir = getenv("LANTERN_TEST_KPROBE_PMU");
+	char path[512];
+
+	if (!dir)
+		dir = PMU_DIR;
+	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
+	*retbit = read_int_file(path, "config:");
+	snprintf(path, sizeof(path), "%s/type", dir);
+	return read_int_file(path, "");
+}
+
+/*
+ * The kernel functions, one per line ("name" or "name [module]"): those
+ * tracefs says can be probed, or where that list is closed (lockdown), the
+ * text symbols of /proc/kallsyms.
+ */
+static char *kernel_functions(char *err, size_t errlen)
+{
+	const char *root = tracefs_path(err, errlen);
+	char path[1024], *text = NULL, *save = NULL;
+	struct strbuf sb = { 0 };
+
+	if (root) {
+		snprintf(path, sizeof(path), "%s/available_filter_functions", root);
+		text = read_file(path, NULL);
+		if (text && *text)
+			return text;
+		free(text);
+	}
+	text = read_file("/proc/kallsyms", NULL);
+	if (!text) {
+		snprintf(err, errlen, "cannot read the kernel's functions (/proc/kallsyms): %s",
+			 strerror(errno));
+		return NULL;
+	}
+	/* "ffffffff81000000 T name [module]" */
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char type, name[256];
+		if (sscanf(line, "%*s %c %255s", &type, name) == 2 && (type == 't' || type == 'T'))
+			sb_printf(&sb, "%s\n", name);
+	}
+	free(text);
+	if (!sb.s)
+		return xstrdup("");
+	return sb.s; /* the caller frees it */
+}
+
+static int kprobe_expand(struct session *s, struct probe *p, struct attach_point *ap)
+{
+	const struct provider *prov = provider_lookup(ap->parts[0]);
+	char err[512], name[512], *text, *save = NULL, *plus;
+	char *fn;
+	uint64_t offset = 0;
+	int retbit, added = 0;
+	const char *best = NULL;
+	unsigned bestd = 3;
+
+	if (ap->nparts != 2 || !*ap->parts[1]) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "%s probes are written %s:FUNCTION, e.g. %s:do_nanosleep", prov->name,
+			   prov->name, prov->name);
+		return -1;
+	}
+	if (kprobe_pmu(&retbit) < 0 || (prov->id == PROV_KRETPROBE && retbit < 0)) {
+		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+			   "this kernel has no kprobes (no kprobe PMU in %s): it was built without "
+			   "CONFIG_KPROBES",
+			   "/sys/bus/event_source/devices");
+		diag_hint(&s->diag, "tracepoints cover many kernel events (`lantern -l 'tracepoint:*'`); "
+				    "profile and software probes sample without kprobes");
+		return -1;
+	}
+	fn = arena_strdup(&s->arena, ap->parts[1]);
+	if ((plus = strchr(fn, '+'))) {
+		char *end;
+		*plus = 0;
+		offset = strtoull(plus + 1, &end, 0);
+		if (*end || prov->id == PROV_KRETPROBE || has_wildcard(fn)) {
+			diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+				   "an offset is written kprobe:FUNCTION+OFFSET (no wildcards, not on kretprobe)");
+			return -1;
+		}
+	}
+	text = kernel_functions(err, sizeof(err));
+	if (!text) {
+		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
+		return -1;
+	}
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, " \t")] = 0; /* drop " [module]" */
+		if (has_wildcard(fn) ? !wildcard_match(fn, line) : strcmp(fn, line)) {
+			if (!has_wildcard(fn)) {
+				unsigned d = edit_distance(fn, line, bestd);
+				if (d < bestd) {
+					bestd = d;
+					best = arena_strdup(&s->arena, line);
+				}
+			}
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s:%s", prov->name, ap->parts[1]);
+		if (has_wildcard(fn))
+			snprintf(name, sizeof(name), "%s:%s", prov->name, line);
+		struct probe_inst *in = inst_add(s, p, ap, prov, name);
+		in->target[1] = arena_strdup(&s->arena, line);
+		in->offset = offset;
+		added++;
+		if (!has_wildcard(fn))
+			break; /* a name listed twice (two modules) is one probe */
+	}
+	free(text);
+	if (!added) {
+		diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, has_wildcard(fn) ?
+			   "no kernel function matches '%s'" : "'%s' is not a kernel function kprobes can attach to", fn);
+		if (best)
+			diag_hint(&s->diag, "did you mean '%s'?", best);
+		return -1;
+	}
+	return 0;
+}
+
+static enum bpf_prog_type kprobe_prog_type(struct session *s, struct prog_desc *pd)
+{
+	return BPF_PROG_TYPE_KPROBE;
+}
+
+static int kprobe_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
+			 size_t errlen)
+{
+	struct perf_event_attr attr = { 0 };
+	int retbit, type = kprobe_pmu(&retbit);
+
+	attr.type = type;
+	attr.size = sizeof(attr);
+	if (in->prov->id == PROV_KRETPROBE)
+		attr.config = 1ull << retbit;
+	attr.config1 = (uint64_t)(uintptr_t)in->target[1]; /* kprobe_func */
+	attr.config2 = in->offset;			     /* probe_offset */
+	return attach_perf_event_on(s, pd, in, &attr, -1, 0, in->prov->name, err, errlen);
+}
+
+const struct provider prov_kprobe = {
+	.id = PROV_KPROBE,
+	.name = "kprobe",
+	.alias = "k",
+	.expand = kprobe_expand,
+	.prog_type = kprobe_prog_type,
+	.attach = kprobe_attach,
+};
+
+const struct provider prov_kretprobe = {
+	.id = PROV_KRETPROBE,
+	.name = "kretprobe",
+	.alias = "kr",
+	.expand = kprobe_expand,
+	.prog_type = kprobe_prog_type,
+	.attach = kprobe_attach,
+};
