@@ -23,17 +23,6 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices/kprobe"
 
-static int read_int_file(const char *path, const char *prefix)
-{
-	char *text = read_file(path, NULL);
-	int v = -1;
-
-	if (text && !strncmp(text, prefix, strlen(prefix)))
-		v = atoi(text + strlen(prefix));
-	free(text);
-	return v;
-}
-
 /*
  * The kprobe PMU's perf type, or -1; *retbit: the config bit for returns.
  * Tests point LANTERN_TEST_KPROBE_PMU at a fake PMU directory, to compile
@@ -42,14 +31,8 @@ static int read_int_file(const char *path, const char *prefix)
 static int kprobe_pmu(int *retbit)
 {
 	const char *dir = getenv("LANTERN_TEST_KPROBE_PMU");
-	char path[512];
 
-	if (!dir)
-		dir = PMU_DIR;
-	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
-	*retbit = read_int_file(path, "config:");
-	snprintf(path, sizeof(path), "%s/type", dir);
-	return read_int_file(path, "");
+	return probe_pmu(dir ? dir : PMU_DIR, retbit);
 }
 
 /*

@@ -166,3 +166,24 @@ int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe
 	}
 	return 0;
 }
+
+static int read_int_after(const char *path, const char *prefix)
+{
+	char *text = read_file(path, NULL);
+	int v = -1;
+
+	if (text && !strncmp(text, prefix, strlen(prefix)))
+		v = atoi(text + strlen(prefix));
+	free(text);
+	return v;
+}
+
+int probe_pmu(const char *dir, int *retbit)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
+	*retbit = read_int_after(path, "config:");
+	snprintf(path, sizeof(path), "%s/type", dir);
+	return read_int_after(path, "");
+}

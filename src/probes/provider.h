@@ -86,6 +86,12 @@ int attach_perf_event_on(struct session *s, struct prog_desc *pd, struct probe_i
 int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe_inst *in,
 			   struct perf_event_attr *attr, const char *what, char *err,
 			   size_t errlen);
+/*
+ * The perf type of a kprobe or uprobe PMU (dir: its directory in
+ * /sys/bus/event_source/devices), or -1 when the kernel has none;
+ * *retbit: the config bit that makes a return probe (-1: none).
+ */
+int probe_pmu(const char *dir, int *retbit);
 /* The online CPUs' numbers, at most max of them; how many. */
 int online_cpus(int *cpus, int max);
 

@@ -27,22 +27,9 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
 
-static int read_int_file(const char *path, const char *prefix)
-{
-	char *text = read_file(path, NULL);
-	int v = -1;
-
-	if (text && !strncmp(text, prefix, strlen(prefix)))
-		v = atoi(text + strlen(prefix));
-	free(text);
-	return v;
-}
-
-/* The uprobe PMU's perf type, or -1; *retbit: the config bit for returns. */
 static int uprobe_pmu(int *retbit)
 {
-	*retbit = read_int_file(PMU_DIR "/format/retprobe", "config:");
-	return read_int_file(PMU_DIR "/type", "");
+	return probe_pmu(PMU_DIR, retbit);
 }
 
 static bool is_file(const char *path)
