@@ -72,6 +72,11 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 			free(copy);
 			return 0;
 		}
+		if (prov && (prov->id == PROV_UPROBE || prov->id == PROV_URETPROBE) && n == 3) {
+			int k = uprobe_list(prov->name, parts[1], parts[2], out);
+			free(copy);
+			return k < 0;
+		}
 		if (prov && prov->id != PROV_TRACEPOINT) {
 			free(copy);
 			return 0; /* other probe types cannot be listed yet */

@@ -70,6 +70,9 @@ enum sys_group tp_sys_group(struct probe_inst *in);
  */
 int perf_list(const char *pattern, bool software, bool hardware, FILE *out);
 
+/* List FILE's functions matching pattern as TYPE:PATH:NAME; how many, or -1. */
+int uprobe_list(const char *type, const char *file, const char *pattern, FILE *out);
+
 /* perf_event_open(2) */
 int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
 /*

@@ -201,6 +201,26 @@ static int uprobe_expand(struct session *s, struct probe *p, struct attach_point
 	return added ? 0 : -1;
 }
 
+int uprobe_list(const char *type, const char *file, const char *pattern, FILE *out)
+{
+	char path[PATH_MAX], err[512];
+	struct elf_funcs funcs;
+	int n = 0;
+
+	if (!resolve_file(file, path) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lantern: cannot list the functions of '%s'\n", file);
+		return -1;
+	}
+	for (size_t i = 0; i < funcs.n; i++) {
+		if (pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name))
+			continue;
+		fprintf(out, "%s:%s:%s\n", type, path, funcs.v[i].name);
+		n++;
+	}
+	elf_funcs_free(&funcs);
+	return n;
+}
+
 static enum bpf_prog_type uprobe_prog_type(struct session *s, struct prog_desc *pd)
 {
 	return BPF_PROG_TYPE_KPROBE;
