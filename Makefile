@@ -111,7 +111,7 @@ deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
-		util-linux python3 >/dev/null
+		util-linux python3 systemtap-sdt-dev >/dev/null
 
 format:
 	clang-format -i $(LIB_SRCS) src/main.c

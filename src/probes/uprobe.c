@@ -66,7 +66,7 @@ static bool find_library(const char *name, char *out, size_t n)
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *de;
-		char best[PATH_MAX] = "";
+		char best[NAME_MAX + 1] = "";
 		if (!d)
 			continue;
 		while ((de = readdir(d))) {
@@ -76,8 +76,8 @@ static bool find_library(const char *name, char *out, size_t n)
 				    (de->d_name[len] && de->d_name[len] != '.'))
 					continue;
 				/* the shortest ELF name: libc.so.6 before libc.so.6.1 */
-				char full[PATH_MAX * 2];
-				snprintf(full, sizeof(full), "%s/%s", dirs[i], de->d_name);
+				char full[PATH_MAX];
+				snprintf(full, sizeof(full), "%s/%.*s", dirs[i], NAME_MAX, de->d_name);
 				if ((!*best || strlen(de->d_name) < strlen(best)) && is_file(full) &&
 				    is_elf(full))
 					snprintf(best, sizeof(best), "%s", de->d_name);
@@ -85,7 +85,7 @@ static bool find_library(const char *name, char *out, size_t n)
 		}
 		closedir(d);
 		if (*best) {
-			snprintf(out, n, "%s/%s", dirs[i], best);
+			snprintf(out, n, "%s/%.*s", dirs[i], NAME_MAX, best);
 			return true;
 		}
 	}
