@@ -2,6 +2,8 @@
 /* Builtin variables and functions: the codegen hooks named in sema's tables. */
 #include "codegen/gen.h"
 #include "probes/arch.h"
+#include "probes/provider.h"
+#include "probes/usdt.h"
 #include "sema/sema.h"
 
 #include <stdlib.h>
@@ -15,6 +17,35 @@ static int32_t call0(struct gen *g, int32_t helper)
 	emit(g->ir, CALL(helper, 0));
 	emit(g->ir, MOV64_REG(r, R0));
 	return r;
+}
+
+/* A USDT site's argument: a constant, a register, or memory at a register + offset */
+static int32_t gen_usdt_arg(struct gen *g, struct expr *e)
+{
+	struct usdt_arg a;
+	char err[256];
+	struct type *t;
+	int32_t r;
+
+	if (usdt_arg(g->inst->target[2], strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
+		gen_error(g, e->span, "%s: %s", e->u.name, err);
+		return gen_const(g, 0);
+	}
+	t = type_int(a.size, a.is_signed);
+	if (a.kind == USDT_ARG_CONST)
+		return gen_const(g, a.val);
+	r = ir_vreg(g->ir);
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, a.reg));
+	if (a.kind == USDT_ARG_REG) {
+		gen_extend(g, r, t);
+		return r;
+	}
+	// probe_read_user(tmp, size, reg + disp), then the value at tmp
+	struct loc tmp = temp_alloc(g, 8);
+	emit(g->ir, ALU64_IMM(BPF_ADD, r, (int32_t)a.val));
+	gen_zero(g, tmp.base, tmp.off, 8);
+	gen_probe_read(g, tmp.base, tmp.off, a.size, r, true, false);
+	return gen_load_int(g, t, tmp.base, tmp.off);
 }
 
 struct val gen_builtin(struct gen *g, struct expr *e)
@@ -77,6 +108,9 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	case BI_ARGS:
 		return reg_val(t, g->ctx);
 	case BI_ARGN:
+		if (g->inst->prov->id == PROV_USDT)
+			return reg_val(t, gen_usdt_arg(g, e));
+		/* fall through */
 	case BI_RETVAL: {
 		// *(u64 *)(ctx + the register's offset in struct pt_regs)
 		const struct arch_regs *a = arch_regs();

@@ -3,6 +3,8 @@
 #include "probes/arch.h"
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__)
 /* r15 r14 r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di orig_ax ip cs flags sp ss */
@@ -27,6 +29,52 @@ static const struct arch_regs regs = {
 	.sys_nr = -1,
 	.cs = -1,
 };
+#endif
+
+#if defined(__x86_64__)
+/* every name of each register: 64, 32, 16 and 8 bits */
+static const struct {
+	const char *names[4];
+	int16_t off;
+} reg_names[] = {
+	{ { "rax", "eax", "ax", "al" }, 80 },	  { { "rbx", "ebx", "bx", "bl" }, 40 },
+	{ { "rcx", "ecx", "cx", "cl" }, 88 },	  { { "rdx", "edx", "dx", "dl" }, 96 },
+	{ { "rsi", "esi", "si", "sil" }, 104 },	  { { "rdi", "edi", "di", "dil" }, 112 },
+	{ { "rbp", "ebp", "bp", "bpl" }, 32 },	  { { "rsp", "esp", "sp", "spl" }, 152 },
+	{ { "r8", "r8d", "r8w", "r8b" }, 72 },	  { { "r9", "r9d", "r9w", "r9b" }, 64 },
+	{ { "r10", "r10d", "r10w", "r10b" }, 56 }, { { "r11", "r11d", "r11w", "r11b" }, 48 },
+	{ { "r12", "r12d", "r12w", "r12b" }, 24 }, { { "r13", "r13d", "r13w", "r13b" }, 16 },
+	{ { "r14", "r14d", "r14w", "r14b" }, 8 },  { { "r15", "r15d", "r15w", "r15b" }, 0 },
+	{ { "rip", NULL, NULL, NULL }, 128 },
+};
+
+int arch_reg_offset(const char *name)
+{
+	for (size_t i = 0; i < sizeof(reg_names) / sizeof(reg_names[0]); i++)
+		for (int k = 0; k < 4; k++)
+			if (reg_names[i].names[k] && !strcmp(reg_names[i].names[k], name))
+				return reg_names[i].off;
+	return -1;
+}
+#elif defined(__aarch64__)
+int arch_reg_offset(const char *name)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(name, "sp"))
+		return 248;
+	if ((name[0] != 'x' && name[0] != 'w') || !name[1])
+		return -1;
+	n = strtol(name + 1, &end, 10);
+	return *end || n < 0 || n > 30 ? -1 : (int)n * 8;
+}
+#else
+int arch_reg_offset(const char *name)
+{
+	(void)name;
+	return -1;
+}
 #endif
 
 const struct arch_regs *arch_regs(void)

@@ -25,4 +25,10 @@ struct arch_regs {
 /* This machine's layout, or NULL for an architecture lantern does not know. */
 const struct arch_regs *arch_regs(void);
 
+/*
+ * A register named as assembly writes it ("rdi", "edi", "di", "dil" on
+ * x86_64; "x0", "w0" on aarch64): its offset in struct pt_regs, or -1.
+ */
+int arch_reg_offset(const char *name);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 #include <unistd.h>
 
 struct elf_file {
@@ -158,4 +159,95 @@ int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errle
 			 (unsigned long long)addr);
 	close_elf(&f);
 	return off;
+}
+
+/* A section's header by name, or false. */
+static bool find_section(Elf *e, const char *want, GElf_Shdr *out, Elf_Scn **scn_out)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		return false;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+		if (!gelf_getshdr(scn, out))
+			continue;
+		name = elf_strptr(e, shstr, out->sh_name);
+		if (name && !strcmp(name, want)) {
+			if (scn_out)
+				*scn_out = scn;
+			return true;
+		}
+	}
+	return false;
+}
+
+#define NT_STAPSDT 3
+
+int elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen)
+{
+	struct elf_file f;
+	GElf_Shdr sh, base_sh;
+	Elf_Scn *scn;
+	Elf_Data *data;
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off, cap = 0;
+	bool have_base;
+
+	out->v = NULL;
+	out->n = 0;
+	if (open_elf(path, &f, err, errlen) < 0)
+		return -1;
+	if (gelf_getclass(f.e) != ELFCLASS64 || !find_section(f.e, ".note.stapsdt", &sh, &scn) ||
+	    !(data = elf_getdata(scn, NULL))) {
+		close_elf(&f);
+		return 0;
+	}
+	have_base = find_section(f.e, ".stapsdt.base", &base_sh, NULL);
+	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		const char *owner = (const char *)data->d_buf + name_off;
+		const char *desc = (const char *)data->d_buf + desc_off;
+		uint64_t pc, base, sema;
+		if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 || strcmp(owner, "stapsdt") ||
+		    nh.n_descsz < 3 * 8 + 3)
+			continue;
+		memcpy(&pc, desc, 8);
+		memcpy(&base, desc + 8, 8);
+		memcpy(&sema, desc + 16, 8);
+		/* provider\0name\0args\0, within the descriptor */
+		const char *prov = desc + 24, *end = desc + nh.n_descsz;
+		const char *name = memchr(prov, 0, end - prov);
+		const char *args = name ? memchr(name + 1, 0, end - name - 1) : NULL;
+		if (!name || !args || !memchr(args + 1, 0, end - args - 1))
+			continue;
+		name++;
+		args++;
+		/* prelinked or relocated: the base section says where it went */
+		if (have_base && base)
+			pc += base_sh.sh_addr - base;
+		int64_t poff = vaddr_offset(f.e, pc), soff = sema ? vaddr_offset(f.e, sema) : 0;
+		if (poff < 0 || soff < 0)
+			continue;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->v = xrealloc(out->v, cap * sizeof(*out->v));
+		}
+		out->v[out->n++] = (struct usdt_site){ xstrdup(prov), xstrdup(name), xstrdup(args),
+						       (uint64_t)poff, (uint64_t)soff };
+	}
+	close_elf(&f);
+	return 0;
+}
+
+void elf_usdt_free(struct usdt_sites *u)
+{
+	for (size_t i = 0; i < u->n; i++) {
+		free(u->v[i].provider);
+		free(u->v[i].name);
+		free(u->v[i].args);
+	}
+	free(u->v);
+	u->v = NULL;
+	u->n = 0;
 }

@@ -27,4 +27,21 @@ const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *nam
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
 
+/* A USDT probe site, from the ELF notes (.note.stapsdt) of a file. */
+struct usdt_site {
+	char *provider, *name;
+	char *args;	      /* "-4@%edi 8@-16(%rbp) 4@$5" */
+	uint64_t offset;      /* file offset of the probe's instruction */
+	uint64_t sema_offset; /* file offset of its semaphore, 0 without */
+};
+
+struct usdt_sites {
+	struct usdt_site *v;
+	size_t n;
+};
+
+/* Read path's USDT probe sites (none is not an error); -1 with err set. */
+int elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen);
+void elf_usdt_free(struct usdt_sites *u);
+
 #endif

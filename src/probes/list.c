@@ -72,6 +72,12 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 			free(copy);
 			return 0;
 		}
+		if (prov && prov->id == PROV_USDT && n >= 2) {
+			/* usdt:FILE[:PATTERN over PROVIDER:NAME or NAME] */
+			int k = usdt_list(parts[1], n == 3 ? parts[2] : NULL, out);
+			free(copy);
+			return k < 0;
+		}
 		if (prov && (prov->id == PROV_UPROBE || prov->id == PROV_URETPROBE) && n == 3) {
 			int k = uprobe_list(prov->name, parts[1], parts[2], out);
 			free(copy);

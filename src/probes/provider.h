@@ -56,7 +56,8 @@ struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_po
 			    const struct provider *prov, const char *name);
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
-	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_kprobe, prov_kretprobe;
+	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
+	prov_kretprobe;
 
 /*
  * A syscalls:sys_enter_X / sys_exit_X instance whose syscall number is
@@ -72,6 +73,8 @@ int perf_list(const char *pattern, bool software, bool hardware, FILE *out);
 
 /* List FILE's functions matching pattern as TYPE:PATH:NAME; how many, or -1. */
 int uprobe_list(const char *type, const char *file, const char *pattern, FILE *out);
+/* List FILE's USDT probes (PROVIDER:NAME matching pattern); how many, or -1. */
+int usdt_list(const char *file, const char *pattern, FILE *out);
 
 /* perf_event_open(2) */
 int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);

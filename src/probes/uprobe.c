@@ -6,6 +6,10 @@
  * FILE is a path, a program found in $PATH, or a library name ("libc")
  * found in the usual library directories.
  *
+ * usdt:FILE:[PROVIDER:]NAME: the statically defined probes (SDT notes) of
+ * a program or library, each site a uprobe; a semaphore, when the probe
+ * has one, is counted up by the kernel while attached (ref_ctr_offset).
+ *
  * Attached with the kernel's uprobe PMU (perf_event_open of the type in
  * /sys/bus/event_source/devices/uprobe): no tracefs entries are created,
  * so nothing is left behind if lantern dies. The programs are kprobe
@@ -221,6 +225,85 @@ int uprobe_list(const char *type, const char *file, const char *pattern, FILE *o
 	return n;
 }
 
+static int usdt_expand(struct session *s, struct probe *p, struct attach_point *ap)
+{
+	char path[PATH_MAX], err[512], name[PATH_MAX + 512];
+	const char *want_prov = ap->nparts == 4 ? ap->parts[2] : "*";
+	const char *want_name = ap->parts[ap->nparts - 1];
+	struct usdt_sites sites;
+	int retbit, added = 0;
+
+	if ((ap->nparts != 3 && ap->nparts != 4) || !*ap->parts[1] || !*want_name) {
+		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "usdt probes are written usdt:FILE:PROVIDER:NAME or usdt:FILE:NAME");
+		return -1;
+	}
+	if (uprobe_pmu(&retbit) < 0) {
+		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
+			   PMU_DIR);
+		return -1;
+	}
+	if (!resolve_file(ap->parts[1], path)) {
+		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
+		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
+		return -1;
+	}
+	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
+		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
+		return -1;
+	}
+	for (size_t i = 0; i < sites.n; i++) {
+		const struct usdt_site *u = &sites.v[i];
+		if (!wildcard_match(want_prov, u->provider) || !wildcard_match(want_name, u->name))
+			continue;
+		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
+		struct probe_inst *in = inst_add(s, p, ap, &prov_usdt, name);
+		in->target[0] = arena_strdup(&s->arena, path);
+		in->target[1] = arena_strdup(&s->arena, u->name);
+		in->target[2] = arena_strdup(&s->arena, u->args);
+		in->offset = u->offset;
+		in->ref_ctr = u->sema_offset;
+		added++;
+	}
+	if (!added) {
+		if (!sites.n)
+			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "%s has no USDT probes", path);
+		else
+			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no USDT probe of %s matches %s%s%s",
+				   path, ap->nparts == 4 ? want_prov : "", ap->nparts == 4 ? ":" : "",
+				   want_name);
+		if (sites.n)
+			diag_hint(&s->diag, "`lantern -l 'usdt:%s:*'` lists them", path);
+	}
+	elf_usdt_free(&sites);
+	return added ? 0 : -1;
+}
+
+int usdt_list(const char *file, const char *pattern, FILE *out)
+{
+	char path[PATH_MAX], err[512], name[PATH_MAX + 512], last[PATH_MAX + 512] = "";
+	struct usdt_sites sites;
+	int n = 0;
+
+	if (!resolve_file(file, path) || elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", file);
+		return -1;
+	}
+	for (size_t i = 0; i < sites.n; i++) {
+		snprintf(name, sizeof(name), "%s:%s", sites.v[i].provider, sites.v[i].name);
+		if ((pattern && *pattern && !wildcard_match(pattern, name) &&
+		     !wildcard_match(pattern, sites.v[i].name)) ||
+		    !strcmp(name, last))
+			continue; /* a probe with several sites once */
+		snprintf(last, sizeof(last), "%s", name);
+		fprintf(out, "usdt:%s:%s\n", path, name);
+		n++;
+	}
+	elf_usdt_free(&sites);
+	return n;
+}
+
 static enum bpf_prog_type uprobe_prog_type(struct session *s, struct prog_desc *pd)
 {
 	return BPF_PROG_TYPE_KPROBE;
@@ -239,6 +322,7 @@ static int uprobe_attach(struct session *s, struct prog_desc *pd, struct probe_i
 		attr.config = 1ull << retbit;
 	attr.config1 = (uint64_t)(uintptr_t)in->target[0]; /* uprobe_path */
 	attr.config2 = in->offset;			     /* probe_offset */
+	attr.config |= in->ref_ctr << 32;		     /* ref_ctr_offset: config:32-63 */
 	return attach_perf_event_on(s, pd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name, err,
 				    errlen);
 }
@@ -257,6 +341,15 @@ const struct provider prov_uretprobe = {
 	.name = "uretprobe",
 	.alias = "ur",
 	.expand = uprobe_expand,
+	.prog_type = uprobe_prog_type,
+	.attach = uprobe_attach,
+};
+
+const struct provider prov_usdt = {
+	.id = PROV_USDT,
+	.name = "usdt",
+	.alias = "U",
+	.expand = usdt_expand,
 	.prog_type = uprobe_prog_type,
 	.attach = uprobe_attach,
 };

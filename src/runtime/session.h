@@ -113,7 +113,8 @@ struct probe_inst {
 	uint64_t period;      /* interval: nanoseconds; profile, software, hardware:
 				 sample period (events, or ns for clocks), or frequency */
 	bool freq;	      /* period is a frequency (profile:hz) */
-	uint64_t offset;      /* uprobe: the file offset of the probed instruction */
+	uint64_t offset;      /* uprobe, usdt: the file offset of the probed instruction */
+	uint64_t ref_ctr;     /* usdt: file offset of the probe's semaphore, 0 without */
 	uint32_t perf_type;   /* profile, software, hardware: perf_event_attr type */
 	uint64_t perf_config; /* and config */
 	struct tp_format *fmt; /* tracepoint: loaded when args are used */

@@ -6,6 +6,7 @@
 #include "output/hist.h"
 #include "probes/arch.h"
 #include "probes/provider.h"
+#include "probes/usdt.h"
 #include "sema/check.h"
 
 #include <stdlib.h>
@@ -54,9 +55,20 @@ static struct type *check_argn(struct check *c, struct expr *e)
 {
 	unsigned long n = strtoul(e->u.name + 3, NULL, 10);
 
+	if (in_probe(c, PROV_USDT, PROV_USDT)) {
+		struct usdt_arg a;
+		char err[256];
+		if (usdt_arg(c->inst->target[2], (unsigned)n, &a, err, sizeof(err)) < 0) {
+			CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s: %s", e->u.name,
+			     c->inst->name, err);
+			return &ty_none;
+		}
+		return &ty_u64;
+	}
 	if (!in_probe(c, PROV_UPROBE, PROV_KPROBE)) {
 		check_not_here(c, e);
-		CHINT(c, "arg0, arg1, ... are a function's arguments in uprobe and kprobe probes");
+		CHINT(c, "arg0, arg1, ... are a function's arguments in uprobe and kprobe probes, "
+			 "and a USDT probe's");
 		return &ty_none;
 	}
 	if (!arch_regs() || n >= ARCH_MAX_ARGS) {

@@ -150,6 +150,7 @@ bool probe_args_only(struct probe *p, const char *const *names)
 
 bool probe_per_instance(struct probe *p)
 {
+	/* arg0..: a USDT site's arguments are where its note says */
 	return probe_uses_builtin(p, BI_ARGS) || probe_uses_builtin(p, BI_PROBE) ||
-	       probe_uses_builtin(p, BI_FUNC);
+	       probe_uses_builtin(p, BI_FUNC) || probe_uses_builtin(p, BI_ARGN);
 }
