@@ -110,6 +110,12 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	case BI_ARGN:
 		if (g->inst->prov->id == PROV_USDT)
 			return reg_val(t, gen_usdt_arg(g, e));
+		if (g->inst->prov->id == PROV_RAWTRACEPOINT) {
+			// args[n] of the raw tracepoint's u64 array
+			r = ir_vreg(g->ir);
+			emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, 8 * strtoul(e->u.name + 3, NULL, 10)));
+			return reg_val(t, r);
+		}
 		/* fall through */
 	case BI_RETVAL: {
 		// *(u64 *)(ctx + the register's offset in struct pt_regs)

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #define ARCH_MAX_ARGS 6
+/* A raw tracepoint's arguments: u64 args[] (the kernel's MAX_BPF_FUNC_ARGS) */
+#define RAW_TP_MAX_ARGS 12
 
 struct arch_regs {
 	const char *name;

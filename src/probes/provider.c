@@ -14,7 +14,6 @@
 
 /* Probe types lantern knows but cannot run yet: named, so errors are clear. */
 #define PENDING(var, pid, n, a) static const struct provider var = { .id = pid, .name = n, .alias = a }
-PENDING(prov_rawtracepoint, PROV_RAWTRACEPOINT, "rawtracepoint", "rt");
 PENDING(prov_kfunc, PROV_KFUNC, "kfunc", "f");
 PENDING(prov_kretfunc, PROV_KRETFUNC, "kretfunc", "fr");
 PENDING(prov_watchpoint, PROV_WATCHPOINT, "watchpoint", "w");

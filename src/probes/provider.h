@@ -57,7 +57,7 @@ struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_po
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
 	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
-	prov_kretprobe;
+	prov_kretprobe, prov_rawtracepoint;
 
 /*
  * A syscalls:sys_enter_X / sys_exit_X instance whose syscall number is

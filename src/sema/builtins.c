@@ -65,10 +65,18 @@ static struct type *check_argn(struct check *c, struct expr *e)
 		}
 		return &ty_u64;
 	}
+	if (in_probe(c, PROV_RAWTRACEPOINT, PROV_RAWTRACEPOINT)) {
+		if (n >= RAW_TP_MAX_ARGS) {
+			CERR(c, e->span, E_BUILTIN_CONTEXT, "a raw tracepoint has at most %d arguments",
+			     RAW_TP_MAX_ARGS);
+			return &ty_none;
+		}
+		return &ty_u64;
+	}
 	if (!in_probe(c, PROV_UPROBE, PROV_KPROBE)) {
 		check_not_here(c, e);
 		CHINT(c, "arg0, arg1, ... are a function's arguments in uprobe and kprobe probes, "
-			 "and a USDT probe's");
+			 "a USDT probe's and a raw tracepoint's");
 		return &ty_none;
 	}
 	if (!arch_regs() || n >= ARCH_MAX_ARGS) {

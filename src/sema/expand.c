@@ -56,7 +56,7 @@ int sema_expand(struct session *s)
 				diag_error(&s->diag, ap->span, E_UNSUPPORTED,
 					   "%s probes are not supported by lantern yet", prov->name);
 				diag_hint(&s->diag,
-					  "probe types that work: tracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
+					  "probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
 				continue;
 			}
 			prov->expand(s, p, ap);

@@ -174,7 +174,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:1-19: error E209: kfunc probes are not supported by lantern yet\n"
 		  "kfunc:do_nanosleep { }\n"
 		  "~~~~~~~~~~~~~~~~~~\n"
-		  "hint: probe types that work: tracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END\n"
+		  "hint: probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
 	  "stdin:1:24-30: error E208: retval is not available in BEGIN probes\n"
