@@ -55,7 +55,7 @@ static bool is_elf(const char *path)
 	return ok;
 }
 
-/* "libc" -> /lib/x86_64-linux-gnu/libc.so.6: NAME.so* or libNAME.so* in a library directory */
+/* "libc" -> /lib/x86_64-linux-gnu/libc.so.6: NAME.so*, libNAME.so* or NAME in a library directory */
 static bool find_library(const char *name, char *out, size_t n)
 {
 	static const char *const dirs[] = {
@@ -63,10 +63,11 @@ static bool find_library(const char *name, char *out, size_t n)
 		"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
 		"/usr/local/lib",
 	};
-	char want[2][PATH_MAX];
+	char want[3][PATH_MAX];
 
 	snprintf(want[0], sizeof(want[0]), "%s.so", name);
 	snprintf(want[1], sizeof(want[1]), "lib%s.so", name);
+	snprintf(want[2], sizeof(want[2]), "%s", name); /* libc.so.6 itself */
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *de;
@@ -74,7 +75,7 @@ static bool find_library(const char *name, char *out, size_t n)
 		if (!d)
 			continue;
 		while ((de = readdir(d))) {
-			for (int k = 0; k < 2; k++) {
+			for (int k = 0; k < 3; k++) {
 				size_t len = strlen(want[k]);
 				if (strncmp(de->d_name, want[k], len) ||
 				    (de->d_name[len] && de->d_name[len] != '.'))
@@ -96,14 +97,44 @@ static bool find_library(const char *name, char *out, size_t n)
 	return false;
 }
 
-/* FILE of an attach point -> an absolute path of an existing file (out: PATH_MAX bytes) */
-static bool resolve_file(const char *file, char *out)
+/* A library of process pid named like "libc" or "libc.so.6": its path from /proc/PID/maps */
+static bool find_in_maps(pid_t pid, const char *name, char *out)
+{
+	char path[64], line[PATH_MAX + 256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *file = strchr(line, '/'), *base;
+		if (!file)
+			continue;
+		file[strcspn(file, "\n")] = 0;
+		base = strrchr(file, '/') + 1;
+		/* "libc" matches libc.so.6 and libc-2.31.so; "libc.so.6" itself */
+		if (!strcmp(base, name) ||
+		    (!strncmp(base, name, len) && (base[len] == '.' || base[len] == '-')) ||
+		    (!strncmp(base, "lib", 3) && !strncmp(base + 3, name, len) && base[3 + len] == '.'))
+			found = realpath(file, out) && is_file(out);
+	}
+	fclose(f);
+	return found;
+}
+
+/* FILE of an attach point -> an absolute path of an existing file (out: PATH_MAX bytes);
+   with -p, a library of that process first */
+static bool resolve_file(const char *file, char *out, pid_t pid)
 {
 	char buf[PATH_MAX];
 	const char *path = getenv("PATH");
 
 	if (strchr(file, '/'))
 		return realpath(file, out) && is_file(out);
+	if (pid > 0 && find_in_maps(pid, file, out))
+		return true;
 	if (!path)
 		path = "/usr/bin:/bin";
 	while (*path) {
@@ -153,7 +184,7 @@ static int uprobe_expand(struct session *s, struct probe *p, struct attach_point
 		diag_hint(&s->diag, "tracepoint, profile and software probes do not need it");
 		return -1;
 	}
-	if (!resolve_file(ap->parts[1], path)) {
+	if (!resolve_file(ap->parts[1], path, s->opts->pid)) {
 		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
 		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
 		return -1;
@@ -211,7 +242,7 @@ int uprobe_list(const char *type, const char *file, const char *pattern, FILE *o
 	struct elf_funcs funcs;
 	int n = 0;
 
-	if (!resolve_file(file, path) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+	if (!resolve_file(file, path, 0) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lantern: cannot list the functions of '%s'\n", file);
 		return -1;
 	}
@@ -244,7 +275,7 @@ static int usdt_expand(struct session *s, struct probe *p, struct attach_point *
 			   PMU_DIR);
 		return -1;
 	}
-	if (!resolve_file(ap->parts[1], path)) {
+	if (!resolve_file(ap->parts[1], path, s->opts->pid)) {
 		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
 		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
 		return -1;
@@ -286,7 +317,7 @@ int usdt_list(const char *file, const char *pattern, FILE *out)
 	struct usdt_sites sites;
 	int n = 0;
 
-	if (!resolve_file(file, path) || elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
+	if (!resolve_file(file, path, 0) || elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", file);
 		return -1;
 	}
