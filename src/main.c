@@ -104,7 +104,9 @@ int main(int argc, char **argv)
 	char *text;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "+e:o:f:qvd:c:p:hVl", longopts, NULL)) != -1) {
+	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
+	   positional parameters that start with '-' come after `--` */
+	while ((c = getopt_long(argc, argv, "e:o:f:qvd:c:p:hVl", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			program = optarg;

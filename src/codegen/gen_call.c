@@ -207,6 +207,46 @@ struct val gen_call_time(struct gen *g, struct expr *e)
 	return void_val();
 }
 
+/*
+ * join(argv [, delim]): a record of the id, how many strings, and the
+ * strings of argv[0], argv[1], ... up to the first NULL (at most
+ * JOIN_MAX_ARGS); user space joins them.
+ */
+struct val gen_call_join(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct expr **a = e->u.call.args.v;
+	int32_t argv = ir_vreg(g->ir), p = ir_vreg(g->ir), n = ir_vreg(g->ir);
+	int32_t done = ir_label(g->ir);
+	struct loc slot = temp_alloc(g, 8);
+	uint32_t off;
+
+	r->kind = REC_JOIN;
+	r->text = e->u.call.args.n == 2 ? a[1]->u.str : " ";
+	r->size = 16 + JOIN_MAX_ARGS * JOIN_ARG_SIZE;
+	off = scratch_alloc(g, r->size);
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, record_add(g->s, r)));
+	emit(g->ir, MOV64_REG(argv, gen_scalar(g, a[0])));
+	emit(g->ir, MOV64_IMM(n, 0));
+	for (int i = 0; i < JOIN_MAX_ARGS; i++) {
+		uint32_t str = off + 16 + (uint32_t)i * JOIN_ARG_SIZE;
+		// p = argv[i] (user memory); stop at NULL or a read that fails
+		emit(g->ir, MOV64_REG(p, argv));
+		emit(g->ir, ALU64_IMM(BPF_ADD, p, i * 8));
+		gen_zero(g, slot.base, slot.off, 8);
+		gen_probe_read(g, slot.base, slot.off, 8, p, true, false);
+		emit(g->ir, LDX_MEM(BPF_DW, p, slot.base, slot.off));
+		emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, done));
+		emit(g->ir, ST_MEM(BPF_B, g->scratch, str, 0));
+		gen_probe_read(g, g->scratch, str, JOIN_ARG_SIZE, p, true, true);
+		emit(g->ir, MOV64_IMM(n, i + 1));
+	}
+	emit(g->ir, LABEL(done));
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, n, off + 8));
+	gen_output(g, off, r->size, false);
+	return void_val();
+}
+
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {

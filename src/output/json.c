@@ -114,7 +114,8 @@ static void json_attached(struct strbuf *out, int nprobes)
 
 static void json_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
 {
-	sb_printf(out, "{\"type\": \"%s\", \"data\": ", kind == TEXT_TIME ? "time" : "printf");
+	sb_printf(out, "{\"type\": \"%s\", \"data\": ",
+		  kind == TEXT_TIME ? "time" : kind == TEXT_JOIN ? "join" : "printf");
 	json_string(out, p, n);
 	sb_puts(out, "}\n");
 }

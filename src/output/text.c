@@ -23,6 +23,8 @@ static void text_attached(struct strbuf *out, int nprobes)
 static void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
 {
 	sb_putn(out, p, n);
+	if (kind == TEXT_JOIN)
+		sb_putc(out, '\n');
 }
 
 static void text_lost(struct strbuf *out, uint64_t n)

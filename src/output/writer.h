@@ -30,6 +30,7 @@ struct map_item;
 enum text_kind {
 	TEXT_PRINTF, /* printf() */
 	TEXT_TIME,   /* time() */
+	TEXT_JOIN,   /* join(): the text without its newline */
 };
 
 struct writer {

@@ -112,6 +112,18 @@ static int on_record(void *ctx, void *data, size_t size)
 	case REC_ZERO_MAP:
 		map_zero(s, r->map);
 		break;
+	case REC_JOIN: {
+		uint64_t n;
+		memcpy(&n, (const char *)data + 8, 8);
+		for (uint64_t i = 0; i < n && i < JOIN_MAX_ARGS; i++) {
+			const char *str = (const char *)data + 16 + i * JOIN_ARG_SIZE;
+			if (i)
+				sb_puts(&l->text, r->text);
+			sb_putn(&l->text, str, strnlen(str, JOIN_ARG_SIZE));
+		}
+		s->writer->text(&l->line, TEXT_JOIN, sb_str(&l->text), l->text.len);
+		break;
+	}
 	case REC_TIME:
 		if (timefmt_time(&l->text, r->text, time(NULL)))
 			s->writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);

@@ -90,13 +90,18 @@ enum record_kind {
 	REC_CLEAR_MAP,
 	REC_ZERO_MAP,
 	REC_TIME,
+	REC_JOIN,
 };
+
+/* join(): at most JOIN_MAX_ARGS strings of JOIN_ARG_SIZE bytes (bpftrace 0.17's) */
+#define JOIN_MAX_ARGS 16
+#define JOIN_ARG_SIZE 64
 
 /* What user space does with a ring buffer record whose first u64 is its id. */
 struct record_desc {
 	enum record_kind kind;
 	struct printf_fmt *fmt; /* REC_PRINTF */
-	const char *text;	/* REC_TIME: strftime format */
+	const char *text;	/* REC_TIME: strftime format; REC_JOIN: the delimiter */
 	struct type *args;	/* TY_TUPLE of the arguments after the id */
 	struct map_info *map;	/* REC_*_MAP */
 	int64_t top, div;	/* print(@m, top, div) */

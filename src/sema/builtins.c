@@ -287,6 +287,21 @@ static struct type *check_time(struct check *c, struct expr *e)
 	return &ty_void;
 }
 
+/* join(char **argv [, "delimiter"]) */
+static struct type *check_join(struct check *c, struct expr *e)
+{
+	struct expr **a = e->u.call.args.v;
+	struct type *t = check_expr(c, a[0]);
+
+	if (t->kind != TY_NONE && t->kind != TY_PTR && t->kind != TY_INT)
+		CERR(c, a[0]->span, E_ARG_TYPE,
+		     "join() expects an array of string pointers (such as args->argv), got %s",
+		     type_str_of(t));
+	if (e->u.call.args.n == 2 && a[1]->kind != EXPR_STR)
+		CERR(c, a[1]->span, E_ARG_TYPE, "join()'s delimiter is a string literal");
+	return &ty_void;
+}
+
 struct type *check_printf(struct check *c, struct expr *e);
 
 #define AGG(n, id, nmin, nmax, kind) { n, id, nmin, nmax, FK_AGG, kind, check_agg, NULL }
@@ -308,6 +323,7 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_ZERO] = { "zero", FN_ZERO, 1, 1, FK_VOID, 0, check_map_arg, gen_call_map_op },
 	[FN_PRINT] = { "print", FN_PRINT, 1, 3, FK_VOID, 0, check_map_arg, gen_call_map_op },
 	[FN_TIME] = { "time", FN_TIME, 0, 1, FK_VOID, 0, check_time, gen_call_time },
+	[FN_JOIN] = { "join", FN_JOIN, 1, 2, FK_VOID, 0, check_join, gen_call_join },
 };
 
 const struct func_def *func_lookup(const char *name)

@@ -54,6 +54,7 @@ enum func_id {
 	FN_ZERO,
 	FN_PRINT,
 	FN_TIME,
+	FN_JOIN,
 	FN_COUNT_
 };
 
