@@ -4,6 +4,7 @@
 #include "probes/arch.h"
 #include "probes/provider.h"
 #include "probes/usdt.h"
+#include "runtime/load.h"
 #include "sema/sema.h"
 
 #include <stdlib.h>
@@ -125,6 +126,9 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, off));
 		return reg_val(t, r);
 	}
+	case BI_KSTACK:
+	case BI_USTACK:
+		return gen_stack(g, e);
 	case BI_FUNC: {
 		uint32_t off = scratch_alloc(g, t->size);
 		struct expr lit = { .kind = EXPR_STR, .type = t };
@@ -245,6 +249,29 @@ struct val gen_call_join(struct gen *g, struct expr *e)
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, n, off + 8));
 	gen_output(g, off, r->size, false);
 	return void_val();
+}
+
+/*
+ * kstack, ustack: the id of the stack in its stack trace map (negative when
+ * there is none), and for ustack the pid, whose mappings name its frames.
+ */
+struct val gen_stack(struct gen *g, struct expr *e)
+{
+	struct type *t = e->type;
+	uint32_t off = scratch_alloc(g, t->size);
+
+	// id = get_stackid(ctx, &stacks, user ? BPF_F_USER_STACK : 0)
+	emit(g->ir, MOV64_REG(R1, g->ctx));
+	emit(g->ir, LD_MAP(R2, stack_map_for(g->s, t)));
+	emit(g->ir, MOV64_IMM(R3, t->user ? BPF_F_USER_STACK : 0));
+	emit(g->ir, CALL(BPF_FUNC_get_stackid, 3));
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, R0, off));
+	if (t->user) {
+		int32_t pid = call0(g, BPF_FUNC_get_current_pid_tgid);
+		emit(g->ir, ALU64_IMM(BPF_RSH, pid, 32));
+		emit(g->ir, STX_MEM(BPF_DW, g->scratch, pid, off + 8));
+	}
+	return mem_val(t, g->scratch, off);
 }
 
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */

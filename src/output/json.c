@@ -146,6 +146,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 		json_string(out, (const char *)p, strnlen((const char *)p, t->size));
 		break;
 	case TY_PROBE:
+	case TY_STACK:
 		value_format(s, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;

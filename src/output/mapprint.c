@@ -10,8 +10,10 @@
 #include "output/mapprint.h"
 #include "output/hist.h"
 #include "output/stats.h"
+#include "output/symbols.h"
 #include "output/writer.h"
 
+#include <bpf/bpf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +22,48 @@ static int64_t get_i64(const void *p)
 	int64_t v;
 	memcpy(&v, p, 8);
 	return v;
+}
+
+/*
+ * A stack as bpftrace prints it: a newline, then a line per frame,
+ * indent + "name+offset" (perf mode: "\taddress name+offset (file)");
+ * addresses without a name print as hex. Nothing when the kernel gave no
+ * stack.
+ */
+void stack_format(struct session *s, struct strbuf *out, const struct type *t, const void *data,
+		  const char *indent)
+{
+	const uint8_t *p = data;
+	int64_t id = get_i64(p);
+	int pid = t->user ? (int)get_i64(p + 8) : 0;
+	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
+	uint32_t key = (uint32_t)id;
+	int fd = -1;
+
+	vec_foreach(&s->stack_maps, sm)
+	{
+		if (sm->user == t->user && sm->frames == t->count)
+			fd = s->bpf_maps.data[sm->bpf_map].fd;
+	}
+	if (id < 0 || fd < 0 || bpf_map_lookup_elem(fd, &key, ips) < 0)
+		return;
+	sb_putc(out, '\n');
+	for (uint32_t i = 0; i < t->count && ips[i]; i++) {
+		struct sym sym;
+		bool ok = t->user ? usym_resolve(pid, ips[i], &sym) : ksym_resolve(ips[i], &sym);
+		unsigned long long a = (unsigned long long)ips[i];
+		if (!t->perf && ok)
+			sb_printf(out, "%s%s+%llu\n", indent, sym.name, (unsigned long long)sym.offset);
+		else if (!t->perf)
+			sb_printf(out, "%s0x%llx\n", indent, a);
+		else if (ok && sym.module)
+			sb_printf(out, "\t%llx %s+%llu (%s)\n", a, sym.name,
+				  (unsigned long long)sym.offset, sym.module);
+		else if (ok)
+			sb_printf(out, "\t%llx %s+%llu\n", a, sym.name, (unsigned long long)sym.offset);
+		else
+			sb_printf(out, "\t%llx 0x%llx ([unknown])\n", a, a);
+	}
 }
 
 static void format_value(struct session *s, struct strbuf *out, const struct type *t,
@@ -69,6 +113,9 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 		sb_puts(out, id < s->probe_names.len ? s->probe_names.data[id] : "?");
 		break;
 	}
+	case TY_STACK: /* bpftrace indents a stack 4 spaces in a key, 8 in a value */
+		stack_format(s, out, t, p, key ? "    " : "        ");
+		break;
 	case TY_TUPLE:
 		sb_putc(out, '(');
 		for (uint32_t i = 0; i < t->nfields; i++) {

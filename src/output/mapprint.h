@@ -55,4 +55,9 @@ void key_field_format(struct session *s, struct strbuf *out, const struct type *
 void map_key_format(struct session *s, struct strbuf *out, const struct map_info *m,
 		    const uint8_t *key, const char *sep);
 
+/* A kstack/ustack (TY_STACK) value: frames on lines that start with indent
+   (map keys: 4 spaces; map values and printf: 8, as bpftrace). */
+void stack_format(struct session *s, struct strbuf *out, const struct type *t, const void *data,
+		  const char *indent);
+
 #endif

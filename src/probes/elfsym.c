@@ -161,6 +161,26 @@ int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errle
 	return off;
 }
 
+int elf_segments(const char *path, struct elf_segment *segs, int max)
+{
+	struct elf_file f;
+	char err[256];
+	size_t n;
+	int k = 0;
+
+	if (open_elf(path, &f, err, sizeof(err)) < 0)
+		return -1;
+	if (elf_getphdrnum(f.e, &n) == 0) {
+		for (size_t i = 0; i < n && k < max; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(f.e, (int)i, &ph) && ph.p_type == PT_LOAD)
+				segs[k++] = (struct elf_segment){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+		}
+	}
+	close_elf(&f);
+	return k;
+}
+
 /* A section's header by name, or false. */
 static bool find_section(Elf *e, const char *want, GElf_Shdr *out, Elf_Scn **scn_out)
 {

@@ -27,6 +27,13 @@ const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *nam
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
 
+/* A loadable segment: file bytes [offset, offset + size) at vaddr. */
+struct elf_segment {
+	uint64_t offset, vaddr, size;
+};
+/* path's PT_LOAD segments, at most max; how many, or -1. */
+int elf_segments(const char *path, struct elf_segment *segs, int max);
+
 /* A USDT probe site, from the ELF notes (.note.stapsdt) of a file. */
 struct usdt_site {
 	char *provider, *name;

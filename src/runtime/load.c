@@ -95,6 +95,22 @@ void plan_maps(struct session *s)
 	s->lost_map = add_bpf_map(s, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
 }
 
+/* One stack trace map per kind (kernel, user) and depth: the kernel tells
+   stacks apart by their first `frames` frames. */
+int stack_map_for(struct session *s, const struct type *t)
+{
+	vec_foreach(&s->stack_maps, sm)
+	{
+		if (sm->user == t->user && sm->frames == t->count)
+			return sm->bpf_map;
+	}
+	struct stack_map sm = { t->user, t->count, -1 };
+	sm.bpf_map = add_bpf_map(s, arena_printf(&s->arena, "%cstack%u", t->user ? 'u' : 'k', t->count),
+				 BPF_MAP_TYPE_STACK_TRACE, 4, t->count * 8, 4096);
+	vec_push(&s->stack_maps, sm);
+	return sm.bpf_map;
+}
+
 static struct prog_desc *new_prog(struct session *s, struct probe *p, struct probe_inst *in)
 {
 	struct prog_desc *pd = ARENA_NEW(&s->arena, struct prog_desc);

@@ -11,6 +11,8 @@ void plan_maps(struct session *s);
 /* IR for every program; sizes the scratch map. */
 int generate(struct session *s);
 int create_maps(struct session *s);
+/* The stack trace map that holds stacks of type t (TY_STACK): its index in bpf_maps. */
+int stack_map_for(struct session *s, const struct type *t);
 /* Register allocation, assembly and loading (verifier log on failure). */
 int load_programs(struct session *s);
 int attach_all(struct session *s);

@@ -64,6 +64,11 @@ static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *
 			vals[i].s.p = (const char *)p;
 			vals[i].s.len = t->size;
 			break;
+		case TY_STACK:
+			stack_format(s, &tmp[i], t, p, "        ");
+			vals[i].s.p = sb_str(&tmp[i]);
+			vals[i].s.len = tmp[i].len;
+			break;
 		default:
 			/* probe names, tuples: their text */
 			value_format(s, &tmp[i], t, p);

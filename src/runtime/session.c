@@ -4,6 +4,7 @@
  * Every exit path after the first kernel object goes through teardown.
  */
 #include "runtime/session.h"
+#include "output/symbols.h"
 #include "output/mapprint.h"
 #include "output/writer.h"
 #include "parse/parser.h"
@@ -149,6 +150,8 @@ void session_free(struct session *s)
 	vec_free(&s->bpf_maps);
 	vec_free(&s->records);
 	vec_free(&s->probe_names);
+	vec_free(&s->stack_maps);
+	symbols_release();
 	vec_free(&s->attachments);
 	if (s->out && s->out != stdout)
 		fclose(s->out);

@@ -178,6 +178,7 @@ struct session {
 	VEC(struct record_desc *) records;
 	VEC(const char *) probe_names;
 	VEC(struct attachment) attachments;
+	VEC(struct stack_map { bool user; uint32_t frames; int bpf_map; }) stack_maps;
 	int scratch_map, ringbuf_map, lost_map; /* indexes in bpf_maps */
 
 	uint64_t start_ns; /* CLOCK_MONOTONIC at start: `elapsed` counts from here */

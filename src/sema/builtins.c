@@ -114,6 +114,12 @@ static struct type *check_func(struct check *c, struct expr *e)
 	return type_str(&c->s->arena, strlen(c->inst->target[1]) + 1);
 }
 
+/* kstack, ustack: the whole stack, printed as bpftrace does */
+static struct type *check_stack_builtin(struct check *c, struct expr *e)
+{
+	return type_stack(&c->s->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
+}
+
 static struct type *check_unsupported(struct check *c, struct expr *e)
 {
 	CERR(c, e->span, E_UNSUPPORTED, "%s is not supported yet", e->u.name);
@@ -141,8 +147,8 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_FUNC] = { "func", BI_FUNC, NULL, check_func },
 	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_argn },
 	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_not_here },
-	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_unsupported },
-	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_unsupported },
+	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_stack_builtin },
+	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_stack_builtin },
 	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_unsupported },
 };
 
@@ -287,6 +293,41 @@ static struct type *check_time(struct check *c, struct expr *e)
 	return &ty_void;
 }
 
+/* kstack([perf|bpftrace] [, frames]), ustack(...) */
+static struct type *check_stack_call(struct check *c, struct expr *e)
+{
+	struct expr **a = e->u.call.args.v;
+	uint32_t n = e->u.call.args.n, i = 0;
+	bool perf = false;
+	int64_t frames = STACK_MAX_FRAMES;
+
+	if (n > i && a[i]->kind == EXPR_IDENT) {
+		if (strcmp(a[i]->u.name, "perf") && strcmp(a[i]->u.name, "bpftrace")) {
+			CERR(c, a[i]->span, E_ARG_TYPE, "a stack's mode is perf or bpftrace, not '%s'",
+			     a[i]->u.name);
+			return &ty_none;
+		}
+		perf = !strcmp(a[i]->u.name, "perf");
+		a[i]->type = &ty_void;
+		i++;
+	}
+	if (n > i) {
+		if (!check_const_int(c, a[i], &frames, "the number of frames"))
+			return &ty_none;
+		if (frames < 1 || frames > STACK_MAX_FRAMES) {
+			CERR(c, a[i]->span, E_TOO_BIG, "a stack keeps 1 to %d frames", STACK_MAX_FRAMES);
+			return &ty_none;
+		}
+		i++;
+	}
+	if (n > i) {
+		CERR(c, a[i]->span, E_ARG_COUNT, "%s() takes a mode and a number of frames",
+		     e->u.call.name);
+		return &ty_none;
+	}
+	return type_stack(&c->s->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -324,6 +365,8 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_PRINT] = { "print", FN_PRINT, 1, 3, FK_VOID, 0, check_map_arg, gen_call_map_op },
 	[FN_TIME] = { "time", FN_TIME, 0, 1, FK_VOID, 0, check_time, gen_call_time },
 	[FN_JOIN] = { "join", FN_JOIN, 1, 2, FK_VOID, 0, check_join, gen_call_join },
+	[FN_KSTACK] = { "kstack", FN_KSTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
+	[FN_USTACK] = { "ustack", FN_USTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
 };
 
 const struct func_def *func_lookup(const char *name)

@@ -14,6 +14,7 @@ enum fmt_arg_kind fmt_kind_of(const struct type *t)
 		return FMT_ARG_UINT;
 	case TY_STR:
 	case TY_PROBE:
+	case TY_STACK:
 		return FMT_ARG_STR;
 	case TY_TUPLE:
 		return FMT_ARG_TUPLE;

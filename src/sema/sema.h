@@ -55,6 +55,8 @@ enum func_id {
 	FN_PRINT,
 	FN_TIME,
 	FN_JOIN,
+	FN_KSTACK,
+	FN_USTACK,
 	FN_COUNT_
 };
 

@@ -106,6 +106,19 @@ struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed)
 	return t;
 }
 
+struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	t->kind = TY_STACK;
+	t->user = user;
+	t->perf = perf;
+	t->count = frames;
+	t->size = user ? 16 : 8;
+	t->align = 8;
+	return t;
+}
+
 bool type_is_scalar(const struct type *t)
 {
 	switch (t->kind) {
@@ -157,6 +170,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return true;
 	case TY_LHIST:
 		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
+	case TY_STACK:
+		return a->user == b->user && a->perf == b->perf && a->count == b->count;
 	case TY_RECORD:
 		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 	default:
@@ -223,6 +238,10 @@ void type_name(struct strbuf *out, const struct type *t)
 		break;
 	case TY_PROBE:
 		sb_puts(out, "probe");
+		break;
+	case TY_STACK:
+		sb_printf(out, "%s(%s, %u)", t->user ? "ustack" : "kstack", t->perf ? "perf" : "bpftrace",
+			  t->count);
 		break;
 	case TY_COUNT:
 		sb_puts(out, "count");

@@ -27,6 +27,7 @@ enum type_kind {
 	TY_RECORD, /* struct or union */
 	TY_CTX,	   /* `args`: the probe's arguments, as fields */
 	TY_PROBE,  /* `probe`: an index into the session's probe names */
+	TY_STACK,  /* kstack, ustack: a stack id (and for ustack the pid), see type_stack */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
 	TY_COUNT,
 	TY_SUM,
@@ -55,9 +56,10 @@ struct type {
 	uint32_t size;
 	uint32_t align;
 	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
-	bool user;	/* TY_PTR: points into user memory */
+	bool user;	/* TY_PTR: points into user memory; TY_STACK: ustack */
+	bool perf;	/* TY_STACK: printed in perf's format */
 	struct type *elem;
-	uint32_t count; /* TY_ARRAY */
+	uint32_t count; /* TY_ARRAY: elements; TY_STACK: frames kept */
 	struct field *fields;
 	uint32_t nfields;
 	const char *name;	      /* TY_RECORD */
@@ -76,6 +78,9 @@ struct type *type_array(struct arena *a, struct type *elem, uint32_t count);
 /* A tuple of n element types, laid out with natural alignment. */
 struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);
 struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed);
+/* kstack/ustack of at most frames frames: u64 stack id, and for ustack the pid */
+struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames);
+#define STACK_MAX_FRAMES 127 /* the kernel's default perf_event_max_stack */
 
 static inline bool type_is_int(const struct type *t)
 {

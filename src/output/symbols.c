@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "output/symbols.h"
+#include "base/util.h"
+#include "probes/elfsym.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct addr_sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct symtab {
+	struct addr_sym *v;
+	size_t n;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	uint64_t x = ((const struct addr_sym *)a)->addr, y = ((const struct addr_sym *)b)->addr;
+	return x < y ? -1 : x > y;
+}
+
+/* the last symbol at or below addr */
+static const struct addr_sym *nearest(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &t->v[lo - 1] : NULL;
+}
+
+static void symtab_push(struct symtab *t, size_t *cap, uint64_t addr, const char *name)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		t->v = xrealloc(t->v, *cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct addr_sym){ addr, xstrdup(name) };
+}
+
+static void symtab_free(struct symtab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].name);
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+/* --- kernel ---------------------------------------------------------------- */
+
+static struct symtab kernel;
+static bool kernel_loaded;
+
+static void load_kernel(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t cap = 0;
+
+	kernel_loaded = true;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+			continue;
+		if (type == 't' || type == 'T' || type == 'w' || type == 'W')
+			symtab_push(&kernel, &cap, addr, name);
+	}
+	fclose(f);
+	qsort(kernel.v, kernel.n, sizeof(*kernel.v), by_addr);
+}
+
+bool ksym_resolve(uint64_t addr, struct sym *out)
+{
+	const struct addr_sym *s;
+
+	if (!kernel_loaded)
+		load_kernel();
+	s = nearest(&kernel, addr);
+	if (!s)
+		return false;
+	*out = (struct sym){ s->name, addr - s->addr, NULL };
+	return true;
+}
+
+/* --- user ------------------------------------------------------------------ */
+
+/* a mapped file: its function symbols by address and its segments */
+struct user_file {
+	char *path;
+	struct symtab syms;
+	struct elf_segment segs[16];
+	int nsegs;
+};
+
+static struct user_file *files;
+static size_t nfiles;
+
+static struct user_file *user_file(const char *path)
+{
+	struct elf_funcs funcs;
+	char err[256];
+	size_t cap = 0;
+
+	for (size_t i = 0; i < nfiles; i++)
+		if (!strcmp(files[i].path, path))
+			return &files[i];
+	files = xrealloc(files, (nfiles + 1) * sizeof(*files));
+	struct user_file *uf = &files[nfiles++];
+	memset(uf, 0, sizeof(*uf));
+	uf->path = xstrdup(path);
+	uf->nsegs = elf_segments(path, uf->segs, 16);
+	if (elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+		for (size_t i = 0; i < funcs.n; i++)
+			symtab_push(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].name);
+		elf_funcs_free(&funcs);
+		qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
+	}
+	return uf;
+}
+
+bool usym_resolve(int pid, uint64_t addr, struct sym *out)
+{
+	char path[64], line[PATH_MAX + 128], file[PATH_MAX];
+	unsigned long long lo, hi, off;
+	char perms[8];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(f = fopen(path, "r")))
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off, file) != 5 ||
+		    addr < lo || addr >= hi || file[0] != '/')
+			continue;
+		struct user_file *uf = user_file(file);
+		uint64_t foff = addr - lo + off;
+		for (int i = 0; i < uf->nsegs && !found; i++) {
+			const struct elf_segment *sg = &uf->segs[i];
+			if (foff < sg->offset || foff >= sg->offset + sg->size)
+				continue;
+			uint64_t vaddr = foff - sg->offset + sg->vaddr;
+			const struct addr_sym *s = nearest(&uf->syms, vaddr);
+			if (s) {
+				*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
+				found = true;
+			}
+		}
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+void symbols_release(void)
+{
+	symtab_free(&kernel);
+	kernel_loaded = false;
+	for (size_t i = 0; i < nfiles; i++) {
+		symtab_free(&files[i].syms);
+		free(files[i].path);
+	}
+	free(files);
+	files = NULL;
+	nfiles = 0;
+}
