@@ -274,6 +274,21 @@ struct val gen_stack(struct gen *g, struct expr *e)
 	return mem_val(t, g->scratch, off);
 }
 
+/* ksym(addr), usym(addr): the address (and the pid, whose mappings name it) */
+struct val gen_sym(struct gen *g, struct expr *e)
+{
+	struct type *t = e->type;
+	uint32_t off = scratch_alloc(g, t->size);
+
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[0]), off));
+	if (t->user) {
+		int32_t pid = call0(g, BPF_FUNC_get_current_pid_tgid);
+		emit(g->ir, ALU64_IMM(BPF_RSH, pid, 32));
+		emit(g->ir, STX_MEM(BPF_DW, g->scratch, pid, off + 8));
+	}
+	return mem_val(t, g->scratch, off);
+}
+
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {

@@ -147,6 +147,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 		break;
 	case TY_PROBE:
 	case TY_STACK:
+	case TY_SYM:
 		value_format(s, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;

@@ -116,6 +116,19 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 	case TY_STACK: /* bpftrace indents a stack 4 spaces in a key, 8 in a value */
 		stack_format(s, out, t, p, key ? "    " : "        ");
 		break;
+	case TY_SYM: {
+		/* the function's name, or the address (bpftrace: 0 as "0") */
+		uint64_t a = (uint64_t)get_i64(p);
+		struct sym sym;
+		bool ok = t->user ? usym_resolve((int)get_i64(p + 8), a, &sym) : ksym_resolve(a, &sym);
+		if (ok)
+			sb_puts(out, sym.name);
+		else if (a)
+			sb_printf(out, "0x%llx", (unsigned long long)a);
+		else
+			sb_putc(out, '0');
+		break;
+	}
 	case TY_TUPLE:
 		sb_putc(out, '(');
 		for (uint32_t i = 0; i < t->nfields; i++) {

@@ -328,6 +328,19 @@ static struct type *check_stack_call(struct check *c, struct expr *e)
 	return type_stack(&c->s->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
 }
 
+/* ksym(addr), usym(addr): printed as the function holding addr */
+static struct type *check_sym(struct check *c, struct expr *e)
+{
+	struct type *t = check_expr(c, e->u.call.args.v[0]);
+
+	if (t->kind != TY_NONE && t->kind != TY_INT && t->kind != TY_PTR) {
+		CERR(c, e->u.call.args.v[0]->span, E_ARG_TYPE, "%s() expects an address, got %s",
+		     e->u.call.name, type_str_of(t));
+		return &ty_none;
+	}
+	return type_sym(&c->s->arena, e->id == FN_USYM);
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -367,6 +380,8 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_JOIN] = { "join", FN_JOIN, 1, 2, FK_VOID, 0, check_join, gen_call_join },
 	[FN_KSTACK] = { "kstack", FN_KSTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
 	[FN_USTACK] = { "ustack", FN_USTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
+	[FN_KSYM] = { "ksym", FN_KSYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
+	[FN_USYM] = { "usym", FN_USYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
 };
 
 const struct func_def *func_lookup(const char *name)

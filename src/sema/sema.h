@@ -57,6 +57,8 @@ enum func_id {
 	FN_JOIN,
 	FN_KSTACK,
 	FN_USTACK,
+	FN_KSYM,
+	FN_USYM,
 	FN_COUNT_
 };
 

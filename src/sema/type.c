@@ -119,6 +119,17 @@ struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames)
 	return t;
 }
 
+struct type *type_sym(struct arena *a, bool user)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	t->kind = TY_SYM;
+	t->user = user;
+	t->size = user ? 16 : 8;
+	t->align = 8;
+	return t;
+}
+
 bool type_is_scalar(const struct type *t)
 {
 	switch (t->kind) {
@@ -172,6 +183,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
 	case TY_STACK:
 		return a->user == b->user && a->perf == b->perf && a->count == b->count;
+	case TY_SYM:
+		return a->user == b->user;
 	case TY_RECORD:
 		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 	default:
@@ -242,6 +255,9 @@ void type_name(struct strbuf *out, const struct type *t)
 	case TY_STACK:
 		sb_printf(out, "%s(%s, %u)", t->user ? "ustack" : "kstack", t->perf ? "perf" : "bpftrace",
 			  t->count);
+		break;
+	case TY_SYM:
+		sb_puts(out, t->user ? "usym" : "ksym");
 		break;
 	case TY_COUNT:
 		sb_puts(out, "count");

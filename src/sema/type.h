@@ -28,6 +28,7 @@ enum type_kind {
 	TY_CTX,	   /* `args`: the probe's arguments, as fields */
 	TY_PROBE,  /* `probe`: an index into the session's probe names */
 	TY_STACK,  /* kstack, ustack: a stack id (and for ustack the pid), see type_stack */
+	TY_SYM,	   /* ksym(), usym(): an address (and for usym the pid), printed as a name */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
 	TY_COUNT,
 	TY_SUM,
@@ -56,7 +57,7 @@ struct type {
 	uint32_t size;
 	uint32_t align;
 	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
-	bool user;	/* TY_PTR: points into user memory; TY_STACK: ustack */
+	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
 	struct type *elem;
 	uint32_t count; /* TY_ARRAY: elements; TY_STACK: frames kept */
@@ -81,6 +82,8 @@ struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed);
 /* kstack/ustack of at most frames frames: u64 stack id, and for ustack the pid */
 struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames);
 #define STACK_MAX_FRAMES 127 /* the kernel's default perf_event_max_stack */
+/* ksym(addr) / usym(addr): u64 address, and for usym the pid */
+struct type *type_sym(struct arena *a, bool user);
 
 static inline bool type_is_int(const struct type *t)
 {
