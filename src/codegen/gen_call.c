@@ -289,6 +289,15 @@ struct val gen_sym(struct gen *g, struct expr *e)
 	return mem_val(t, g->scratch, off);
 }
 
+/* strftime(fmt, nsecs): the nanoseconds; user space formats them */
+struct val gen_strftime(struct gen *g, struct expr *e)
+{
+	uint32_t off = scratch_alloc(g, 8);
+
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[1]), off));
+	return mem_val(e->type, g->scratch, off);
+}
+
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {

@@ -148,6 +148,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 	case TY_PROBE:
 	case TY_STACK:
 	case TY_SYM:
+	case TY_TIMESTAMP:
 		value_format(s, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;

@@ -11,9 +11,11 @@
 #include "output/hist.h"
 #include "output/stats.h"
 #include "output/symbols.h"
+#include "output/timefmt.h"
 #include "output/writer.h"
 
 #include <bpf/bpf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +129,20 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 			sb_printf(out, "0x%llx", (unsigned long long)a);
 		else
 			sb_putc(out, '0');
+		break;
+	}
+	case TY_TIMESTAMP: {
+		/* nanoseconds of CLOCK_MONOTONIC (bpf_ktime_get_ns) as wall-clock time */
+		struct timespec rt, mono;
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		int64_t wall = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
+			       ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec) + get_i64(p);
+		if (!timefmt_strftime(out, t->name, (time_t)(wall / 1000000000),
+				      (uint32_t)(wall % 1000000000 / 1000))) {
+			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
+			sb_puts(out, TIMEFMT_FAILED);
+		}
 		break;
 	}
 	case TY_TUPLE:

@@ -341,6 +341,20 @@ static struct type *check_sym(struct check *c, struct expr *e)
 	return type_sym(&c->s->arena, e->id == FN_USYM);
 }
 
+/* strftime("format", nsecs): a time, printed in user space */
+static struct type *check_strftime(struct check *c, struct expr *e)
+{
+	struct expr **a = e->u.call.args.v;
+
+	if (a[0]->kind != EXPR_STR) {
+		CERR(c, a[0]->span, E_ARG_TYPE, "strftime() expects a format string literal");
+		return &ty_none;
+	}
+	if (!check_int(c, a[1], "strftime()'s time"))
+		return &ty_none;
+	return type_timestamp(&c->s->arena, a[0]->u.str);
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -382,6 +396,7 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_USTACK] = { "ustack", FN_USTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
 	[FN_KSYM] = { "ksym", FN_KSYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
 	[FN_USYM] = { "usym", FN_USYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
+	[FN_STRFTIME] = { "strftime", FN_STRFTIME, 2, 2, FK_VALUE, 0, check_strftime, gen_strftime },
 };
 
 const struct func_def *func_lookup(const char *name)

@@ -16,6 +16,7 @@ enum fmt_arg_kind fmt_kind_of(const struct type *t)
 	case TY_PROBE:
 	case TY_STACK:
 	case TY_SYM:
+	case TY_TIMESTAMP:
 		return FMT_ARG_STR;
 	case TY_TUPLE:
 		return FMT_ARG_TUPLE;

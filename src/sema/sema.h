@@ -59,6 +59,7 @@ enum func_id {
 	FN_USTACK,
 	FN_KSYM,
 	FN_USYM,
+	FN_STRFTIME,
 	FN_COUNT_
 };
 

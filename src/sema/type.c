@@ -119,6 +119,16 @@ struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames)
 	return t;
 }
 
+struct type *type_timestamp(struct arena *a, const char *fmt)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	t->kind = TY_TIMESTAMP;
+	t->name = fmt;
+	t->size = t->align = 8;
+	return t;
+}
+
 struct type *type_sym(struct arena *a, bool user)
 {
 	struct type *t = ARENA_NEW(a, struct type);
@@ -185,6 +195,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return a->user == b->user && a->perf == b->perf && a->count == b->count;
 	case TY_SYM:
 		return a->user == b->user;
+	case TY_TIMESTAMP:
+		return !strcmp(a->name, b->name);
 	case TY_RECORD:
 		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 	default:
@@ -258,6 +270,9 @@ void type_name(struct strbuf *out, const struct type *t)
 		break;
 	case TY_SYM:
 		sb_puts(out, t->user ? "usym" : "ksym");
+		break;
+	case TY_TIMESTAMP:
+		sb_puts(out, "strftime");
 		break;
 	case TY_COUNT:
 		sb_puts(out, "count");

@@ -29,6 +29,7 @@ enum type_kind {
 	TY_PROBE,  /* `probe`: an index into the session's probe names */
 	TY_STACK,  /* kstack, ustack: a stack id (and for ustack the pid), see type_stack */
 	TY_SYM,	   /* ksym(), usym(): an address (and for usym the pid), printed as a name */
+	TY_TIMESTAMP, /* strftime(fmt, nsecs): nsecs, printed with the format in .name */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
 	TY_COUNT,
 	TY_SUM,
@@ -82,6 +83,8 @@ struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed);
 /* kstack/ustack of at most frames frames: u64 stack id, and for ustack the pid */
 struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames);
 #define STACK_MAX_FRAMES 127 /* the kernel's default perf_event_max_stack */
+/* strftime(fmt, nsecs): u64 nanoseconds since boot (CLOCK_MONOTONIC) */
+struct type *type_timestamp(struct arena *a, const char *fmt);
 /* ksym(addr) / usym(addr): u64 address, and for usym the pid */
 struct type *type_sym(struct arena *a, bool user);
 
