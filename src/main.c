@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	      "    -d STAGE       dump a stage and do not run: ast, types, ir, bpf, all\n"
 	      "    -l [PATTERN]   list probes, e.g. -l 'tracepoint:sched:*' (-lv: with their fields)\n"
 	      "    --dry-run      compile and load the programs, attach nothing\n"
+	      "    --unsafe       allow system()\n"
 	      "    -h, --help     this help\n"
 	      "    -V, --version  lantern's version\n"
 	      "\n"
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "dry-run", no_argument, NULL, 'D' },
+		{ "unsafe", no_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .script_name = "stdin" };
@@ -144,6 +146,9 @@ int main(int argc, char **argv)
 		}
 		case 'D':
 			o.dry_run = true;
+			break;
+		case 'U':
+			o.unsafe = true;
 			break;
 		case 'l':
 			list = true;

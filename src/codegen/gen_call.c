@@ -185,7 +185,8 @@ struct val gen_call_printf(struct gen *g, struct expr *e)
 {
 	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
 
-	r->kind = REC_PRINTF;
+	/* system() and cat() are printf whose text user space runs or reads */
+	r->kind = e->id == FN_SYSTEM ? REC_SYSTEM : e->id == FN_CAT ? REC_CAT : REC_PRINTF;
 	r->fmt = e->info;
 	gen_record(g, r, e->u.call.args.v + 1, e->u.call.args.n - 1);
 	return void_val();

@@ -83,6 +83,38 @@ static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *
 		sb_free(&tmp[i]);
 }
 
+/* system(): the command's output joins lantern's, in order */
+static void run_command(struct session *s, const char *cmd)
+{
+	char buf[4096];
+	size_t n;
+	FILE *p = popen(cmd, "r");
+
+	if (!p) {
+		fprintf(stderr, "lantern: system(\"%s\"): %s\n", cmd, strerror(errno));
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		fwrite(buf, 1, n, s->out);
+	pclose(p);
+}
+
+/* cat(): the file's contents */
+static void cat_file(struct session *s, const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "lantern: cat: cannot open %s: %s\n", path, strerror(errno));
+		return;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, s->out);
+	fclose(f);
+}
+
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct loop *l = ctx;
@@ -129,6 +161,15 @@ static int on_record(void *ctx, void *data, size_t size)
 		s->writer->text(&l->line, TEXT_JOIN, sb_str(&l->text), l->text.len);
 		break;
 	}
+	case REC_SYSTEM:
+	case REC_CAT:
+		render_printf(l, r, data);
+		fflush(s->out);
+		if (r->kind == REC_SYSTEM)
+			run_command(s, sb_str(&l->text));
+		else
+			cat_file(s, sb_str(&l->text));
+		break;
 	case REC_TIME:
 		if (timefmt_time(&l->text, r->text, time(NULL)))
 			s->writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);

@@ -49,6 +49,7 @@ struct options {
 	int verbose;	    /* -v */
 	unsigned dump;	    /* -d: enum dump_stage bits */
 	bool dry_run;	    /* --dry-run: compile and load, attach nothing */
+	bool unsafe;	    /* --unsafe: system() may run commands */
 	const char *cmd;    /* -c */
 	pid_t pid;	    /* -p */
 };
@@ -91,6 +92,8 @@ enum record_kind {
 	REC_ZERO_MAP,
 	REC_TIME,
 	REC_JOIN,
+	REC_SYSTEM, /* system(fmt, ...): run the text as a shell command */
+	REC_CAT,    /* cat(fmt, ...): print the file the text names */
 };
 
 /* join(): at most JOIN_MAX_ARGS strings of JOIN_ARG_SIZE bytes (bpftrace 0.17's) */

@@ -355,6 +355,19 @@ static struct type *check_strftime(struct check *c, struct expr *e)
 	return type_timestamp(&c->s->arena, a[0]->u.str);
 }
 
+struct type *check_printf(struct check *c, struct expr *e);
+
+/* system(fmt, ...): printf's rules, and only with --unsafe */
+static struct type *check_system(struct check *c, struct expr *e)
+{
+	if (!c->s->opts->unsafe) {
+		CERR(c, e->span, E_UNSUPPORTED, "system() runs commands: it needs --unsafe");
+		CHINT(c, "run lantern with --unsafe to allow it");
+		return &ty_void;
+	}
+	return check_printf(c, e);
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -370,7 +383,6 @@ static struct type *check_join(struct check *c, struct expr *e)
 	return &ty_void;
 }
 
-struct type *check_printf(struct check *c, struct expr *e);
 
 #define AGG(n, id, nmin, nmax, kind) { n, id, nmin, nmax, FK_AGG, kind, check_agg, NULL }
 
@@ -397,6 +409,8 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_KSYM] = { "ksym", FN_KSYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
 	[FN_USYM] = { "usym", FN_USYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
 	[FN_STRFTIME] = { "strftime", FN_STRFTIME, 2, 2, FK_VALUE, 0, check_strftime, gen_strftime },
+	[FN_SYSTEM] = { "system", FN_SYSTEM, 1, 64, FK_VOID, 0, check_system, gen_call_printf },
+	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
 };
 
 const struct func_def *func_lookup(const char *name)

@@ -60,6 +60,8 @@ enum func_id {
 	FN_KSYM,
 	FN_USYM,
 	FN_STRFTIME,
+	FN_SYSTEM,
+	FN_CAT,
 	FN_COUNT_
 };
 
