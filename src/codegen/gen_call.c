@@ -20,6 +20,15 @@ static int32_t call0(struct gen *g, int32_t helper)
 	return r;
 }
 
+/* the process id (the tgid: bpftrace's pid) */
+static int32_t gen_pid(struct gen *g)
+{
+	int32_t r = call0(g, BPF_FUNC_get_current_pid_tgid);
+
+	emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
+	return r;
+}
+
 /* A USDT site's argument: a constant, a register, or memory at a register + offset */
 static int32_t gen_usdt_arg(struct gen *g, struct expr *e)
 {
@@ -267,11 +276,8 @@ struct val gen_stack(struct gen *g, struct expr *e)
 	emit(g->ir, MOV64_IMM(R3, t->user ? BPF_F_USER_STACK : 0));
 	emit(g->ir, CALL(BPF_FUNC_get_stackid, 3));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, R0, off));
-	if (t->user) {
-		int32_t pid = call0(g, BPF_FUNC_get_current_pid_tgid);
-		emit(g->ir, ALU64_IMM(BPF_RSH, pid, 32));
-		emit(g->ir, STX_MEM(BPF_DW, g->scratch, pid, off + 8));
-	}
+	if (t->user)
+		emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_pid(g), off + 8));
 	return mem_val(t, g->scratch, off);
 }
 
@@ -282,11 +288,8 @@ struct val gen_sym(struct gen *g, struct expr *e)
 	uint32_t off = scratch_alloc(g, t->size);
 
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[0]), off));
-	if (t->user) {
-		int32_t pid = call0(g, BPF_FUNC_get_current_pid_tgid);
-		emit(g->ir, ALU64_IMM(BPF_RSH, pid, 32));
-		emit(g->ir, STX_MEM(BPF_DW, g->scratch, pid, off + 8));
-	}
+	if (t->user)
+		emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_pid(g), off + 8));
 	return mem_val(t, g->scratch, off);
 }
 
