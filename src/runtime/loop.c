@@ -83,35 +83,38 @@ static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *
 		sb_free(&tmp[i]);
 }
 
-/* system(): the command's output joins lantern's, in order */
-static void run_command(struct session *s, const char *cmd)
+static void copy_stream(FILE *in, FILE *out)
 {
 	char buf[4096];
 	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+}
+
+/* system(): the command's output joins lantern's, in order */
+static void run_command(struct session *s, const char *cmd)
+{
 	FILE *p = popen(cmd, "r");
 
 	if (!p) {
 		fprintf(stderr, "lantern: system(\"%s\"): %s\n", cmd, strerror(errno));
 		return;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-		fwrite(buf, 1, n, s->out);
+	copy_stream(p, s->out);
 	pclose(p);
 }
 
 /* cat(): the file's contents */
 static void cat_file(struct session *s, const char *path)
 {
-	char buf[4096];
-	size_t n;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
 		fprintf(stderr, "lantern: cat: cannot open %s: %s\n", path, strerror(errno));
 		return;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, s->out);
+	copy_stream(f, s->out);
 	fclose(f);
 }
 
