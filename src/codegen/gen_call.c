@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: the codegen hooks named in sema's tables. */
 #include "codegen/gen.h"
+#include "output/symbols.h"
 #include "probes/arch.h"
 #include "probes/provider.h"
 #include "probes/usdt.h"
@@ -300,6 +301,24 @@ struct val gen_strftime(struct gen *g, struct expr *e)
 
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[1]), off));
 	return mem_val(e->type, g->scratch, off);
+}
+
+/* reg("name"): *(u64 *)(ctx + the register's offset in struct pt_regs) */
+struct val gen_reg(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, arch_reg_offset(e->u.call.args.v[0]->u.str)));
+	return reg_val(e->type, r);
+}
+
+/* kaddr("symbol"): a constant */
+struct val gen_kaddr(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, LD_IMM64(r, (int64_t)ksym_address(e->u.call.args.v[0]->u.str)));
+	return reg_val(e->type, r);
 }
 
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */

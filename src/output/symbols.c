@@ -95,6 +95,37 @@ bool ksym_resolve(uint64_t addr, struct sym *out)
 	return true;
 }
 
+/* every symbol of /proc/kallsyms by name, for kaddr() (loaded once) */
+static struct symtab by_name_tab;
+static bool by_name_loaded;
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct addr_sym *)a)->name, ((const struct addr_sym *)b)->name);
+}
+
+uint64_t ksym_address(const char *name)
+{
+	struct addr_sym key = { 0, (char *)name }, *hit;
+
+	if (!by_name_loaded) {
+		FILE *f = fopen("/proc/kallsyms", "r");
+		char line[512], sym[256], type;
+		unsigned long long addr;
+		size_t cap = 0;
+		by_name_loaded = true;
+		if (f) {
+			while (fgets(line, sizeof(line), f))
+				if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr)
+					symtab_push(&by_name_tab, &cap, addr, sym);
+			fclose(f);
+			qsort(by_name_tab.v, by_name_tab.n, sizeof(*by_name_tab.v), by_name);
+		}
+	}
+	hit = by_name_tab.n ? bsearch(&key, by_name_tab.v, by_name_tab.n, sizeof(key), by_name) : NULL;
+	return hit ? hit->addr : 0;
+}
+
 /* --- user ------------------------------------------------------------------ */
 
 /* a mapped file: its function symbols by address and its segments */
@@ -169,6 +200,8 @@ void symbols_release(void)
 {
 	symtab_free(&kernel);
 	kernel_loaded = false;
+	symtab_free(&by_name_tab);
+	by_name_loaded = false;
 	for (size_t i = 0; i < nfiles; i++) {
 		symtab_free(&files[i].syms);
 		free(files[i].path);

@@ -19,6 +19,8 @@ struct sym {
 
 bool ksym_resolve(uint64_t addr, struct sym *out);
 bool usym_resolve(int pid, uint64_t addr, struct sym *out);
+/* The address of a kernel symbol (any kind kallsyms lists), or 0. */
+uint64_t ksym_address(const char *name);
 void symbols_release(void);
 
 #endif

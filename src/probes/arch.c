@@ -45,7 +45,7 @@ static const struct {
 	{ { "r10", "r10d", "r10w", "r10b" }, 56 }, { { "r11", "r11d", "r11w", "r11b" }, 48 },
 	{ { "r12", "r12d", "r12w", "r12b" }, 24 }, { { "r13", "r13d", "r13w", "r13b" }, 16 },
 	{ { "r14", "r14d", "r14w", "r14b" }, 8 },  { { "r15", "r15d", "r15w", "r15b" }, 0 },
-	{ { "rip", NULL, NULL, NULL }, 128 },
+	{ { "rip", "ip", NULL, NULL }, 128 },
 };
 
 int arch_reg_offset(const char *name)

@@ -4,6 +4,7 @@
  * that types it (here) and the one that generates its code (codegen/).
  */
 #include "output/hist.h"
+#include "output/symbols.h"
 #include "probes/arch.h"
 #include "probes/provider.h"
 #include "probes/usdt.h"
@@ -368,6 +369,46 @@ static struct type *check_system(struct check *c, struct expr *e)
 	return check_printf(c, e);
 }
 
+/* reg("ip"): a register of the probed task, in probes whose context is its registers */
+static struct type *check_reg(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+
+	if (!in_probe(c, PROV_UPROBE, PROV_URETPROBE) && !in_probe(c, PROV_KPROBE, PROV_KRETPROBE) &&
+	    !in_probe(c, PROV_USDT, PROV_USDT)) {
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "reg() is not available in %s probes",
+		     c->inst && c->inst->prov ? c->inst->prov->name : "these");
+		CHINT(c, "registers are the context of uprobe, uretprobe, usdt, kprobe and kretprobe probes");
+		return &ty_none;
+	}
+	if (a->kind != EXPR_STR) {
+		CERR(c, a->span, E_ARG_TYPE, "reg() expects a register name, such as \"ip\"");
+		return &ty_none;
+	}
+	if (arch_reg_offset(a->u.str) < 0) {
+		CERR(c, a->span, E_ARG_TYPE, "'%s' is not a register lantern knows", a->u.str);
+		return &ty_none;
+	}
+	return &ty_u64;
+}
+
+/* kaddr("symbol"): a kernel symbol's address, from /proc/kallsyms when compiling */
+static struct type *check_kaddr(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+
+	if (a->kind != EXPR_STR) {
+		CERR(c, a->span, E_ARG_TYPE, "kaddr() expects a symbol name");
+		return &ty_none;
+	}
+	if (!ksym_address(a->u.str)) {
+		CERR(c, a->span, E_UNKNOWN_SYMBOL, "no kernel symbol '%s' in /proc/kallsyms", a->u.str);
+		CHINT(c, "data symbols are listed only by kernels built with CONFIG_KALLSYMS_ALL");
+		return &ty_none;
+	}
+	return &ty_u64;
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -411,6 +452,8 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_STRFTIME] = { "strftime", FN_STRFTIME, 2, 2, FK_VALUE, 0, check_strftime, gen_strftime },
 	[FN_SYSTEM] = { "system", FN_SYSTEM, 1, 64, FK_VOID, 0, check_system, gen_call_printf },
 	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
+	[FN_REG] = { "reg", FN_REG, 1, 1, FK_VALUE, 0, check_reg, gen_reg },
+	[FN_KADDR] = { "kaddr", FN_KADDR, 1, 1, FK_VALUE, 0, check_kaddr, gen_kaddr },
 };
 
 const struct func_def *func_lookup(const char *name)

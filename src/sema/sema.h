@@ -62,6 +62,8 @@ enum func_id {
 	FN_STRFTIME,
 	FN_SYSTEM,
 	FN_CAT,
+	FN_REG,
+	FN_KADDR,
 	FN_COUNT_
 };
 
