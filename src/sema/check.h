@@ -32,6 +32,10 @@ bool check_int(struct check *c, struct expr *e, const char *what);
 /* e must be an integer constant; *v receives it. */
 bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what);
 
+/* e.field / e->field and e[i] (check_access.c) */
+struct type *check_field(struct check *c, struct expr *e);
+struct type *check_index(struct check *c, struct expr *e);
+
 struct map_info *map_get(struct check *c, const char *name, struct span sp);
 /* Record / verify the key types of a map access. */
 void map_learn_keys(struct check *c, struct map_info *m, struct expr *map_expr);
