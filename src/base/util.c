@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static NORETURN void oom(void)
 {
@@ -163,4 +165,21 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+bool path_search(const char *name, char *out, size_t n)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+		snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", name);
+		if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			return true;
+		path += len + (path[len] == ':');
+	}
+	return false;
 }

@@ -30,6 +30,10 @@ char *read_file(const char *path, size_t *len);
 bool wildcard_match(const char *pattern, const char *s);
 bool has_wildcard(const char *s);
 
+/* The first executable file called name in $PATH (default /usr/bin:/bin),
+   into out (n bytes): as execvp() would find it. */
+bool path_search(const char *name, char *out, size_t n);
+
 /* Levenshtein distance, capped: for "did you mean" suggestions. */
 unsigned edit_distance(const char *a, const char *b, unsigned cap);
 

@@ -129,21 +129,13 @@ static bool find_in_maps(pid_t pid, const char *name, char *out)
 static bool resolve_file(const char *file, char *out, pid_t pid)
 {
 	char buf[PATH_MAX];
-	const char *path = getenv("PATH");
 
 	if (strchr(file, '/'))
 		return realpath(file, out) && is_file(out);
 	if (pid > 0 && find_in_maps(pid, file, out))
 		return true;
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t len = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? path : ".", file);
-		if (access(buf, X_OK) == 0 && is_file(buf))
-			return realpath(buf, out) != NULL;
-		path += len + (path[len] == ':');
-	}
+	if (path_search(file, buf, sizeof(buf)))
+		return realpath(buf, out) != NULL;
 	return find_library(file, buf, sizeof(buf)) && realpath(buf, out);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/child.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,20 +18,12 @@
  */
 static char *resolve(const char *name)
 {
-	const char *path = getenv("PATH");
 	char buf[4096];
 
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0 ? strdup(name) : NULL;
-	if (!path)
-		path = "/bin:/usr/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", name);
-		if (access(buf, X_OK) == 0)
-			return strdup(buf);
-		path += n + (path[n] == ':');
-	}
+	if (path_search(name, buf, sizeof(buf)))
+		return strdup(buf);
 	errno = ENOENT;
 	return NULL;
 }
