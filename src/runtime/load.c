@@ -32,7 +32,8 @@ static int add_bpf_map(struct session *s, const char *name, enum bpf_map_type ty
 }
 
 /*
- * The ring buffer: big when a traced event can printf(), small when only
+ * The ring buffer: big when a traced event prints (printf, join, system,
+ * cat: probe_prints), small when only
  * BEGIN/END print or records are rare (exit, print, time): its pages are
  * mapped into lantern and count in its memory. LANTERN_RINGBUF_KB overrides.
  */
@@ -46,7 +47,7 @@ static uint32_t ringbuf_bytes(struct session *s)
 	vec_foreach(&s->insts, ip)
 	{
 		enum provider_id id = (*ip)->prov->id;
-		if (id != PROV_BEGIN && id != PROV_END && probe_calls((*ip)->probe, FN_PRINTF))
+		if (id != PROV_BEGIN && id != PROV_END && probe_prints((*ip)->probe))
 			want = 2u << 20;
 	}
 	if (e)
@@ -206,7 +207,7 @@ int generate(struct session *s)
 		/* A probe that prints on kernel events would see lantern's own
 		   writes of what it printed, and feed on them. */
 		pd->skip_self = pd->inst->prov->id == PROV_TRACEPOINT &&
-				(probe_calls(pd->probe, FN_PRINTF) || probe_calls(pd->probe, FN_PRINT) ||
+				(probe_prints(pd->probe) || probe_calls(pd->probe, FN_PRINT) ||
 				 probe_calls(pd->probe, FN_TIME));
 		if (gen_program(s, pd) < 0)
 			rc = -1;

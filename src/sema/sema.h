@@ -107,6 +107,8 @@ bool probe_uses_builtin(struct probe *p, enum builtin_id id);
 bool probe_calls(struct probe *p, enum func_id id);
 /* Whether the probe's code depends on its instance (args, probe). */
 bool probe_per_instance(struct probe *p);
+/* p writes text for each event: printf(), join(), system(), cat() */
+bool probe_prints(struct probe *p);
 /* Every use of `args` in p is args->NAME with NAME in names (NULL-ended). */
 bool probe_args_only(struct probe *p, const char *const *names);
 /* `-d types`: each map with its key and value types. */

@@ -112,6 +112,12 @@ bool probe_calls(struct probe *p, enum func_id id)
 	return probe_any(p, is_call, &id);
 }
 
+bool probe_prints(struct probe *p)
+{
+	return probe_calls(p, FN_PRINTF) || probe_calls(p, FN_JOIN) || probe_calls(p, FN_SYSTEM) ||
+	       probe_calls(p, FN_CAT);
+}
+
 struct args_use {
 	const char *const *names;
 	uint32_t uses, allowed;
