@@ -33,9 +33,9 @@ static int add_bpf_map(struct session *s, const char *name, enum bpf_map_type ty
 
 /*
  * The ring buffer: big when a traced event prints (printf, join, system,
- * cat: probe_prints), small when only
- * BEGIN/END print or records are rare (exit, print, time): its pages are
- * mapped into lantern and count in its memory. LANTERN_RINGBUF_KB overrides.
+ * cat: probe_prints), small when only BEGIN/END print or records are rare
+ * (exit, print, time): its pages are mapped into lantern and count in its
+ * memory. LANTERN_RINGBUF_KB overrides.
  */
 static uint32_t ringbuf_bytes(struct session *s)
 {
