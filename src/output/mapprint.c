@@ -13,6 +13,7 @@
 #include "output/symbols.h"
 #include "output/timefmt.h"
 #include "output/writer.h"
+#include "runtime/load.h"
 
 #include <bpf/bpf.h>
 #include <stdio.h>
@@ -40,13 +41,9 @@ void stack_format(struct session *s, struct strbuf *out, const struct type *t, c
 	int pid = t->user ? (int)get_i64(p + 8) : 0;
 	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
 	uint32_t key = (uint32_t)id;
-	int fd = -1;
+	const struct stack_map *sm = stack_map_find(s, t);
+	int fd = sm ? s->bpf_maps.data[sm->bpf_map].fd : -1;
 
-	vec_foreach(&s->stack_maps, sm)
-	{
-		if (sm->user == t->user && sm->frames == t->count)
-			fd = s->bpf_maps.data[sm->bpf_map].fd;
-	}
 	if (id < 0 || fd < 0 || bpf_map_lookup_elem(fd, &key, ips) < 0)
 		return;
 	sb_putc(out, '\n');

@@ -98,13 +98,22 @@ void plan_maps(struct session *s)
 
 /* One stack trace map per kind (kernel, user) and depth: the kernel tells
    stacks apart by their first `frames` frames. */
-int stack_map_for(struct session *s, const struct type *t)
+const struct stack_map *stack_map_find(struct session *s, const struct type *t)
 {
 	vec_foreach(&s->stack_maps, sm)
 	{
 		if (sm->user == t->user && sm->frames == t->count)
-			return sm->bpf_map;
+			return sm;
 	}
+	return NULL;
+}
+
+int stack_map_for(struct session *s, const struct type *t)
+{
+	const struct stack_map *found = stack_map_find(s, t);
+
+	if (found)
+		return found->bpf_map;
 	struct stack_map sm = { t->user, t->count, -1 };
 	sm.bpf_map = add_bpf_map(s, arena_printf(&s->arena, "%cstack%u", t->user ? 'u' : 'k', t->count),
 				 BPF_MAP_TYPE_STACK_TRACE, 4, t->count * 8, 4096);
