@@ -19,6 +19,7 @@
 #include "base/strbuf.h"
 
 struct type;
+struct func_def;
 
 enum expr_kind {
 	EXPR_INT,	 /* 42, 0x2a, 1_000, 'a': .u.ival */
@@ -145,6 +146,7 @@ struct expr {
 	/* Filled by sema. */
 	struct type *type;
 	int id;	    /* builtin / function id, field index, ... (kind-specific) */
+	const struct func_def *fn; /* EXPR_CALL: the function, once checked */
 	void *info; /* map / variable / field descriptor (kind-specific) */
 };
 
@@ -232,6 +234,10 @@ struct program {
 	struct probe **probes;
 	uint32_t nprobes;
 };
+
+/* A deep copy of e / st without sema's annotations (type, info, id, fn). */
+struct expr *expr_copy(struct arena *a, const struct expr *e);
+struct stmt *stmt_copy(struct arena *a, const struct stmt *st);
 
 /* Indented tree, one node per line (the `-d ast` stage). */
 void ast_dump(const struct program *prog, struct strbuf *out);

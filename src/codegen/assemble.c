@@ -12,14 +12,14 @@ static int slots(const struct ir_insn *i)
 		return 0;
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
+	case IR_LD_CONST:
 		return 2;
 	default:
 		return 1;
 	}
 }
 
-int ir_assemble(const struct ir *ir, const int *map_fds, struct bpf_insn **out, char *err,
-		size_t errlen)
+int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen)
 {
 	int32_t *label_pc = xcalloc(ir->next_label + 1, sizeof(int32_t));
 	struct bpf_insn *code;
@@ -53,7 +53,8 @@ int ir_assemble(const struct ir *ir, const int *map_fds, struct bpf_insn **out, 
 			b[1].imm = (uint32_t)((uint64_t)i->imm64 >> 32);
 		} else if (i->kind == IR_LD_MAP) {
 			b->src_reg = BPF_PSEUDO_MAP_FD;
-			b->imm = map_fds ? map_fds[i->imm] : i->imm;
+		} else if (i->kind == IR_LD_CONST) {
+			b->src_reg = BPF_PSEUDO_LOAD_CONST;
 		} else if (ir_is_jump(i) && i->label >= 0) {
 			long off = (long)label_pc[i->label] - (n + 1);
 			if (off < INT16_MIN || off > INT16_MAX) {
@@ -63,6 +64,8 @@ int ir_assemble(const struct ir *ir, const int *map_fds, struct bpf_insn **out, 
 			}
 			b->off = off;
 		}
+		if (i->lconst)
+			b->src_reg = BPF_PSEUDO_LOAD_CONST;
 		n += slots(i);
 	}
 	free(label_pc);
@@ -80,12 +83,52 @@ void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 		const struct bpf_insn *b = &insns[k];
 		struct ir_insn i = IRI(b->code, b->dst_reg, b->src_reg, b->off, b->imm);
 		sb_printf(out, "%4d: ", k);
+		if (b->src_reg == BPF_PSEUDO_LOAD_CONST && b->code != (BPF_LD | BPF_DW | BPF_IMM)) {
+			i.src = NO_REG;
+			i.lconst = true;
+		}
 		if (b->code == (BPF_LD | BPF_DW | BPF_IMM) && k + 1 < n) {
-			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD ? IR_LD_MAP : IR_LD_IMM64;
+			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD	 ? IR_LD_MAP :
+				 b->src_reg == BPF_PSEUDO_LOAD_CONST ? IR_LD_CONST :
+								       IR_LD_IMM64;
 			i.imm64 = (uint32_t)b->imm | (uint64_t)(uint32_t)b[1].imm << 32;
 			k++;
 		}
 		ir_format_insn(out, &i);
 		sb_putc(out, '\n');
 	}
+}
+
+int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
+		const int64_t *consts)
+{
+	for (int k = 0; k < n; k++) {
+		struct bpf_insn *b = &insns[k];
+		if (b->code != (BPF_LD | BPF_DW | BPF_IMM)) {
+			/* a 32-bit immediate operand */
+			if (b->src_reg == BPF_PSEUDO_LOAD_CONST) {
+				if (b->imm < 0 || b->imm >= LC_COUNT_)
+					return -1;
+				b->src_reg = 0;
+				b->imm = (int32_t)consts[b->imm];
+			}
+			continue;
+		}
+		if (k + 1 >= n)
+			return -1;
+		if (b->src_reg == BPF_PSEUDO_MAP_FD) {
+			if (b->imm < 0 || (size_t)b->imm >= nmaps)
+				return -1;
+			b->imm = map_fds[b->imm];
+		} else if (b->src_reg == BPF_PSEUDO_LOAD_CONST) {
+			if (b->imm < 0 || b->imm >= LC_COUNT_)
+				return -1;
+			uint64_t v = (uint64_t)consts[b->imm];
+			b->src_reg = 0;
+			b->imm = (uint32_t)v;
+			b[1].imm = (uint32_t)(v >> 32);
+		}
+		k++;
+	}
+	return 0;
 }

@@ -11,8 +11,9 @@
 #define LANTERN_CODEGEN_GEN_H
 
 #include "ast/ast.h"
+#include "ast/builtin.h"
 #include "codegen/ir.h"
-#include "runtime/session.h"
+#include "plan/plan.h"
 
 struct val {
 	struct type *type;
@@ -28,9 +29,9 @@ struct loc {
 };
 
 struct gen {
-	struct session *s;
-	struct prog_desc *pd;
-	struct probe_inst *inst;
+	struct plan *p;
+	struct prog *pg;
+	struct probe_inst *inst; /* the instance pg's code is typed for */
 	struct ir *ir;
 	int32_t ctx;	 /* vreg: the program's context pointer */
 	int32_t scratch; /* vreg: this CPU's scratch area */
@@ -40,12 +41,9 @@ struct gen {
 	uint32_t scratch_top, scratch_max;
 	uint32_t stack_base, stack_top, stack_max; /* small temporaries on the BPF stack */
 	int32_t loop_break, loop_continue; /* labels, -1 outside loops */
-	uint64_t start_ns;		   /* for `elapsed` */
 	struct span span;		   /* statement being compiled, for errors */
 	bool failed;
 };
-
-typedef struct val (*gen_fn)(struct gen *g, struct expr *e);
 
 static inline struct val reg_val(struct type *t, int32_t r)
 {
@@ -57,10 +55,10 @@ static inline struct val mem_val(struct type *t, int32_t base, int32_t off)
 	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
 }
 
-/* Compile one program (its probe, typed for pd->inst) into pd->ir. */
-int gen_program(struct session *s, struct prog_desc *pd);
-/* args->__syscall_nr or args->ret in a raw_syscalls group program */
-struct val gen_sys_field(struct gen *g, struct expr *e);
+/* Generate the IR of program pg (its typed code) into ir; sizes pg's scratch. */
+int gen_program(struct plan *p, struct prog *pg, struct ir *ir);
+/* args->field of a record at the context (a tracepoint's format-file fields) */
+struct val gen_ctx_field(struct gen *g, struct expr *e);
 
 /* expressions (gen_expr.c) */
 struct val gen_expr(struct gen *g, struct expr *e);
@@ -109,7 +107,6 @@ void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr 
  * print, time) wake it at once.
  */
 void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent);
-uint32_t record_add(struct session *s, struct record_desc *r);
 
 /* builtin variables and functions: one hook each, named in sema's tables */
 struct val gen_builtin(struct gen *g, struct expr *e);

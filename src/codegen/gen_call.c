@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: the codegen hooks named in sema's tables. */
 #include "codegen/gen.h"
-#include "output/symbols.h"
-#include "probes/arch.h"
-#include "probes/provider.h"
-#include "probes/usdt.h"
-#include "runtime/load.h"
-#include "sema/sema.h"
+#include "plan/provider.h"
+#include "sym/symbols.h"
+#include "sys/arch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,35 +25,6 @@ static int32_t gen_pid(struct gen *g)
 
 	emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
 	return r;
-}
-
-/* A USDT site's argument: a constant, a register, or memory at a register + offset */
-static int32_t gen_usdt_arg(struct gen *g, struct expr *e)
-{
-	struct usdt_arg a;
-	char err[256];
-	struct type *t;
-	int32_t r;
-
-	if (usdt_arg(g->inst->target[2], strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
-		gen_error(g, e->span, "%s: %s", e->u.name, err);
-		return gen_const(g, 0);
-	}
-	t = type_int(a.size, a.is_signed);
-	if (a.kind == USDT_ARG_CONST)
-		return gen_const(g, a.val);
-	r = ir_vreg(g->ir);
-	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, a.reg));
-	if (a.kind == USDT_ARG_REG) {
-		gen_extend(g, r, t);
-		return r;
-	}
-	// probe_read_user(tmp, size, reg + disp), then the value at tmp
-	struct loc tmp = temp_alloc(g, 8);
-	emit(g->ir, ALU64_IMM(BPF_ADD, r, (int32_t)a.val));
-	gen_zero(g, tmp.base, tmp.off, 8);
-	gen_probe_read(g, tmp.base, tmp.off, a.size, r, true, false);
-	return gen_load_int(g, t, tmp.base, tmp.off);
 }
 
 struct val gen_builtin(struct gen *g, struct expr *e)
@@ -88,7 +56,7 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		// elapsed = ktime_get_ns() - start of the session
 		int32_t start = ir_vreg(g->ir);
 		r = call0(g, BPF_FUNC_ktime_get_ns);
-		emit(g->ir, LD_IMM64(start, (int64_t)g->start_ns));
+		emit(g->ir, LD_CONST(start, LC_START_NS));
 		emit(g->ir, ALU64_REG(BPF_SUB, r, start));
 		return reg_val(t, r);
 	}
@@ -117,38 +85,18 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		}
 		return reg_val(t, gen_const(g, g->inst->probe_id));
 	case BI_ARGS:
-		return reg_val(t, g->ctx);
 	case BI_ARGN:
-		if (g->inst->prov->id == PROV_USDT)
-			return reg_val(t, gen_usdt_arg(g, e));
-		if (g->inst->prov->id == PROV_RAWTRACEPOINT) {
-			// args[n] of the raw tracepoint's u64 array
-			r = ir_vreg(g->ir);
-			emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, 8 * strtoul(e->u.name + 3, NULL, 10)));
-			return reg_val(t, r);
-		}
-		/* fall through */
-	case BI_RETVAL: {
-		// *(u64 *)(ctx + the register's offset in struct pt_regs)
-		const struct arch_regs *a = arch_regs();
-		int16_t off = e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)];
-		r = ir_vreg(g->ir);
-		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, off));
-		return reg_val(t, r);
-	}
+	case BI_RETVAL:
+	case BI_FUNC:
+		/* their provider's: sema accepted them only where it has them */
+		return g->inst->prov->gen_builtin(g, e);
 	case BI_KSTACK:
 	case BI_USTACK:
 		return gen_stack(g, e);
-	case BI_FUNC: {
-		uint32_t off = scratch_alloc(g, t->size);
-		struct expr lit = { .kind = EXPR_STR, .type = t };
-		lit.u.str = g->inst->target[1];
-		lit.u.len = strlen(lit.u.str);
-		gen_expr_into(g, &lit, t, g->scratch, off);
-		return mem_val(t, g->scratch, off);
-	}
 	case BI_CPID:
-		return reg_val(t, gen_const(g, g->s->cpid));
+		r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_CONST(r, LC_CPID));
+		return reg_val(t, r);
 	default:
 		gen_error(g, e->span, "%s is not supported here", e->u.name);
 		return reg_val(t, gen_const(g, 0));
@@ -157,7 +105,7 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 
 struct val gen_call(struct gen *g, struct expr *e)
 {
-	const struct func_def *fd = &func_defs[e->id];
+	const struct func_def *fd = e->fn;
 
 	if (!fd->gen) {
 		gen_error(g, e->span, "internal error: no code for %s()", fd->name);
@@ -178,10 +126,10 @@ static void gen_record(struct gen *g, struct record_desc *r, struct expr **args,
 	uint32_t id;
 
 	for (uint32_t i = 0; i < nargs; i++)
-		el[i] = type_stored(&g->s->arena, args[i]->type);
-	r->args = type_tuple(&g->s->arena, el, nargs);
+		el[i] = type_stored(&g->p->arena, args[i]->type);
+	r->args = type_tuple(&g->p->arena, el, nargs);
 	r->size = 8 + r->args->size;
-	id = record_add(g->s, r);
+	id = plan_add_record(g->p, r);
 
 	uint32_t off = scratch_alloc(g, r->size);
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
@@ -193,7 +141,7 @@ static void gen_record(struct gen *g, struct record_desc *r, struct expr **args,
 
 struct val gen_call_printf(struct gen *g, struct expr *e)
 {
-	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 
 	/* system() and cat() are printf whose text user space runs or reads */
 	r->kind = e->id == FN_SYSTEM ? REC_SYSTEM : e->id == FN_CAT ? REC_CAT : REC_PRINTF;
@@ -204,7 +152,7 @@ struct val gen_call_printf(struct gen *g, struct expr *e)
 
 struct val gen_call_exit(struct gen *g, struct expr *e)
 {
-	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 
 	r->kind = REC_EXIT;
 	gen_record(g, r, e->u.call.args.v, e->u.call.args.n);
@@ -214,7 +162,7 @@ struct val gen_call_exit(struct gen *g, struct expr *e)
 
 struct val gen_call_time(struct gen *g, struct expr *e)
 {
-	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 
 	r->kind = REC_TIME;
 	r->text = e->u.call.args.n ? e->u.call.args.v[0]->u.str : "%H:%M:%S\n";
@@ -229,7 +177,7 @@ struct val gen_call_time(struct gen *g, struct expr *e)
  */
 struct val gen_call_join(struct gen *g, struct expr *e)
 {
-	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct expr **a = e->u.call.args.v;
 	int32_t argv = ir_vreg(g->ir), p = ir_vreg(g->ir), n = ir_vreg(g->ir);
 	int32_t done = ir_label(g->ir);
@@ -240,7 +188,7 @@ struct val gen_call_join(struct gen *g, struct expr *e)
 	r->text = e->u.call.args.n == 2 ? a[1]->u.str : " ";
 	r->size = 16 + JOIN_MAX_ARGS * JOIN_ARG_SIZE;
 	off = scratch_alloc(g, r->size);
-	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, record_add(g->s, r)));
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, plan_add_record(g->p, r)));
 	emit(g->ir, MOV64_REG(argv, gen_scalar(g, a[0])));
 	emit(g->ir, MOV64_IMM(n, 0));
 	for (int i = 0; i < JOIN_MAX_ARGS; i++) {
@@ -273,7 +221,7 @@ struct val gen_stack(struct gen *g, struct expr *e)
 
 	// id = get_stackid(ctx, &stacks, user ? BPF_F_USER_STACK : 0)
 	emit(g->ir, MOV64_REG(R1, g->ctx));
-	emit(g->ir, LD_MAP(R2, stack_map_for(g->s, t)));
+	emit(g->ir, LD_MAP(R2, maps_stack_for(&g->p->maps, &g->p->arena, t)));
 	emit(g->ir, MOV64_IMM(R3, t->user ? BPF_F_USER_STACK : 0));
 	emit(g->ir, CALL(BPF_FUNC_get_stackid, 3));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, R0, off));
@@ -324,7 +272,7 @@ struct val gen_kaddr(struct gen *g, struct expr *e)
 /* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {
-	struct record_desc *r = ARENA_NEW(&g->s->arena, struct record_desc);
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct expr **a = e->u.call.args.v;
 
 	r->kind = e->id == FN_PRINT ? REC_PRINT_MAP : e->id == FN_CLEAR ? REC_CLEAR_MAP : REC_ZERO_MAP;
@@ -360,10 +308,11 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 	if (a->kind == EXPR_POSITIONAL) {
 		/* str($1): the parameter's text, known now */
 		uint32_t n = a->u.num;
-		const char *p = n >= 1 && n <= (uint32_t)g->s->opts->nparams ? g->s->opts->params[n - 1] : "";
+		const struct options *o = g->p->opts;
+		const char *text = n >= 1 && n <= (uint32_t)o->nparams ? o->params[n - 1] : "";
 		struct expr lit = { .kind = EXPR_STR, .type = t };
-		lit.u.str = p;
-		lit.u.len = strlen(p);
+		lit.u.str = text;
+		lit.u.len = strlen(text);
 		gen_expr_into(g, &lit, t, g->scratch, off);
 		return res;
 	}

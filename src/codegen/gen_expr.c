@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Expressions: values in registers, or in memory for strings and tuples. */
 #include "codegen/gen.h"
-#include "sema/sema.h"
+#include "plan/provider.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -324,13 +324,11 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 }
 
 /* args->field of a tracepoint: loads from the context. */
-static struct val gen_ctx_field(struct gen *g, struct expr *e)
+struct val gen_ctx_field(struct gen *g, struct expr *e)
 {
 	struct field *f = e->info;
 	struct type *t = e->type;
 
-	if (g->pd->sysgroup)
-		return gen_sys_field(g, e);
 	if (f->data_loc) {
 		// loc = *(u32 *)(ctx + off); data = ctx + (loc & 0xffff)
 		int32_t loc = ir_vreg(g->ir);
@@ -444,7 +442,7 @@ static struct val gen_cast(struct gen *g, struct expr *e)
 
 struct val gen_expr(struct gen *g, struct expr *e)
 {
-	struct session *s = g->s;
+	const struct options *o = g->p->opts;
 
 	switch (e->kind) {
 	case EXPR_INT:
@@ -459,12 +457,12 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_POSITIONAL: {
 		uint32_t n = e->u.num;
 		int64_t v = 0;
-		if (n >= 1 && n <= (uint32_t)s->opts->nparams)
-			v = strtoll(s->opts->params[n - 1], NULL, 0);
+		if (n >= 1 && n <= (uint32_t)o->nparams)
+			v = strtoll(o->params[n - 1], NULL, 0);
 		return reg_val(e->type, gen_const(g, v));
 	}
 	case EXPR_POSCOUNT:
-		return reg_val(e->type, gen_const(g, s->opts->nparams));
+		return reg_val(e->type, gen_const(g, o->nparams));
 	case EXPR_VAR: {
 		struct var_info *v = e->info;
 		if (type_is_scalar(v->type))
@@ -483,7 +481,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 		return gen_ternary(g, e);
 	case EXPR_FIELD:
 		if (e->u.field.base->type->kind == TY_CTX)
-			return gen_ctx_field(g, e);
+			return g->inst->prov->gen_args_field(g, e);
 		if (e->u.field.base->type->kind == TY_TUPLE)
 			return gen_tuple_elem(g, e);
 		break;

@@ -7,8 +7,7 @@
  * atomics and user space merges the copies when it prints.
  */
 #include "codegen/gen.h"
-#include "output/hist.h"
-#include "sema/sema.h"
+#include "maps/buckets.h"
 
 struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
 {
@@ -258,7 +257,7 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 	struct expr *target = st->u.assign.target, *v = st->u.assign.value;
 	struct map_info *m = target->info;
 
-	if (v->kind == EXPR_CALL && func_defs[v->id].kind == FK_AGG) {
+	if (v->kind == EXPR_CALL && v->fn && v->fn->kind == FK_AGG) {
 		gen_agg(g, target, v);
 		return;
 	}
@@ -272,24 +271,18 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 	gen_map_update(g, m, key, val);
 }
 
-uint32_t record_add(struct session *s, struct record_desc *r)
-{
-	vec_push(&s->records, r);
-	return s->records.len - 1;
-}
-
 void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 {
 	int32_t ok = ir_label(g->ir), send = ir_label(g->ir);
-	struct session *s = g->s;
+	const struct map_set *ms = &g->p->maps;
 	int32_t flags = ir_vreg(g->ir);
 
 	if (urgent) {
 		emit(g->ir, MOV64_IMM(flags, BPF_RB_FORCE_WAKEUP));
 	} else {
 		// flags = ringbuf_query(&rb, AVAIL_DATA) > size / 2 ? FORCE_WAKEUP : NO_WAKEUP
-		uint32_t half = s->bpf_maps.data[s->ringbuf_map].max_entries / 2;
-		emit(g->ir, LD_MAP(R1, s->ringbuf_map));
+		uint32_t half = ms->bpf.data[ms->ringbuf].max_entries / 2;
+		emit(g->ir, LD_MAP(R1, ms->ringbuf));
 		emit(g->ir, MOV64_IMM(R2, BPF_RB_AVAIL_DATA));
 		emit(g->ir, CALL(BPF_FUNC_ringbuf_query, 2));
 		emit(g->ir, MOV64_IMM(flags, BPF_RB_NO_WAKEUP));
@@ -298,7 +291,7 @@ void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 		emit(g->ir, LABEL(send));
 	}
 	// if (ringbuf_output(&rb, scratch + off, size, flags) < 0) lost[0]++
-	emit(g->ir, LD_MAP(R1, s->ringbuf_map));
+	emit(g->ir, LD_MAP(R1, ms->ringbuf));
 	emit(g->ir, MOV64_REG(R2, g->scratch));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, off));
 	emit(g->ir, MOV64_IMM(R3, size));
@@ -307,7 +300,7 @@ void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
 	struct loc key = temp_alloc(g, 8);
 	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off, 0));
-	emit(g->ir, LD_MAP(R1, s->lost_map));
+	emit(g->ir, LD_MAP(R1, ms->lost));
 	emit(g->ir, MOV64_REG(R2, key.base));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));

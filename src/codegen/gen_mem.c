@@ -13,7 +13,7 @@ void gen_error(struct gen *g, struct span sp, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	diag_error(&g->s->diag, span_is_none(sp) ? g->span : sp, E_CODEGEN, "%s", msg);
+	diag_error(&g->p->diag, span_is_none(sp) ? g->span : sp, E_CODEGEN, "%s", msg);
 	g->failed = true;
 }
 

@@ -2,13 +2,10 @@
 /* Programs and statements. */
 #include "codegen/gen.h"
 #include "codegen/scratch.h"
-#include "probes/arch.h"
-#include "probes/syscalls.h"
-#include "sema/sema.h"
+#include "plan/provider.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void gen_stmt(struct gen *g, struct stmt *st);
 
@@ -69,8 +66,9 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 	case STMT_UNROLL: {
 		int64_t n = st->u.unroll.count->kind == EXPR_INT ? (int64_t)st->u.unroll.count->u.ival : 0;
 		if (st->u.unroll.count->kind == EXPR_POSITIONAL) {
+			const struct options *o = g->p->opts;
 			uint32_t k = st->u.unroll.count->u.num;
-			n = k <= (uint32_t)g->s->opts->nparams ? strtoll(g->s->opts->params[k - 1], NULL, 0) : 0;
+			n = k <= (uint32_t)o->nparams ? strtoll(o->params[k - 1], NULL, 0) : 0;
 		}
 		for (int64_t i = 0; i < n; i++) {
 			g->scratch_top = top;
@@ -110,85 +108,13 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 	g->stack_top = stop;
 }
 
-/*
- * A raw_syscalls group program: its context is u64 args[], args[0] the
- * task's struct pt_regs * and args[1] the syscall number (sys_enter) or
- * return value (sys_exit; the number is then regs->orig_ax). The group's
- * map gives the probe id + 1 of the number, or 0: not traced. Like the
- * syscalls:* tracepoints it stands for, it ignores 32-bit tasks (their
- * numbers are another table's), checked by their code segment: a 64-bit
- * task's `int $0x80` is a 32-bit syscall with a 64-bit segment, which the
- * tracepoints skip and this counts by its number. sys_enter looks the
- * number up first: untraced syscalls leave before the costlier read.
- */
-static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
+int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 {
-	const struct arch_regs *r = arch_regs();
-	struct ir *ir = g->ir;
-
-	// probe_read_kernel(slot, cs - from + 8, args[0] + from); leave if cs is 32-bit
-	emit(ir, MOV64_REG(R1, R10));
-	emit(ir, ALU64_IMM(BPF_ADD, R1, slot));
-	emit(ir, MOV64_IMM(R2, r->cs - from + 8));
-	emit(ir, LDX_MEM(BPF_DW, R3, g->ctx, 0));
-	emit(ir, ALU64_IMM(BPF_ADD, R3, from));
-	emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
-	emit(ir, JMP_IMM(BPF_JNE, R0, 0, g->out));
-	emit(ir, LDX_MEM(BPF_H, R0, R10, slot + r->cs - from));
-	emit(ir, JMP_IMM(BPF_JEQ, R0, r->cs32, g->out));
-}
-
-static void gen_sys_filter(struct gen *g)
-{
-	const struct arch_regs *r = arch_regs();
-	struct ir *ir = g->ir;
-	bool enter = g->pd->sysgroup == SYSGROUP_ENTER;
-	int16_t slot = ir_stack(ir, (uint32_t)(r->cs - r->sys_nr) + 8);
-	int32_t nr = ir_vreg(ir), id = ir_vreg(ir);
-
-	if (enter) {
-		emit(ir, LDX_MEM(BPF_DW, nr, g->ctx, 8));
-	} else {
-		gen_sys_regs(g, slot, r->sys_nr);
-		emit(ir, LDX_MEM(BPF_DW, nr, R10, slot));
-	}
-	// id = map[nr] - 1 (nr < SYSCALL_NR_LIMIT, unsigned), or leave
-	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, g->out));
-	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	emit(ir, LD_MAP(R1, g->pd->sysmap));
-	emit(ir, MOV64_REG(R2, R10));
-	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
-	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
-	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, g->out));
-	emit(ir, LDX_MEM(BPF_W, id, R0, 0));
-	emit(ir, JMP_IMM(BPF_JEQ, id, 0, g->out));
-	emit(ir, ALU64_IMM(BPF_SUB, id, 1));
-	if (enter)
-		gen_sys_regs(g, slot, r->cs);
-	g->probe_id = id;
-	g->sys_nr = nr;
-}
-
-struct val gen_sys_field(struct gen *g, struct expr *e)
-{
-	int32_t r = ir_vreg(g->ir);
-
-	if (!strcmp(e->u.field.name, "ret")) // raw_syscalls:sys_exit's args[1]
-		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, 8));
-	else // __syscall_nr (plan_programs allows no other field)
-		emit(g->ir, MOV64_REG(r, g->sys_nr));
-	gen_extend(g, r, e->type);
-	return reg_val(e->type, r);
-}
-
-int gen_program(struct session *s, struct prog_desc *pd)
-{
-	struct gen g = { .s = s, .pd = pd, .inst = pd->inst, .ir = &pd->ir,
+	struct gen g = { .p = p, .pg = pg, .inst = pg->inst, .ir = ir,
 			 .loop_break = -1, .loop_continue = -1, .probe_id = -1 };
-	struct ir *ir = &pd->ir;
+	const struct provider *prov = pg->inst->prov;
 	int16_t key_slot;
 
-	g.start_ns = s->start_ns;
 	ir_init(ir);
 	g.ctx = ir_vreg(ir);
 	g.scratch = ir_vreg(ir);
@@ -196,19 +122,19 @@ int gen_program(struct session *s, struct prog_desc *pd)
 
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
-	if (pd->sysgroup)
-		gen_sys_filter(&g);
-	if (pd->skip_self) {
+	if (prov->gen_prologue)
+		prov->gen_prologue(&g);
+	if (pg->skip_self) {
 		// if (get_current_pid_tgid() >> 32 == lantern's pid) return 0
 		emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 		emit(ir, ALU64_IMM(BPF_RSH, R0, 32));
-		emit(ir, JMP_IMM(BPF_JEQ, R0, getpid(), g.out));
+		emit(ir, JMP_CONST(BPF_JEQ, R0, LC_SELF_PID, g.out));
 	}
 	key_slot = ir_stack(ir, 8);
 	g.stack_base = ir->stack_size;
 	size_t lookup_start = ir->insns.len;
-	emit(ir, ST_MEM(BPF_W, R10, key_slot, pd->index));
-	emit(ir, LD_MAP(R1, s->scratch_map));
+	emit(ir, ST_MEM(BPF_W, R10, key_slot, pg->index));
+	emit(ir, LD_MAP(R1, p->maps.scratch));
 	emit(ir, MOV64_REG(R2, R10));
 	emit(ir, ALU64_IMM(BPF_ADD, R2, key_slot));
 	emit(ir, CALL(BPF_FUNC_map_lookup_elem, 2));
@@ -217,7 +143,7 @@ int gen_program(struct session *s, struct prog_desc *pd)
 	size_t lookup_end = ir->insns.len;
 
 	/* Variables start at zero: scalars in registers, the rest in scratch. */
-	vec_foreach(&pd->vars, vp)
+	vec_foreach(&pg->vars, vp)
 	{
 		struct var_info *v = *vp;
 		if (type_is_scalar(v->type)) {
@@ -229,11 +155,11 @@ int gen_program(struct session *s, struct prog_desc *pd)
 		}
 	}
 
-	if (pd->probe->pred) {
-		g.span = pd->probe->pred->span;
-		gen_branch_false(&g, pd->probe->pred, g.out);
+	if (pg->pred) {
+		g.span = pg->pred->span;
+		gen_branch_false(&g, pg->pred, g.out);
 	}
-	gen_block(&g, pd->probe->body);
+	gen_block(&g, pg->body);
 
 	// return 0
 	emit(ir, LABEL(g.out));
@@ -247,6 +173,6 @@ int gen_program(struct session *s, struct prog_desc *pd)
 		ir->insns.len -= lookup_end - lookup_start;
 	}
 	ir_prune(ir);
-	pd->scratch_size = ALIGN_UP(g.scratch_max ? g.scratch_max : 8, 8);
+	pg->scratch_size = ALIGN_UP(g.scratch_max ? g.scratch_max : 8, 8);
 	return g.failed ? -1 : 0;
 }

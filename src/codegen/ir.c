@@ -42,6 +42,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 		return;
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
+	case IR_LD_CONST:
 		DEF(i->dst);
 		return;
 	}
@@ -215,6 +216,10 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		fmt_reg(out, i->dst, false);
 		sb_printf(out, " = map[%d]", i->imm);
 		return;
+	case IR_LD_CONST:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = %s ll", load_const_name(i->imm));
+		return;
 	}
 	switch (cls) {
 	case BPF_ALU:
@@ -229,6 +234,8 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		sb_printf(out, " %s ", op == BPF_MOV ? "=" : alu_op(op));
 		if (x)
 			fmt_reg(out, i->src, w);
+		else if (i->lconst)
+			sb_puts(out, load_const_name(i->imm));
 		else
 			sb_printf(out, "%d", i->imm);
 		return;
@@ -268,6 +275,8 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 			sb_printf(out, " %s ", jmp_op(op));
 			if (x)
 				fmt_reg(out, i->src, cls == BPF_JMP32);
+			else if (i->lconst)
+				sb_puts(out, load_const_name(i->imm));
 			else
 				sb_printf(out, "%#x", i->imm);
 			sb_puts(out, " goto ");
@@ -337,4 +346,14 @@ void ir_prune(struct ir *ir)
 	free(label_at);
 	free(live);
 	free(stack);
+}
+
+const char *load_const_name(enum load_const c)
+{
+	static const char *const names[LC_COUNT_] = {
+		[LC_CPID] = "$cpid",
+		[LC_START_NS] = "$start_ns",
+		[LC_SELF_PID] = "$self_pid",
+	};
+	return (unsigned)c < LC_COUNT_ ? names[c] : "$?";
 }

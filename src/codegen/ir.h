@@ -28,9 +28,28 @@ enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, VREG0 = 16 };
 enum ir_kind {
 	IR_INSN,     /* one eBPF instruction */
 	IR_LD_IMM64, /* dst = imm64 (two instruction slots) */
-	IR_LD_MAP,   /* dst = &map (imm: the session's map id, patched to an fd) */
+	IR_LD_MAP,   /* dst = &map (imm: the plan's map index, patched to an fd) */
+	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
 };
+
+/*
+ * Values the session knows only when it loads the programs. In the code,
+ * an instruction that takes one has its id as imm and src_reg
+ * BPF_PSEUDO_LOAD_CONST (as a map reference has BPF_PSEUDO_MAP_FD and the
+ * map's index): an ld_imm64 (LD_CONST) for 64-bit values, or an ALU or
+ * jump instruction with an immediate operand (MOV64_CONST, JMP_CONST) for
+ * those that fit in 32 bits. bpf_resolve() puts the values in; the kernel
+ * refuses the marker.
+ */
+enum load_const {
+	LC_CPID,     /* the -c child's pid */
+	LC_START_NS, /* CLOCK_MONOTONIC when the session started (`elapsed`) */
+	LC_SELF_PID, /* lantern's own pid */
+	LC_COUNT_
+};
+#define BPF_PSEUDO_LOAD_CONST 15
+const char *load_const_name(enum load_const c);
 
 struct ir_insn {
 	uint8_t kind;
@@ -41,6 +60,7 @@ struct ir_insn {
 	int32_t imm;
 	int64_t imm64;
 	int32_t label; /* jumps: target label; IR_LABEL: its number */
+	bool lconst;   /* IR_INSN: imm is a load-time constant's id */
 };
 
 struct ir {
@@ -111,6 +131,24 @@ static inline struct ir_insn ir_ld_map(int32_t d, int32_t map_id)
 	return i;
 }
 #define LD_MAP(d, id) ir_ld_map(d, id)
+
+static inline struct ir_insn ir_ld_const(int32_t d, enum load_const c)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, c);
+	i.kind = IR_LD_CONST;
+	return i;
+}
+#define LD_CONST(d, c) ir_ld_const(d, c)
+
+static inline struct ir_insn ir_with_const(struct ir_insn i)
+{
+	i.lconst = true;
+	return i;
+}
+/* dst = a load-time constant that fits in 32 bits (a pid) */
+#define MOV64_CONST(d, c) ir_with_const(MOV64_IMM(d, c))
+/* if (dst op a load-time constant) goto l */
+#define JMP_CONST(op, d, c, l) ir_with_const(JMP_IMM(op, d, c, l))
 
 static inline struct ir_insn ir_label_insn(int32_t l)
 {

@@ -398,7 +398,7 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 			i.src = ra.assign[i.src] >= 0 ? ra.assign[i.src] : R0;
 		if (i.kind == IR_INSN && (i.code == (BPF_ALU64 | BPF_MOV | BPF_X)) && i.dst == i.src)
 			continue;
-		if (i.kind == IR_INSN && i.code == (BPF_ALU64 | BPF_ADD | BPF_K) && i.imm == 0)
+		if (i.kind == IR_INSN && i.code == (BPF_ALU64 | BPF_ADD | BPF_K) && i.imm == 0 && !i.lconst)
 			continue;
 		ir->insns.data[o++] = i;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "maps/mapread.h"
-#include "output/hist.h"
+#include "maps/buckets.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -77,9 +77,9 @@ static int cmp_raw_key(const void *x, const void *y, void *arg)
 	return memcmp(a->key, b->key, n);
 }
 
-int map_read(struct session *s, struct map_info *m, struct map_entries *out)
+int map_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out)
 {
-	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	int fd = live_fd(lm, m->bpf_map);
 	int ncpu = m->percpu ? ncpus() : 1;
 	size_t vsize = m->value->size, stride = ALIGN_UP(vsize, 8);
 	size_t ksize = m->key_size, ukey = m->key ? m->key->size : 0;
@@ -172,13 +172,13 @@ static uint8_t *all_keys(int fd, size_t ksize, size_t *n)
 	return keys;
 }
 
-int map_clear(struct session *s, struct map_info *m)
+int map_clear(const struct live_maps *lm, const struct map_info *m)
 {
-	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	int fd = live_fd(lm, m->bpf_map);
 	size_t n;
 
 	if (m->array)
-		return map_zero(s, m);
+		return map_zero(lm, m);
 	uint8_t *keys = all_keys(fd, m->key_size, &n);
 	for (size_t i = 0; i < n; i++)
 		bpf_map_delete_elem(fd, keys + i * m->key_size);
@@ -186,9 +186,9 @@ int map_clear(struct session *s, struct map_info *m)
 	return 0;
 }
 
-int map_zero(struct session *s, struct map_info *m)
+int map_zero(const struct live_maps *lm, const struct map_info *m)
 {
-	int fd = s->bpf_maps.data[m->bpf_map].fd;
+	int fd = live_fd(lm, m->bpf_map);
 	int ncpu = m->percpu ? ncpus() : 1;
 	uint8_t *zero = xcalloc(ncpu, ALIGN_UP(m->value->size, 8));
 	size_t n;
@@ -199,4 +199,29 @@ int map_zero(struct session *s, struct map_info *m)
 	free(keys);
 	free(zero);
 	return 0;
+}
+
+bool stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips)
+{
+	const struct stack_map *sm = maps_stack_find(lm->set, t);
+	int fd = sm ? live_fd(lm, sm->bpf_map) : -1;
+	uint32_t key = (uint32_t)id;
+
+	return id >= 0 && fd >= 0 && bpf_map_lookup_elem(fd, &key, ips) == 0;
+}
+
+uint64_t map_percpu_sum(const struct live_maps *lm, int map)
+{
+	int ncpu = ncpus(), fd = live_fd(lm, map);
+	uint64_t *v, total = 0;
+	uint32_t key = 0;
+
+	if (fd < 0)
+		return 0;
+	v = xcalloc(ncpu, sizeof(uint64_t));
+	if (bpf_map_lookup_elem(fd, &key, v) == 0)
+		for (int i = 0; i < ncpu; i++)
+			total += v[i];
+	free(v);
+	return total;
 }

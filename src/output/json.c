@@ -126,7 +126,7 @@ static void json_lost(struct strbuf *out, uint64_t n)
 }
 
 /* A value: numbers as the text shows them, strings quoted, tuples as arrays. */
-static void json_value(struct session *s, struct strbuf *out, const struct type *t,
+static void json_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		       const uint8_t *p)
 {
 	struct strbuf tmp = { 0 };
@@ -140,7 +140,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 	case TY_MIN:
 	case TY_MAX:
 	case TY_AVG:
-		value_format(s, out, t, p);
+		value_format(oc, out, t, p);
 		break;
 	case TY_STR:
 		json_string(out, (const char *)p, strnlen((const char *)p, t->size));
@@ -149,7 +149,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 	case TY_STACK:
 	case TY_SYM:
 	case TY_TIMESTAMP:
-		value_format(s, &tmp, t, p);
+		value_format(oc, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;
 	case TY_TUPLE:
@@ -157,7 +157,7 @@ static void json_value(struct session *s, struct strbuf *out, const struct type 
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)
 				sb_putc(out, ',');
-			json_value(s, out, t->fields[i].type, p + t->fields[i].offset);
+			json_value(oc, out, t->fields[i].type, p + t->fields[i].offset);
 		}
 		sb_putc(out, ']');
 		break;
@@ -250,7 +250,7 @@ static void json_map_entry(struct map_walk *w, const struct map_item *it)
 
 	if (it->key) {
 		/* the key fields as the text writes them, joined by "," */
-		map_key_format(w->s, &key, w->m, it->key, ",");
+		map_key_format(w->oc, &key, w->m, it->key, ",");
 		if (w->i)
 			sb_puts(w->out, ", ");
 		json_string(w->out, sb_str(&key), key.len);
@@ -260,7 +260,7 @@ static void json_map_entry(struct map_walk *w, const struct map_item *it)
 	if (t->kind == TY_HIST || t->kind == TY_LHIST)
 		json_buckets(w->out, t, it);
 	else
-		json_value(w->s, w->out, t, it->value);
+		json_value(w->oc, w->out, t, it->value);
 }
 
 static void json_map_end(struct map_walk *w)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The map walker: read, sort, cut to `top`, divide by `div`, hand each
- * entry to the session's writer (text.c, json_map.c).
+ * entry to the output format's writer (text.c, json.c).
  *
  * Entries of count, sum, min, max, avg, stats and integer maps are sorted by
  * value, histograms by their total count, everything else by key; equal
@@ -10,12 +10,10 @@
 #include "output/mapprint.h"
 #include "output/hist.h"
 #include "output/stats.h"
-#include "output/symbols.h"
 #include "output/timefmt.h"
 #include "output/writer.h"
-#include "runtime/load.h"
+#include "sym/symbols.h"
 
-#include <bpf/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,23 +31,19 @@ static int64_t get_i64(const void *p)
  * addresses without a name print as hex. Nothing when the kernel gave no
  * stack.
  */
-void stack_format(struct session *s, struct strbuf *out, const struct type *t, const void *data,
-		  const char *indent)
+void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data, const char *indent)
 {
 	const uint8_t *p = data;
-	int64_t id = get_i64(p);
 	int pid = t->user ? (int)get_i64(p + 8) : 0;
 	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
-	uint32_t key = (uint32_t)id;
-	const struct stack_map *sm = stack_map_find(s, t);
-	int fd = sm ? s->bpf_maps.data[sm->bpf_map].fd : -1;
 
-	if (id < 0 || fd < 0 || bpf_map_lookup_elem(fd, &key, ips) < 0)
+	if (!stack_read(oc->maps, t, get_i64(p), ips))
 		return;
 	sb_putc(out, '\n');
 	for (uint32_t i = 0; i < t->count && ips[i]; i++) {
 		struct sym sym;
-		bool ok = t->user ? usym_resolve(pid, ips[i], &sym) : ksym_resolve(ips[i], &sym);
+		bool ok = sym_resolve(t->user, pid, ips[i], &sym);
 		unsigned long long a = (unsigned long long)ips[i];
 		if (!t->perf && ok)
 			sb_printf(out, "%s%s+%llu\n", indent, sym.name, (unsigned long long)sym.offset);
@@ -65,7 +59,7 @@ void stack_format(struct session *s, struct strbuf *out, const struct type *t, c
 	}
 }
 
-static void format_value(struct session *s, struct strbuf *out, const struct type *t,
+static void format_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 			 const void *data, bool key)
 {
 	const uint8_t *p = data;
@@ -109,17 +103,18 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 		break;
 	case TY_PROBE: {
 		uint64_t id = (uint64_t)get_i64(p);
-		sb_puts(out, id < s->probe_names.len ? s->probe_names.data[id] : "?");
+		const struct plan *pl = oc->plan;
+		sb_puts(out, id < pl->probe_names.len ? pl->probe_names.data[id] : "?");
 		break;
 	}
 	case TY_STACK: /* bpftrace indents a stack 4 spaces in a key, 8 in a value */
-		stack_format(s, out, t, p, key ? "    " : "        ");
+		stack_format(oc, out, t, p, key ? "    " : "        ");
 		break;
 	case TY_SYM: {
 		/* the function's name, or the address (bpftrace: 0 as "0") */
 		uint64_t a = (uint64_t)get_i64(p);
 		struct sym sym;
-		bool ok = t->user ? usym_resolve((int)get_i64(p + 8), a, &sym) : ksym_resolve(a, &sym);
+		bool ok = sym_resolve(t->user, t->user ? (int)get_i64(p + 8) : 0, a, &sym);
 		if (ok)
 			sb_puts(out, sym.name);
 		else if (a)
@@ -147,7 +142,7 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)
 				sb_puts(out, ", ");
-			format_value(s, out, t->fields[i].type, p + t->fields[i].offset, key);
+			format_value(oc, out, t->fields[i].type, p + t->fields[i].offset, key);
 		}
 		sb_putc(out, ')');
 		break;
@@ -163,24 +158,25 @@ static void format_value(struct session *s, struct strbuf *out, const struct typ
 	}
 }
 
-void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data)
+void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data)
 {
-	format_value(s, out, t, data, false);
+	format_value(oc, out, t, data, false);
 }
 
-void key_field_format(struct session *s, struct strbuf *out, const struct type *t,
+void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		      const void *data)
 {
-	format_value(s, out, t, data, true);
+	format_value(oc, out, t, data, true);
 }
 
-void map_key_format(struct session *s, struct strbuf *out, const struct map_info *m,
+void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
 		    const uint8_t *key, const char *sep)
 {
 	for (uint32_t i = 0; m->key && i < m->key->nfields; i++) {
 		if (i)
 			sb_puts(out, sep);
-		format_value(s, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
+		format_value(oc, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
 	}
 }
 
@@ -224,7 +220,7 @@ static int cmp_value(const struct type *t, const void *a, const void *b, bool ke
 }
 
 struct sort_ctx {
-	struct map_info *m;
+	const struct map_info *m;
 	bool by_value;
 };
 
@@ -232,7 +228,7 @@ static int cmp_entries(const void *x, const void *y, void *arg)
 {
 	const struct sort_ctx *sc = arg;
 	const struct map_entry *a = x, *b = y;
-	struct map_info *m = sc->m;
+	const struct map_info *m = sc->m;
 	int c = 0;
 
 	if (sc->by_value) {
@@ -306,15 +302,16 @@ static const uint8_t *divide(const struct type *t, const uint8_t *v, int64_t div
 	return buf;
 }
 
-void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, struct strbuf *out)
+void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
+	       struct strbuf *out)
 {
-	const struct writer *wr = s->writer ? s->writer : &text_writer;
+	const struct writer *wr = oc->writer ? oc->writer : &text_writer;
 	struct map_entries es;
 	struct type *t = m->value;
 	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST;
 	uint8_t buf[16];
 
-	if (map_read(s, m, &es) < 0)
+	if (map_read(oc->maps, m, &es) < 0)
 		return;
 	struct sort_ctx sc = { m, sorted_by_value(t) };
 	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
@@ -322,7 +319,7 @@ void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, 
 	size_t first = 0;
 	if (top > 0 && (size_t)top < es.n)
 		first = es.n - top;
-	struct map_walk w = { .s = s, .m = m, .out = out, .n = es.n - first };
+	struct map_walk w = { .oc = oc, .m = m, .out = out, .n = es.n - first };
 	wr->map_begin(&w);
 	for (size_t i = first; i < es.n; i++) {
 		struct map_entry *e = &es.v[i];
@@ -349,15 +346,16 @@ static int cmp_map_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void maps_print_all(struct session *s, struct strbuf *out)
+void maps_print_all(const struct out_ctx *oc, struct strbuf *out)
 {
-	struct map_info **v = xmalloc(sizeof(*v) * (s->maps.len + 1));
+	const struct map_set *ms = &oc->plan->maps;
+	struct map_info **v = xmalloc(sizeof(*v) * (ms->user.len + 1));
 
-	if (s->maps.len)
-		memcpy(v, s->maps.data, sizeof(*v) * s->maps.len);
-	qsort(v, s->maps.len, sizeof(*v), cmp_map_name);
-	for (size_t i = 0; i < s->maps.len; i++)
-		if (v[i]->bpf_map >= 0 && s->bpf_maps.data[v[i]->bpf_map].fd >= 0)
-			map_print(s, v[i], 0, 0, out);
+	if (ms->user.len)
+		memcpy(v, ms->user.data, sizeof(*v) * ms->user.len);
+	qsort(v, ms->user.len, sizeof(*v), cmp_map_name);
+	for (size_t i = 0; i < ms->user.len; i++)
+		if (live_fd(oc->maps, v[i]->bpf_map) >= 0)
+			map_print(oc, v[i], 0, 0, out);
 	free(v);
 }

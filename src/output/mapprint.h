@@ -18,12 +18,24 @@
 #define LANTERN_OUTPUT_MAPPRINT_H
 
 #include "maps/mapread.h"
-#include "runtime/session.h"
+#include "plan/plan.h"
+
+struct writer;
+
+/*
+ * What printing values needs: the plan (types, probe names), the kernel
+ * maps (entries, stacks) and the writer of the output format.
+ */
+struct out_ctx {
+	const struct plan *plan;
+	const struct live_maps *maps;
+	const struct writer *writer;
+};
 
 /* The map being printed. */
 struct map_walk {
-	struct session *s;
-	struct map_info *m;
+	const struct out_ctx *oc;
+	const struct map_info *m;
 	struct strbuf *out;
 	size_t n; /* entries written */
 	size_t i; /* the entry being written */
@@ -39,25 +51,27 @@ struct map_item {
 };
 
 /* One map, all its entries. top: only the last (biggest) top entries. */
-void map_print(struct session *s, struct map_info *m, int64_t top, int64_t div, struct strbuf *out);
+void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
+	       struct strbuf *out);
 /* Every map, by name. */
-void maps_print_all(struct session *s, struct strbuf *out);
+void maps_print_all(const struct out_ctx *oc, struct strbuf *out);
 
 /*
  * A value as bpftrace's text writes it: integers (signed or not as its
  * type), strings raw, tuples "(1, a)", probe names, avg, stats. key: a key
  * field (64-bit integers signed, pointers in hex).
  */
-void value_format(struct session *s, struct strbuf *out, const struct type *t, const void *data);
-void key_field_format(struct session *s, struct strbuf *out, const struct type *t,
+void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data);
+void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		      const void *data);
 /* The key fields of m, each with key_field_format(), joined by sep. */
-void map_key_format(struct session *s, struct strbuf *out, const struct map_info *m,
+void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
 		    const uint8_t *key, const char *sep);
 
 /* A kstack/ustack (TY_STACK) value: frames on lines that start with indent
    (map keys: 4 spaces; map values and printf: 8, as bpftrace). */
-void stack_format(struct session *s, struct strbuf *out, const struct type *t, const void *data,
-		  const char *indent);
+void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data, const char *indent);
 
 #endif

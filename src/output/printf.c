@@ -432,3 +432,29 @@ bool printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, st
 		  fmt_arg_kind_name(kind));
 	return false;
 }
+
+/* The printf argument kind of a value of type t. */
+enum fmt_arg_kind fmt_kind_of(const struct type *t)
+{
+	switch (t->kind) {
+	case TY_INT:
+		return t->is_signed ? FMT_ARG_INT : FMT_ARG_UINT;
+	case TY_PTR:
+		return FMT_ARG_UINT;
+	case TY_STR:
+	case TY_PROBE:
+	case TY_STACK:
+	case TY_SYM:
+	case TY_TIMESTAMP:
+		return FMT_ARG_STR;
+	case TY_TUPLE:
+		return FMT_ARG_TUPLE;
+	case TY_RECORD:
+		return FMT_ARG_RECORD;
+	case TY_ARRAY:
+		return FMT_ARG_ARRAY;
+	default:
+		return FMT_ARG_NONE;
+	}
+}
+

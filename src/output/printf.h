@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
+#include "types/type.h"
 
 /* Width and precision above this are rejected (bpftrace fails at run time). */
 #define PRINTF_MAX_WIDTH 1000000
@@ -173,6 +174,9 @@ bool printf_count_hint(const struct printf_fmt *f, struct strbuf *hint);
  * "%ld", "%rx").
  */
 bool printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, struct strbuf *msg);
+
+/* The kind of argument a value of type t is (strings in the wider sense: FMT_ARG_STR). */
+enum fmt_arg_kind fmt_kind_of(const struct type *t);
 
 /*
  * Append what bpftrace prints for the format and f->nspecs arguments.

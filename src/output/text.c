@@ -44,7 +44,7 @@ static void text_map_entry(struct map_walk *w, const struct map_item *it)
 	sb_printf(out, "@%s", w->m->name);
 	if (it->key) {
 		sb_putc(out, '[');
-		map_key_format(w->s, out, w->m, it->key, ", ");
+		map_key_format(w->oc, out, w->m, it->key, ", ");
 		sb_putc(out, ']');
 	}
 	sb_puts(out, ": ");
@@ -57,7 +57,7 @@ static void text_map_entry(struct map_walk *w, const struct map_item *it)
 		sb_putc(out, '\n');
 		return;
 	}
-	value_format(w->s, out, t, it->value);
+	value_format(w->oc, out, t, it->value);
 	sb_putc(out, '\n');
 }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Output writers: every piece of the output stream goes through the
- * session's writer, chosen with -f. The runtime says what happened (probes
+ * writer of the output format chosen with -f. The runtime says what happened (probes
  * attached, a printf record, events lost, a map to print); the writer says
  * how it looks.
  *
- *   event            text (text.c)                 json (json.c, json_map.c)
+ *   event            text (text.c)                 json (json.c)
  *   probes attached  Attaching 2 probes...         {"type": "attached_probes", ...}
  *   printf, time()   the text as it is             {"type": "printf", "data": "..."}
  *   events lost      Lost 5 events                 {"type": "lost_events", ...}
@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
-#include "runtime/session.h"
+#include "plan/options.h"
 
 struct map_walk;
 struct map_item;

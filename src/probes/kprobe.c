@@ -13,7 +13,8 @@
 #include "base/strbuf.h"
 #include "base/util.h"
 #include "probes/provider.h"
-#include "probes/tracefs.h"
+#include "sys/perf.h"
+#include "sys/tracefs.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -71,10 +72,15 @@ static char *kernel_functions(char *err, size_t errlen)
 	return sb.s; /* the caller frees it */
 }
 
-static int kprobe_expand(struct session *s, struct probe *p, struct attach_point *ap)
-{
-	const struct provider *prov = provider_lookup(ap->parts[0]);
-	char err[512], name[512], *text, *save = NULL, *plus;
+/* A kernel function and an offset in it (probe_inst.data). */
+struct kprobe_inst {
+	const char *func;
+	uint64_t offset;
+};
+
+static int kprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+			 struct attach_point *ap)
+{	char err[512], name[512], *text, *save = NULL, *plus;
 	char *fn;
 	uint64_t offset = 0;
 	int retbit, added = 0;
@@ -82,34 +88,34 @@ static int kprobe_expand(struct session *s, struct probe *p, struct attach_point
 	unsigned bestd = 3;
 
 	if (ap->nparts != 2 || !*ap->parts[1]) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "%s probes are written %s:FUNCTION, e.g. %s:do_nanosleep", prov->name,
 			   prov->name, prov->name);
 		return -1;
 	}
 	if (kprobe_pmu(&retbit) < 0 || (prov->id == PROV_KRETPROBE && retbit < 0)) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no kprobes (no kprobe PMU in %s): it was built without "
 			   "CONFIG_KPROBES",
 			   "/sys/bus/event_source/devices");
-		diag_hint(&s->diag, "tracepoints cover many kernel events (`lantern -l 'tracepoint:*'`); "
+		diag_hint(&p->diag, "tracepoints cover many kernel events (`lantern -l 'tracepoint:*'`); "
 				    "profile and software probes sample without kprobes");
 		return -1;
 	}
-	fn = arena_strdup(&s->arena, ap->parts[1]);
+	fn = arena_strdup(&p->arena, ap->parts[1]);
 	if ((plus = strchr(fn, '+'))) {
 		char *end;
 		*plus = 0;
 		offset = strtoull(plus + 1, &end, 0);
 		if (*end || prov->id == PROV_KRETPROBE || has_wildcard(fn)) {
-			diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+			diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 				   "an offset is written kprobe:FUNCTION+OFFSET (no wildcards, not on kretprobe)");
 			return -1;
 		}
 	}
 	text = kernel_functions(err, sizeof(err));
 	if (!text) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
 	}
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -119,7 +125,7 @@ static int kprobe_expand(struct session *s, struct probe *p, struct attach_point
 				unsigned d = edit_distance(fn, line, bestd);
 				if (d < bestd) {
 					bestd = d;
-					best = arena_strdup(&s->arena, line);
+					best = arena_strdup(&p->arena, line);
 				}
 			}
 			continue;
@@ -127,32 +133,49 @@ static int kprobe_expand(struct session *s, struct probe *p, struct attach_point
 		snprintf(name, sizeof(name), "%s:%s", prov->name, ap->parts[1]);
 		if (has_wildcard(fn))
 			snprintf(name, sizeof(name), "%s:%s", prov->name, line);
-		struct probe_inst *in = inst_add(s, p, ap, prov, name);
-		in->target[1] = arena_strdup(&s->arena, line);
-		in->offset = offset;
+		struct probe_inst *in = plan_add_inst(p, pr, ap, prov, name);
+		struct kprobe_inst *ki = ARENA_NEW(&p->arena, struct kprobe_inst);
+		ki->func = arena_strdup(&p->arena, line);
+		ki->offset = offset;
+		in->data = ki;
 		added++;
 		if (!has_wildcard(fn))
 			break; /* a name listed twice (two modules) is one probe */
 	}
 	free(text);
 	if (!added) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, has_wildcard(fn) ?
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, has_wildcard(fn) ?
 			   "no kernel function matches '%s'" : "'%s' is not a kernel function kprobes can attach to", fn);
 		if (best)
-			diag_hint(&s->diag, "did you mean '%s'?", best);
+			diag_hint(&p->diag, "did you mean '%s'?", best);
 		return -1;
 	}
 	return 0;
 }
 
-static enum bpf_prog_type kprobe_prog_type(struct session *s, struct prog_desc *pd)
+static struct type *kprobe_builtin_type(struct check *c, struct expr *e)
 {
-	return BPF_PROG_TYPE_KPROBE;
+	if (e->id == BI_FUNC)
+		return func_type(c, ((const struct kprobe_inst *)c->inst->data)->func);
+	return regs_builtin_type(c, e, c->inst->prov->id == PROV_KRETPROBE);
 }
 
-static int kprobe_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
-			 size_t errlen)
+static struct val kprobe_gen_builtin(struct gen *g, struct expr *e)
 {
+	if (e->id == BI_FUNC)
+		return gen_func(g, e, ((const struct kprobe_inst *)g->inst->data)->func);
+	return regs_gen_builtin(g, e);
+}
+
+static void kprobe_prog_setup(struct plan *p, struct prog *pg)
+{
+	pg->type = BPF_PROG_TYPE_KPROBE;
+}
+
+static int kprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+			 const struct probe_inst *in, char *err, size_t errlen)
+{
+	const struct kprobe_inst *ki = in->data;
 	struct perf_event_attr attr = { 0 };
 	int retbit, type = kprobe_pmu(&retbit);
 
@@ -160,17 +183,20 @@ static int kprobe_attach(struct session *s, struct prog_desc *pd, struct probe_i
 	attr.size = sizeof(attr);
 	if (in->prov->id == PROV_KRETPROBE)
 		attr.config = 1ull << retbit;
-	attr.config1 = (uint64_t)(uintptr_t)in->target[1]; /* kprobe_func */
-	attr.config2 = in->offset;			     /* probe_offset */
-	return attach_perf_event_on(s, pd, in, &attr, -1, 0, in->prov->name, err, errlen);
+	attr.config1 = (uint64_t)(uintptr_t)ki->func; /* kprobe_func */
+	attr.config2 = ki->offset;		       /* probe_offset */
+	return attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, in->prov->name, err, errlen);
 }
 
 const struct provider prov_kprobe = {
 	.id = PROV_KPROBE,
 	.name = "kprobe",
 	.alias = "k",
+	.flags = PROV_F_REGS,
 	.expand = kprobe_expand,
-	.prog_type = kprobe_prog_type,
+	.builtin_type = kprobe_builtin_type,
+	.gen_builtin = kprobe_gen_builtin,
+	.prog_setup = kprobe_prog_setup,
 	.attach = kprobe_attach,
 };
 
@@ -178,7 +204,10 @@ const struct provider prov_kretprobe = {
 	.id = PROV_KRETPROBE,
 	.name = "kretprobe",
 	.alias = "kr",
+	.flags = PROV_F_REGS,
 	.expand = kprobe_expand,
-	.prog_type = kprobe_prog_type,
+	.builtin_type = kprobe_builtin_type,
+	.gen_builtin = kprobe_gen_builtin,
+	.prog_setup = kprobe_prog_setup,
 	.attach = kprobe_attach,
 };

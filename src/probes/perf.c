@@ -13,6 +13,7 @@
  */
 #include "probes/provider.h"
 #include "base/util.h"
+#include "sys/perf.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -62,7 +63,15 @@ static const struct perf_ev *find_event(const struct perf_ev *evs, const char *n
 	return NULL;
 }
 
-static void hint_events(struct session *s, const struct perf_ev *evs, const char *name,
+/* A perf event instance (probe_inst.data). */
+struct perf_inst {
+	uint32_t type;	 /* perf_event_attr type */
+	uint64_t config; /* and config */
+	uint64_t period; /* events, or ns for clocks; a frequency when freq */
+	bool freq;	 /* profile:hz */
+};
+
+static void hint_events(struct plan *p, const struct perf_ev *evs, const char *name,
 			const char *type)
 {
 	const char *best = NULL;
@@ -83,9 +92,9 @@ static void hint_events(struct session *s, const struct perf_ev *evs, const char
 			  e->alias ? e->alias : "", e->alias ? ")" : "");
 	}
 	if (best)
-		diag_hint(&s->diag, "did you mean '%s'?", best);
+		diag_hint(&p->diag, "did you mean '%s'?", best);
 	else
-		diag_hint(&s->diag, "%s events are: %s", type, sb_str(&sb));
+		diag_hint(&p->diag, "%s events are: %s", type, sb_str(&sb));
 	sb_free(&sb);
 }
 
@@ -123,13 +132,35 @@ static int list_events(const char *kind, const struct perf_ev *evs, const char *
 	return n;
 }
 
-int perf_list(const char *pattern, bool software, bool hardware, FILE *out)
+/* software:PATTERN, hardware:PATTERN, or a pattern over the whole names */
+static int perf_list(const struct provider *prov, const struct list_query *q, FILE *out)
 {
-	return (software ? list_events("software", sw_events, pattern, out) : 0) +
-	       (hardware ? list_events("hardware", hw_events, pattern, out) : 0);
+	const struct perf_ev *evs = prov->id == PROV_SOFTWARE ? sw_events : hw_events;
+	const char *pattern = q->whole;
+	char whole[512];
+
+	if (q->part[0]) {
+		/* as the full name: "s:cs*" lists software:context-switches: */
+		snprintf(whole, sizeof(whole), "%s:%s%s%s", prov->name, q->part[0],
+			 q->part[1] ? ":" : "*", q->part[1] ? q->part[1] : "");
+		pattern = whole;
+	}
+	return list_events(prov->name, evs, pattern, out);
 }
 
-static int event_expand(struct session *s, struct probe *p, struct attach_point *ap,
+static struct probe_inst *add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
+				   const struct provider *prov, const char *name, uint32_t type,
+				   uint64_t config, uint64_t period, bool freq)
+{
+	struct probe_inst *in = plan_add_inst(p, pr, ap, prov, name);
+	struct perf_inst *pi = ARENA_NEW(&p->arena, struct perf_inst);
+
+	*pi = (struct perf_inst){ type, config, period, freq };
+	in->data = pi;
+	return in;
+}
+
+static int event_expand(struct plan *p, struct probe *pr, struct attach_point *ap,
 			const struct provider *prov, uint32_t type, const struct perf_ev *evs)
 {
 	const char *kind = prov->name, *count = ap->nparts == 3 ? ap->parts[2] : "";
@@ -138,15 +169,15 @@ static int event_expand(struct session *s, struct probe *p, struct attach_point 
 	char name[256], *end;
 
 	if (ap->nparts < 2 || ap->nparts > 3 || !*ap->parts[1]) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "%s probes are written %s:EVENT or %s:EVENT:COUNT", kind, kind, kind);
 		return -1;
 	}
 	ev = find_event(evs, ap->parts[1]);
 	if (!ev) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "unknown %s event '%s'", kind,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "unknown %s event '%s'", kind,
 			   ap->parts[1]);
-		hint_events(s, evs, ap->parts[1], kind);
+		hint_events(p, evs, ap->parts[1], kind);
 		return -1;
 	}
 	n = ev->count;
@@ -154,74 +185,72 @@ static int event_expand(struct session *s, struct probe *p, struct attach_point 
 		errno = 0;
 		n = strtoull(count, &end, 10);
 		if (errno || *end || n == 0) {
-			diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "invalid %s count '%s'",
+			diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "invalid %s count '%s'",
 				   kind, count);
-			diag_hint(&s->diag, "the probe fires every COUNT events: a positive whole number");
+			diag_hint(&p->diag, "the probe fires every COUNT events: a positive whole number");
 			return -1;
 		}
 	}
 	if (type == PERF_TYPE_HARDWARE) {
 		int e = event_available(type, ev->config);
 		if (e == -ENOENT || e == -EOPNOTSUPP || e == -ENODEV || e == -EINVAL) {
-			diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+			diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 				   "this machine has no hardware counter for %s (perf_event_open: %s)",
 				   ev->name, strerror(-e));
-			diag_hint(&s->diag, "virtual machines often have none; software:cpu-clock and "
+			diag_hint(&p->diag, "virtual machines often have none; software:cpu-clock and "
 					    "profile:hz:99 sample without them");
 			return -1;
 		}
 	}
 	/* as written: "software:cs:1", "software:cs:" */
 	snprintf(name, sizeof(name), "%s:%s:%s", kind, ap->parts[1], count);
-	struct probe_inst *in = inst_add(s, p, ap, prov, name);
-	in->perf_type = type;
-	in->perf_config = ev->config;
-	in->period = n;
+	add_inst(p, pr, ap, prov, name, type, ev->config, n, false);
 	return 0;
 }
 
-static int software_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static int software_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+			   struct attach_point *ap)
 {
-	return event_expand(s, p, ap, &prov_software, PERF_TYPE_SOFTWARE, sw_events);
+	return event_expand(p, pr, ap, prov, PERF_TYPE_SOFTWARE, sw_events);
 }
 
-static int hardware_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static int hardware_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+			   struct attach_point *ap)
 {
-	return event_expand(s, p, ap, &prov_hardware, PERF_TYPE_HARDWARE, hw_events);
+	return event_expand(p, pr, ap, prov, PERF_TYPE_HARDWARE, hw_events);
 }
 
-static int profile_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static int profile_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+			  struct attach_point *ap)
 {
 	uint64_t period, hz;
 	char name[128];
 
-	if (parse_timer(s, ap, "profile", "profile:hz:99", &period, &hz) < 0)
+	if (parse_timer(p, ap, "profile", "profile:hz:99", &period, &hz) < 0)
 		return -1;
 	snprintf(name, sizeof(name), "profile:%s:%s", ap->parts[1], ap->parts[2]);
-	struct probe_inst *in = inst_add(s, p, ap, &prov_profile, name);
-	in->perf_type = PERF_TYPE_SOFTWARE;
-	in->perf_config = PERF_COUNT_SW_CPU_CLOCK;
-	in->period = hz ? hz : period;
-	in->freq = hz != 0;
+	add_inst(p, pr, ap, prov, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+		 hz ? hz : period, hz != 0);
 	return 0;
 }
 
-static enum bpf_prog_type perf_prog_type(struct session *s, struct prog_desc *pd)
+static void perf_prog_setup(struct plan *p, struct prog *pg)
 {
-	return BPF_PROG_TYPE_PERF_EVENT;
+	pg->type = BPF_PROG_TYPE_PERF_EVENT;
 }
 
-static int perf_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
-		       size_t errlen)
+static int perf_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		       const struct probe_inst *in, char *err, size_t errlen)
 {
+	const struct perf_inst *pi = in->data;
 	struct perf_event_attr attr = { 0 };
 
-	attr.type = in->perf_type;
+	attr.type = pi->type;
 	attr.size = sizeof(attr);
-	attr.config = in->perf_config;
-	attr.freq = in->freq;
-	attr.sample_period = in->period; /* sample_freq when freq is set: the same field */
-	return attach_perf_event_cpus(s, pd, in, &attr, in->prov->name, err, errlen);
+	attr.config = pi->config;
+	attr.freq = pi->freq;
+	attr.sample_period = pi->period; /* sample_freq when freq is set: the same field */
+	return attach_perf_event_cpus(ac, prog_fd, in, &attr, in->prov->name, err, errlen);
 }
 
 const struct provider prov_profile = {
@@ -229,7 +258,7 @@ const struct provider prov_profile = {
 	.name = "profile",
 	.alias = "p",
 	.expand = profile_expand,
-	.prog_type = perf_prog_type,
+	.prog_setup = perf_prog_setup,
 	.attach = perf_attach,
 };
 
@@ -238,7 +267,8 @@ const struct provider prov_software = {
 	.name = "software",
 	.alias = "s",
 	.expand = software_expand,
-	.prog_type = perf_prog_type,
+	.prog_setup = perf_prog_setup,
+	.list = perf_list,
 	.attach = perf_attach,
 };
 
@@ -247,6 +277,7 @@ const struct provider prov_hardware = {
 	.name = "hardware",
 	.alias = "h",
 	.expand = hardware_expand,
-	.prog_type = perf_prog_type,
+	.prog_setup = perf_prog_setup,
+	.list = perf_list,
 	.attach = perf_attach,
 };

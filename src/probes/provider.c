@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
+/* The provider table, and what several providers share. */
 #include "probes/provider.h"
-#include "base/util.h"
+#include "sys/arch.h"
+#include "sys/perf.h"
 
-#include <bpf/bpf.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Probe types lantern knows but cannot run yet: named, so errors are clear. */
@@ -37,55 +35,11 @@ const struct provider *const providers[PROV_COUNT_] = {
 	[PROV_WATCHPOINT] = &prov_watchpoint,
 };
 
-const struct provider *provider_lookup(const char *name)
-{
-	for (int i = 0; i < PROV_COUNT_; i++) {
-		const struct provider *p = providers[i];
-		if (!strcmp(name, p->name) || (p->alias && !strcmp(name, p->alias)))
-			return p;
-	}
-	/* bpftrace's other spellings */
-	if (!strcmp(name, "fentry"))
-		return &prov_kfunc;
-	if (!strcmp(name, "fexit"))
-		return &prov_kretfunc;
-	return NULL;
-}
-
-struct probe_inst *inst_add(struct session *s, struct probe *p, struct attach_point *ap,
-			    const struct provider *prov, const char *name)
-{
-	struct probe_inst *in = ARENA_NEW(&s->arena, struct probe_inst);
-
-	in->probe = p;
-	in->ap = ap;
-	in->prov = prov;
-	in->name = arena_strdup(&s->arena, name);
-	in->prog = -1;
-	/* the same name twice (two probes on one tracepoint) shares an id */
-	in->probe_id = s->probe_names.len;
-	for (size_t i = 0; i < s->probe_names.len; i++)
-		if (!strcmp(s->probe_names.data[i], in->name)) {
-			in->probe_id = i;
-			break;
-		}
-	if (in->probe_id == s->probe_names.len)
-		vec_push(&s->probe_names, in->name);
-	vec_push(&s->insts, in);
-	return in;
-}
-
-int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
-}
-
-int attach_perf_event_on(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			 struct perf_event_attr *attr, pid_t pid, int cpu, const char *what, char *err,
 			 size_t errlen)
 {
-	int pfd = perf_event_open_fd(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	struct attachment a = { .link_fd = -1, .perf_fd = pfd, .inst = in };
+	int pfd = perf_event_open_fd(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC), link;
 
 	if (pfd < 0) {
 		if (pid > 0)
@@ -96,64 +50,24 @@ int attach_perf_event_on(struct session *s, struct prog_desc *pd, struct probe_i
 				 strerror(errno));
 		return -1;
 	}
-
-	a.link_fd = bpf_link_create(pd->fd, pfd, BPF_PERF_EVENT, NULL);
-	if (a.link_fd < 0) {
-		/* kernels before 5.15: the ioctl */
-		if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, pd->fd) < 0 ||
-		    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-			snprintf(err, errlen, "cannot attach the program to %s: %s", in->name,
-				 strerror(errno));
-			close(pfd);
-			return -1;
-		}
-		a.link_fd = -1;
+	if (perf_attach_prog(pfd, prog_fd, &link) < 0) {
+		snprintf(err, errlen, "cannot attach the program to %s: %s", in->name,
+			 strerror(errno));
+		close(pfd);
+		return -1;
 	}
-	vec_push(&s->attachments, a);
+	attach_add(ac, link, pfd);
 	return 0;
 }
 
-int attach_perf_event(struct session *s, struct prog_desc *pd, struct probe_inst *in,
-		      struct perf_event_attr *attr, const char *what, char *err, size_t errlen)
-{
-	return attach_perf_event_on(s, pd, in, attr, -1, 0, what, err, errlen);
-}
-
-int online_cpus(int *cpus, int max)
-{
-	char *text = read_file("/sys/devices/system/cpu/online", NULL);
-	int n = 0;
-
-	if (!text) {
-		long k = sysconf(_SC_NPROCESSORS_ONLN);
-		for (long i = 0; i < k && n < max; i++)
-			cpus[n++] = (int)i;
-		return n;
-	}
-	/* "0-3,5,7-8" */
-	for (char *p = text; *p && *p != '\n';) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p)
-			break;
-		if (*end == '-')
-			hi = strtol(end + 1, &end, 10);
-		for (long c = lo; c <= hi && n < max; c++)
-			cpus[n++] = (int)c;
-		p = end + (*end == ',');
-	}
-	free(text);
-	return n;
-}
-
-int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe_inst *in,
+int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			   struct perf_event_attr *attr, const char *what, char *err,
 			   size_t errlen)
 {
 	int cpus[1024], n = online_cpus(cpus, ARRAY_SIZE(cpus)), done = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (attach_perf_event_on(s, pd, in, attr, -1, cpus[i], what, err, errlen) == 0)
+		if (attach_perf_event_on(ac, prog_fd, in, attr, -1, cpus[i], what, err, errlen) == 0)
 			done++;
 		else if (errno != ENODEV) /* ENODEV: it went offline since */
 			return -1;
@@ -165,23 +79,46 @@ int attach_perf_event_cpus(struct session *s, struct prog_desc *pd, struct probe
 	return 0;
 }
 
-static int read_int_after(const char *path, const char *prefix)
+/* arg0 .. arg5: a function's arguments, from the registers */
+struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval)
 {
-	char *text = read_file(path, NULL);
-	int v = -1;
-
-	if (text && !strncmp(text, prefix, strlen(prefix)))
-		v = atoi(text + strlen(prefix));
-	free(text);
-	return v;
+	if (e->id == BI_RETVAL)
+		return has_retval ? &ty_u64 : NULL;
+	if (e->id != BI_ARGN)
+		return NULL;
+	if (!arch_regs() || strtoul(e->u.name + 3, NULL, 10) >= ARCH_MAX_ARGS) {
+		CERR(c, e->span, E_UNSUPPORTED, "%s is not supported: lantern reads arg0 to arg%d",
+		     e->u.name, ARCH_MAX_ARGS - 1);
+		CHINT(c, "later arguments are passed on the stack");
+		return &ty_none;
+	}
+	return &ty_u64;
 }
 
-int probe_pmu(const char *dir, int *retbit)
+struct val regs_gen_builtin(struct gen *g, struct expr *e)
 {
-	char path[512];
+	// *(u64 *)(ctx + the register's offset in struct pt_regs)
+	const struct arch_regs *a = arch_regs();
+	int16_t off = e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)];
+	int32_t r = ir_vreg(g->ir);
 
-	snprintf(path, sizeof(path), "%s/format/retprobe", dir);
-	*retbit = read_int_after(path, "config:");
-	snprintf(path, sizeof(path), "%s/type", dir);
-	return read_int_after(path, "");
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, off));
+	return reg_val(e->type, r);
+}
+
+struct type *func_type(struct check *c, const char *func)
+{
+	return type_str(&c->p->arena, strlen(func) + 1);
+}
+
+struct val gen_func(struct gen *g, struct expr *e, const char *func)
+{
+	struct type *t = e->type;
+	uint32_t off = scratch_alloc(g, t->size);
+	struct expr lit = { .kind = EXPR_STR, .type = t };
+
+	lit.u.str = func;
+	lit.u.len = strlen(func);
+	gen_expr_into(g, &lit, t, g->scratch, off);
+	return mem_val(t, g->scratch, off);
 }

@@ -8,15 +8,17 @@
  */
 #include "base/util.h"
 #include "probes/provider.h"
-#include "probes/tracefs.h"
+#include "sys/arch.h"
+#include "sys/tracefs.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct rt_expand {
-	struct session *s;
-	struct probe *p;
+	struct plan *p;
+	struct probe *pr;
 	struct attach_point *ap;
 	int added;
 };
@@ -29,67 +31,90 @@ static int add_event(const char *cat, const char *ev, void *arg)
 	(void)cat;
 	snprintf(name, sizeof(name), "rawtracepoint:%s", ev);
 	/* the same event name in two categories is one raw tracepoint */
-	vec_foreach(&x->s->insts, ip)
+	vec_foreach(&x->p->insts, ip)
 	{
-		if ((*ip)->probe == x->p && !strcmp((*ip)->name, name))
+		if ((*ip)->probe == x->pr && !strcmp((*ip)->name, name))
 			return 0;
 	}
-	struct probe_inst *in = inst_add(x->s, x->p, x->ap, &prov_rawtracepoint, name);
-	in->target[1] = arena_strdup(&x->s->arena, ev);
+	struct probe_inst *in = plan_add_inst(x->p, x->pr, x->ap, &prov_rawtracepoint, name);
+	in->data = arena_strdup(&x->p->arena, ev); /* the event's name */
 	x->added++;
 	return 0;
 }
 
-static int rt_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static int rt_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+		     struct attach_point *ap)
 {
-	struct rt_expand x = { s, p, ap, 0 };
+	struct rt_expand x = { p, pr, ap, 0 };
 	const char *cat = ap->nparts == 3 ? ap->parts[1] : "*", *ev = ap->parts[ap->nparts - 1];
 	char err[256];
 
 	if ((ap->nparts != 2 && ap->nparts != 3) || !*ev || !*cat) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "a raw tracepoint is written rawtracepoint:EVENT, e.g. rawtracepoint:sched_switch");
 		return -1;
 	}
 	if (!tracefs_path(err, sizeof(err))) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
 	}
 	if (tracefs_events_match(cat, ev, add_event, &x, err, sizeof(err)) < 0) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
+		diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
 		return -1;
 	}
 	if (!x.added) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_TRACEPOINT, "no tracepoint is called %s", ev);
-		diag_hint(&s->diag, "`lantern -l 'tracepoint:*'` lists them; a raw tracepoint takes the event's name");
+		diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT, "no tracepoint is called %s", ev);
+		diag_hint(&p->diag, "`lantern -l 'tracepoint:*'` lists them; a raw tracepoint takes the event's name");
 		return -1;
 	}
 	return 0;
 }
 
-static enum bpf_prog_type rt_prog_type(struct session *s, struct prog_desc *pd)
+/* arg0 .. arg11: the tracepoint's own arguments, u64 args[] at the context */
+static struct type *rt_builtin_type(struct check *c, struct expr *e)
 {
-	return BPF_PROG_TYPE_RAW_TRACEPOINT;
+	if (e->id != BI_ARGN)
+		return NULL;
+	if (strtoul(e->u.name + 3, NULL, 10) >= RAW_TP_MAX_ARGS) {
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "a raw tracepoint has at most %d arguments",
+		     RAW_TP_MAX_ARGS);
+		return &ty_none;
+	}
+	return &ty_u64;
 }
 
-static int rt_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
-		     size_t errlen)
+static struct val rt_gen_builtin(struct gen *g, struct expr *e)
 {
-	int fd = bpf_raw_tracepoint_open(in->target[1], pd->fd);
+	// args[n] of the raw tracepoint's u64 array
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, 8 * strtoul(e->u.name + 3, NULL, 10)));
+	return reg_val(e->type, r);
+}
+
+static void rt_prog_setup(struct plan *p, struct prog *pg)
+{
+	pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+}
+
+static int rt_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		     const struct probe_inst *in, char *err, size_t errlen)
+{
+	const char *event = in->data;
+	int fd = bpf_raw_tracepoint_open(event, prog_fd);
 
 	if (fd < 0) {
 		if (errno == EINVAL)
 			snprintf(err, errlen,
 				 "cannot attach to raw tracepoint %s: %s (does the program read more "
 				 "arguments than it has?)",
-				 in->target[1], strerror(errno));
+				 event, strerror(errno));
 		else
-			snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", in->target[1],
+			snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", event,
 				 strerror(errno));
 		return -1;
 	}
-	struct attachment a = { .link_fd = fd, .perf_fd = -1, .inst = in };
-	vec_push(&s->attachments, a);
+	attach_add(ac, fd, -1);
 	return 0;
 }
 
@@ -98,6 +123,8 @@ const struct provider prov_rawtracepoint = {
 	.name = "rawtracepoint",
 	.alias = "rt",
 	.expand = rt_expand,
-	.prog_type = rt_prog_type,
+	.builtin_type = rt_builtin_type,
+	.gen_builtin = rt_gen_builtin,
+	.prog_setup = rt_prog_setup,
 	.attach = rt_attach,
 };

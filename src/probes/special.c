@@ -6,40 +6,41 @@
  */
 #include "probes/provider.h"
 
-static int expand_special(struct session *s, struct probe *p, struct attach_point *ap)
+static int expand_special(struct plan *p, const struct provider *prov, struct probe *pr,
+			  struct attach_point *ap)
 {
-	const struct provider *prov = provider_lookup(ap->parts[0]);
-
 	if (ap->nparts != 1) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "%s takes no arguments", prov->name);
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s takes no arguments", prov->name);
 		return -1;
 	}
-	for (size_t i = 0; i < s->insts.len; i++)
-		if (s->insts.data[i]->prov == prov) {
-			diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT, "%s is used twice",
+	for (size_t i = 0; i < p->insts.len; i++)
+		if (p->insts.data[i]->prov == prov) {
+			diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s is used twice",
 				   prov->name);
-			diag_hint(&s->diag, "put all of its statements in one %s probe", prov->name);
+			diag_hint(&p->diag, "put all of its statements in one %s probe", prov->name);
 			return -1;
 		}
-	inst_add(s, p, ap, prov, prov->name);
+	plan_add_inst(p, pr, ap, prov, prov->name);
 	return 0;
 }
 
-static enum bpf_prog_type special_prog_type(struct session *s, struct prog_desc *pd)
+static void special_prog_setup(struct plan *p, struct prog *pg)
 {
-	return BPF_PROG_TYPE_RAW_TRACEPOINT;
+	pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 }
 
 const struct provider prov_begin = {
 	.id = PROV_BEGIN,
 	.name = "BEGIN",
+	.flags = PROV_F_USER,
 	.expand = expand_special,
-	.prog_type = special_prog_type,
+	.prog_setup = special_prog_setup,
 };
 
 const struct provider prov_end = {
 	.id = PROV_END,
 	.name = "END",
+	.flags = PROV_F_USER,
 	.expand = expand_special,
-	.prog_type = special_prog_type,
+	.prog_setup = special_prog_setup,
 };

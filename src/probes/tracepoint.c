@@ -7,14 +7,13 @@
  * program whose context is the event's record, typed from its format file.
  * syscalls:* events exist only as tracepoints (their raw form is
  * raw_syscalls:sys_enter/sys_exit), so they take the second path, except
- * in a group (load.c's plan_programs): many of one probe's syscall
- * tracepoints served by one raw tracepoint program on raw_syscalls that
- * looks the syscall number up in a map of number -> probe id (gen_prog.c).
+ * in a group (sysgroup.c): many of one probe's syscall tracepoints served
+ * by one raw tracepoint program on raw_syscalls that looks the syscall
+ * number up in a map of number -> probe id.
  */
-#include "probes/provider.h"
-#include "probes/syscalls.h"
-#include "probes/tracefs.h"
-#include "sema/sema.h"
+#include "probes/tracepoint.h"
+#include "sys/syscalls.h"
+#include "sys/tracefs.h"
 #include "types/tpformat.h"
 
 #include <bpf/bpf.h>
@@ -24,25 +23,36 @@
 #include <unistd.h>
 
 struct expand_ctx {
-	struct session *s;
-	struct probe *p;
+	struct plan *p;
+	struct probe *pr;
 	struct attach_point *ap;
 };
 
 static int add_match(const char *cat, const char *ev, void *arg)
 {
 	struct expand_ctx *x = arg;
+	struct tp_inst *ti = ARENA_NEW(&x->p->arena, struct tp_inst);
 	char name[512];
 	struct probe_inst *in;
 
 	snprintf(name, sizeof(name), "tracepoint:%s:%s", cat, ev);
-	in = inst_add(x->s, x->p, x->ap, &prov_tracepoint, name);
-	in->target[0] = arena_strdup(&x->s->arena, cat);
-	in->target[1] = arena_strdup(&x->s->arena, ev);
+	in = plan_add_inst(x->p, x->pr, x->ap, &prov_tracepoint, name);
+	ti->cat = arena_strdup(&x->p->arena, cat);
+	ti->event = arena_strdup(&x->p->arena, ev);
+	ti->sysnr = -1;
+	if (!strcmp(cat, "syscalls")) {
+		const char *sys = !strncmp(ev, "sys_enter_", 10) ? ev + 10 :
+				  !strncmp(ev, "sys_exit_", 9)	 ? ev + 9 :
+								   NULL;
+		int nr = sys ? syscall_number(sys) : -1;
+		if (nr >= 0 && nr < SYSCALL_NR_LIMIT)
+			ti->sysnr = nr;
+	}
+	in->data = ti;
 	return 0;
 }
 
-static void suggest(struct session *s, const char *cat, const char *ev)
+static void suggest(struct plan *p, const char *cat, const char *ev)
 {
 	struct tp_suggestions sg;
 	char err[256];
@@ -53,50 +63,51 @@ static void suggest(struct session *s, const char *cat, const char *ev)
 		struct strbuf sb = { 0 };
 		for (int i = 0; i < sg.n; i++)
 			sb_printf(&sb, "%s%s", i ? ", " : "", sg.names[i]);
-		diag_hint(&s->diag, "did you mean %s?", sb_str(&sb));
+		diag_hint(&p->diag, "did you mean %s?", sb_str(&sb));
 		sb_free(&sb);
 	} else if (!sg.cat_exists) {
-		diag_hint(&s->diag, "there is no tracepoint category '%s'; `lantern -l 'tracepoint:*'` lists them",
+		diag_hint(&p->diag, "there is no tracepoint category '%s'; `lantern -l 'tracepoint:*'` lists them",
 			  cat);
 	}
 }
 
-static int tp_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static int tp_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+		     struct attach_point *ap)
 {
-	struct expand_ctx x = { s, p, ap };
+	struct expand_ctx x = { p, pr, ap };
 	char err[256];
 	int n;
 
 	if (ap->nparts != 3 || !*ap->parts[1] || !*ap->parts[2]) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "a tracepoint is written tracepoint:CATEGORY:EVENT");
 		return -1;
 	}
 	if (!tracefs_path(err, sizeof(err))) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
 	}
 	n = tracefs_events_match(ap->parts[1], ap->parts[2], add_match, &x, err, sizeof(err));
 	if (n < 0) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
+		diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
 		return -1;
 	}
 	if (n == 0) {
 		if (has_wildcard(ap->parts[1]) || has_wildcard(ap->parts[2]))
-			diag_error(&s->diag, ap->span, E_UNKNOWN_TRACEPOINT,
+			diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT,
 				   "no tracepoint matches %s:%s", ap->parts[1], ap->parts[2]);
 		else
-			diag_error(&s->diag, ap->span, E_UNKNOWN_TRACEPOINT,
+			diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT,
 				   "tracepoint not found: %s:%s", ap->parts[1], ap->parts[2]);
-		suggest(s, ap->parts[1], ap->parts[2]);
+		suggest(p, ap->parts[1], ap->parts[2]);
 		return -1;
 	}
 	return 0;
 }
 
-static struct type *field_type(struct session *s, const struct tp_field *f, struct field *out)
+static struct type *field_type(struct plan *p, const struct tp_field *f, struct field *out)
 {
-	struct arena *a = &s->arena;
+	struct arena *a = &p->arena;
 
 	if (f->is_data_loc || f->is_rel_loc) {
 		out->data_loc = true;
@@ -121,96 +132,117 @@ static struct type *field_type(struct session *s, const struct tp_field *f, stru
 	return NULL;
 }
 
-static struct type *tp_args_type(struct session *s, struct probe_inst *in, bool report)
+/* args: the event's fields, from its format file (read once per instance) */
+static struct type *tp_args_type(struct check *c, struct probe_inst *in)
 {
-	struct tp_format *fmt = in->fmt;
+	struct tp_inst *ti = in->data;
+	struct plan *p = c->p;
 	char err[256];
 
-	if (!fmt) {
-		fmt = ARENA_NEW(&s->arena, struct tp_format);
-		if (tp_format_load(in->target[0], in->target[1], fmt, err, sizeof(err)) < 0) {
-			if (report)
-				diag_error(&s->diag, in->ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
-			return NULL;
+	if (in->args)
+		return in->args;
+	if (!ti->fmt) {
+		struct tp_format *fmt = ARENA_NEW(&p->arena, struct tp_format);
+		if (tp_format_load(ti->cat, ti->event, fmt, err, sizeof(err)) < 0) {
+			CERR(c, in->ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
+			return &ty_none;
 		}
-		in->fmt = fmt;
-		session_defer_free(s, (void (*)(void *))tp_format_free, fmt);
+		ti->fmt = fmt;
+		plan_defer_free(p, (void (*)(void *))tp_format_free, fmt);
 	}
-	struct type *t = ARENA_NEW(&s->arena, struct type);
+	struct type *t = ARENA_NEW(&p->arena, struct type);
 	t->kind = TY_CTX;
 	t->size = t->align = 8;
 	t->name = in->name;
-	t->fields = ARENA_ARRAY(&s->arena, struct field, fmt->nfields);
-	for (uint32_t i = 0; i < fmt->nfields; i++) {
-		const struct tp_field *f = &fmt->fields[i];
+	t->fields = ARENA_ARRAY(&p->arena, struct field, ti->fmt->nfields);
+	for (uint32_t i = 0; i < ti->fmt->nfields; i++) {
+		const struct tp_field *f = &ti->fmt->fields[i];
 		struct field *out = &t->fields[t->nfields];
 		if (f->is_common)
 			continue;
 		memset(out, 0, sizeof(*out));
-		out->type = field_type(s, f, out);
+		out->type = field_type(p, f, out);
 		if (!out->type)
 			continue;
-		out->name = arena_strdup(&s->arena, f->name);
-		out->ctype = arena_strdup(&s->arena, f->ctype);
+		out->name = arena_strdup(&p->arena, f->name);
+		out->ctype = arena_strdup(&p->arena, f->ctype);
 		out->offset = f->offset;
 		t->nfields++;
 	}
-	return t;
+	return in->args = t;
 }
 
-enum sys_group tp_sys_group(struct probe_inst *in)
+static struct type *tp_builtin_type(struct check *c, struct expr *e)
 {
-	const char *ev = in->target[1];
-	enum sys_group g;
+	const struct tp_inst *ti = c->inst->data;
 
-	if (in->prov->id != PROV_TRACEPOINT || strcmp(in->target[0], "syscalls"))
-		return SYSGROUP_NONE;
-	if (!strncmp(ev, "sys_enter_", 10))
-		g = SYSGROUP_ENTER, ev += 10;
-	else if (!strncmp(ev, "sys_exit_", 9))
-		g = SYSGROUP_EXIT, ev += 9;
-	else
-		return SYSGROUP_NONE;
-	in->sysnr = syscall_number(ev);
-	return in->sysnr >= 0 && in->sysnr < SYSCALL_NR_LIMIT ? g : SYSGROUP_NONE;
+	if (e->id == BI_ARGS)
+		return tp_args_type(c, c->inst);
+	if (e->id == BI_RETVAL && !strcmp(ti->cat, "syscalls") &&
+	    !strncmp(ti->event, "sys_exit_", 9)) {
+		check_not_here(c, e);
+		CHINT(c, "a syscall's return value is args->ret here");
+		return &ty_none;
+	}
+	return NULL;
 }
 
-static bool tp_raw(struct session *s, struct prog_desc *pd)
+static struct val tp_gen_builtin(struct gen *g, struct expr *e)
 {
-	return pd->sysgroup ||
-	       (!probe_uses_builtin(pd->probe, BI_ARGS) && strcmp(pd->inst->target[0], "syscalls"));
+	return reg_val(e->type, g->ctx); /* args: the record at the context */
 }
 
-static enum bpf_prog_type tp_prog_type(struct session *s, struct prog_desc *pd)
+static struct val tp_gen_args_field(struct gen *g, struct expr *e)
 {
-	pd->raw_tp = tp_raw(s, pd);
-	return pd->raw_tp ? BPF_PROG_TYPE_RAW_TRACEPOINT : BPF_PROG_TYPE_TRACEPOINT;
+	return g->pg->data ? sysgroup_field(g, e) : gen_ctx_field(g, e);
 }
 
-static int tp_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
-		     size_t errlen)
+static void tp_gen_prologue(struct gen *g)
 {
+	if (g->pg->data)
+		sysgroup_prologue(g);
+}
+
+/*
+ * A program that reads no format-file field runs as a raw tracepoint, except
+ * on syscalls:* events (they have no raw form of their own); a group runs on
+ * raw_syscalls. A probe that prints would see lantern's own writes of what
+ * it printed, and feed on them: it skips lantern's events.
+ */
+static void tp_prog_setup(struct plan *p, struct prog *pg)
+{
+	const struct tp_inst *ti = pg->inst->data;
+
+	pg->raw_tp = pg->data || (!probe_uses_builtin(pg->probe, BI_ARGS) && strcmp(ti->cat, "syscalls"));
+	pg->type = pg->raw_tp ? BPF_PROG_TYPE_RAW_TRACEPOINT : BPF_PROG_TYPE_TRACEPOINT;
+	pg->skip_self = probe_prints(pg->probe) || probe_calls(pg->probe, FN_PRINT) ||
+			probe_calls(pg->probe, FN_TIME);
+}
+
+static int tp_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		     const struct probe_inst *in, char *err, size_t errlen)
+{
+	const struct tp_inst *ti = in->data;
 	struct perf_event_attr attr = { 0 };
 	int id;
 
-	if (pd->raw_tp) {
-		const char *tp = in->target[1];
-		if (pd->sysgroup) {
+	if (pg->raw_tp) {
+		const char *tp = ti->event;
+		if (pg->data) {
 			/* the group's one attachment, made for its first instance */
-			if (in != pd->insts.data[0])
+			if (in != pg->insts.data[0])
 				return 0;
-			tp = pd->sysgroup == SYSGROUP_ENTER ? "sys_enter" : "sys_exit";
+			tp = sysgroup_tracepoint(pg);
 		}
-		int fd = bpf_raw_tracepoint_open(tp, pd->fd);
+		int fd = bpf_raw_tracepoint_open(tp, prog_fd);
 		if (fd >= 0) {
-			struct attachment a = { .link_fd = fd, .perf_fd = -1, .inst = in };
-			vec_push(&s->attachments, a);
+			attach_add(ac, fd, -1);
 			return 0;
 		}
 		snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", tp, strerror(errno));
 		return -1;
 	}
-	id = tracefs_event_id(in->target[0], in->target[1]);
+	id = tracefs_event_id(ti->cat, ti->event);
 	if (id < 0) {
 		snprintf(err, errlen, "cannot read the id of %s: %s", in->name, strerror(-id));
 		return -1;
@@ -220,7 +252,52 @@ static int tp_attach(struct session *s, struct prog_desc *pd, struct probe_inst 
 	attr.config = id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
-	return attach_perf_event(s, pd, in, &attr, "tracepoint", err, errlen);
+	return attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "tracepoint", err, errlen);
+}
+
+struct list_ctx {
+	const char *whole; /* pattern over the whole name, or NULL */
+	bool verbose;
+	FILE *out;
+	struct strbuf sb;
+	int n;
+};
+
+static int list_one(const char *cat, const char *ev, void *arg)
+{
+	struct list_ctx *l = arg;
+	struct tp_format f;
+	char name[512], err[256];
+
+	snprintf(name, sizeof(name), "tracepoint:%s:%s", cat, ev);
+	if (l->whole && !wildcard_match(l->whole, name))
+		return 0;
+	l->n++;
+	if (!l->verbose || tp_format_load(cat, ev, &f, err, sizeof(err)) < 0) {
+		fprintf(l->out, "%s\n", name);
+		return 0;
+	}
+	sb_reset(&l->sb);
+	tp_format_describe(&f, &l->sb);
+	fputs(sb_str(&l->sb), l->out);
+	tp_format_free(&f);
+	return 0;
+}
+
+/* tracepoint:CATEGORY:EVENT patterns, or a pattern over whole names; -lv adds the fields */
+static int tp_list(const struct provider *prov, const struct list_query *q, FILE *out)
+{
+	struct list_ctx l = { .whole = q->whole, .verbose = q->verbose, .out = out };
+	const char *cat = q->part[0] ? q->part[0] : "*", *ev = q->part[1] ? q->part[1] : "*";
+	char err[256];
+	int rc = -1;
+
+	if (tracefs_path(err, sizeof(err)))
+		rc = tracefs_events_match(cat, ev, list_one, &l, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "lantern: %s\n", err);
+	sb_free(&l.sb);
+	return rc < 0 ? -1 : l.n;
 }
 
 const struct provider prov_tracepoint = {
@@ -228,7 +305,12 @@ const struct provider prov_tracepoint = {
 	.name = "tracepoint",
 	.alias = "t",
 	.expand = tp_expand,
-	.args_type = tp_args_type,
-	.prog_type = tp_prog_type,
+	.group = sysgroup_prog,
+	.builtin_type = tp_builtin_type,
+	.gen_builtin = tp_gen_builtin,
+	.gen_args_field = tp_gen_args_field,
+	.gen_prologue = tp_gen_prologue,
+	.prog_setup = tp_prog_setup,
+	.list = tp_list,
 	.attach = tp_attach,
 };

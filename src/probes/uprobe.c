@@ -6,18 +6,15 @@
  * FILE is a path, a program found in $PATH, or a library name ("libc")
  * found in the usual library directories.
  *
- * usdt:FILE:[PROVIDER:]NAME: the statically defined probes (SDT notes) of
- * a program or library, each site a uprobe; a semaphore, when the probe
- * has one, is counted up by the kernel while attached (ref_ctr_offset).
- *
  * Attached with the kernel's uprobe PMU (perf_event_open of the type in
  * /sys/bus/event_source/devices/uprobe): no tracefs entries are created,
  * so nothing is left behind if lantern dies. The programs are kprobe
  * programs: their context is the task's registers (arg0.., retval).
  */
+#include "probes/uprobe.h"
 #include "base/util.h"
-#include "probes/elfsym.h"
-#include "probes/provider.h"
+#include "sym/elf.h"
+#include "sys/perf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,11 +26,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PMU_DIR "/sys/bus/event_source/devices/uprobe"
 
-static int uprobe_pmu(int *retbit)
+
+int uprobe_pmu(int *retbit)
 {
-	return probe_pmu(PMU_DIR, retbit);
+	return probe_pmu(UPROBE_PMU_DIR, retbit);
 }
 
 static bool is_file(const char *path)
@@ -126,7 +123,7 @@ static bool find_in_maps(pid_t pid, const char *name, char *out)
 
 /* FILE of an attach point -> an absolute path of an existing file (out: PATH_MAX bytes);
    with -p, a library of that process first */
-static bool resolve_file(const char *file, char *out, pid_t pid)
+bool resolve_file(const char *file, char *out, pid_t pid)
 {
 	char buf[PATH_MAX];
 
@@ -139,7 +136,7 @@ static bool resolve_file(const char *file, char *out, pid_t pid)
 	return find_library(file, buf, sizeof(buf)) && realpath(buf, out);
 }
 
-static void suggest_symbol(struct session *s, const struct elf_funcs *f, const char *name)
+static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char *name)
 {
 	const char *best = NULL;
 	unsigned bestd = 3;
@@ -152,33 +149,46 @@ static void suggest_symbol(struct session *s, const struct elf_funcs *f, const c
 		}
 	}
 	if (best)
-		diag_hint(&s->diag, "did you mean '%s'?", best);
+		diag_hint(&p->diag, "did you mean '%s'?", best);
 }
 
-static int uprobe_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static void add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
+		     const struct provider *prov, const char *path, const char *func,
+		     uint64_t offset)
 {
-	const struct provider *prov = provider_lookup(ap->parts[0]);
-	char path[PATH_MAX], err[512], name[PATH_MAX + 256];
+	char name[PATH_MAX + 256];
+	struct uprobe_inst *ui = ARENA_NEW(&p->arena, struct uprobe_inst);
+
+	snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, func);
+	ui->path = arena_strdup(&p->arena, path);
+	ui->func = arena_strdup(&p->arena, func);
+	ui->offset = offset;
+	plan_add_inst(p, pr, ap, prov, name)->data = ui;
+}
+
+static int uprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+			 struct attach_point *ap)
+{	char path[PATH_MAX], err[512];
 	struct elf_funcs funcs;
 	const char *fn;
 	int retbit, added = 0;
 
 	if (ap->nparts != 3 || !*ap->parts[1] || !*ap->parts[2]) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "%s probes are written %s:FILE:FUNCTION, e.g. %s:/bin/bash:readline",
 			   prov->name, prov->name, prov->name);
 		return -1;
 	}
 	if (uprobe_pmu(&retbit) < 0 || (prov->id == PROV_URETPROBE && retbit < 0)) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
-			   PMU_DIR);
-		diag_hint(&s->diag, "tracepoint, profile and software probes do not need it");
+			   UPROBE_PMU_DIR);
+		diag_hint(&p->diag, "tracepoint, profile and software probes do not need it");
 		return -1;
 	}
-	if (!resolve_file(ap->parts[1], path, s->opts->pid)) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
-		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
+	if (!resolve_file(ap->parts[1], path, p->opts->pid)) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
+		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
 		return -1;
 	}
 	fn = ap->parts[2];
@@ -188,52 +198,48 @@ static int uprobe_expand(struct session *s, struct probe *p, struct attach_point
 		uint64_t addr = strtoull(fn, &end, 0);
 		int64_t off = *end ? -1 : elf_addr_offset(path, addr, err, sizeof(err));
 		if (off < 0) {
-			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
+			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
 				   *end ? "not an address or a function name" : err);
 			return -1;
 		}
-		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, fn);
-		struct probe_inst *in = inst_add(s, p, ap, prov, name);
-		in->target[0] = arena_strdup(&s->arena, path);
-		in->target[1] = arena_strdup(&s->arena, fn);
-		in->offset = (uint64_t)off;
+		add_inst(p, pr, ap, prov, path, fn, (uint64_t)off);
 		return 0;
 	}
 	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
 		return -1;
 	}
 	for (size_t i = 0; i < funcs.n; i++) {
 		const struct elf_func *f = &funcs.v[i];
 		if (has_wildcard(fn) ? !wildcard_match(fn, f->name) : strcmp(fn, f->name))
 			continue;
-		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, f->name);
-		struct probe_inst *in = inst_add(s, p, ap, prov, name);
-		in->target[0] = arena_strdup(&s->arena, path);
-		in->target[1] = arena_strdup(&s->arena, f->name);
-		in->offset = f->offset;
+		add_inst(p, pr, ap, prov, path, f->name, f->offset);
 		added++;
 	}
 	if (!added) {
 		if (has_wildcard(fn)) {
-			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'",
+			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'",
 				   path, fn);
 		} else {
-			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn,
+			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn,
 				   path);
-			suggest_symbol(s, &funcs, fn);
+			suggest_symbol(p, &funcs, fn);
 		}
 	}
 	elf_funcs_free(&funcs);
 	return added ? 0 : -1;
 }
 
-int uprobe_list(const char *type, const char *file, const char *pattern, FILE *out)
+/* uprobe:FILE:PATTERN: FILE's functions */
+static int uprobe_list(const struct provider *prov, const struct list_query *q, FILE *out)
 {
+	const char *file = q->part[0], *pattern = q->part[1];
 	char path[PATH_MAX], err[512];
 	struct elf_funcs funcs;
 	int n = 0;
 
+	if (!file || !pattern)
+		return 0;
 	if (!resolve_file(file, path, 0) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lantern: cannot list the functions of '%s'\n", file);
 		return -1;
@@ -241,121 +247,61 @@ int uprobe_list(const char *type, const char *file, const char *pattern, FILE *o
 	for (size_t i = 0; i < funcs.n; i++) {
 		if (pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name))
 			continue;
-		fprintf(out, "%s:%s:%s\n", type, path, funcs.v[i].name);
+		fprintf(out, "%s:%s:%s\n", prov->name, path, funcs.v[i].name);
 		n++;
 	}
 	elf_funcs_free(&funcs);
 	return n;
 }
 
-static int usdt_expand(struct session *s, struct probe *p, struct attach_point *ap)
+static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 {
-	char path[PATH_MAX], err[512], name[PATH_MAX + 512];
-	const char *want_prov = ap->nparts == 4 ? ap->parts[2] : "*";
-	const char *want_name = ap->parts[ap->nparts - 1];
-	struct usdt_sites sites;
-	int retbit, added = 0;
-
-	if ((ap->nparts != 3 && ap->nparts != 4) || !*ap->parts[1] || !*want_name) {
-		diag_error(&s->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "usdt probes are written usdt:FILE:PROVIDER:NAME or usdt:FILE:NAME");
-		return -1;
-	}
-	if (uprobe_pmu(&retbit) < 0) {
-		diag_error(&s->diag, ap->span, E_MECHANISM_MISSING,
-			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
-			   PMU_DIR);
-		return -1;
-	}
-	if (!resolve_file(ap->parts[1], path, s->opts->pid)) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
-		diag_hint(&s->diag, "give a path, a program in $PATH or a library name (libc)");
-		return -1;
-	}
-	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
-		diag_error(&s->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
-		return -1;
-	}
-	for (size_t i = 0; i < sites.n; i++) {
-		const struct usdt_site *u = &sites.v[i];
-		if (!wildcard_match(want_prov, u->provider) || !wildcard_match(want_name, u->name))
-			continue;
-		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
-		struct probe_inst *in = inst_add(s, p, ap, &prov_usdt, name);
-		in->target[0] = arena_strdup(&s->arena, path);
-		in->target[1] = arena_strdup(&s->arena, u->name);
-		in->target[2] = arena_strdup(&s->arena, u->args);
-		in->offset = u->offset;
-		in->ref_ctr = u->sema_offset;
-		added++;
-	}
-	if (!added) {
-		if (!sites.n)
-			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "%s has no USDT probes", path);
-		else
-			diag_error(&s->diag, ap->span, E_UNKNOWN_SYMBOL, "no USDT probe of %s matches %s%s%s",
-				   path, ap->nparts == 4 ? want_prov : "", ap->nparts == 4 ? ":" : "",
-				   want_name);
-		if (sites.n)
-			diag_hint(&s->diag, "`lantern -l 'usdt:%s:*'` lists them", path);
-	}
-	elf_usdt_free(&sites);
-	return added ? 0 : -1;
+	if (e->id == BI_FUNC)
+		return func_type(c, ((const struct uprobe_inst *)c->inst->data)->func);
+	return regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE);
 }
 
-int usdt_list(const char *file, const char *pattern, FILE *out)
+static struct val uprobe_gen_builtin(struct gen *g, struct expr *e)
 {
-	char path[PATH_MAX], err[512], name[PATH_MAX + 512], last[PATH_MAX + 512] = "";
-	struct usdt_sites sites;
-	int n = 0;
-
-	if (!resolve_file(file, path, 0) || elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
-		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", file);
-		return -1;
-	}
-	for (size_t i = 0; i < sites.n; i++) {
-		snprintf(name, sizeof(name), "%s:%s", sites.v[i].provider, sites.v[i].name);
-		if ((pattern && *pattern && !wildcard_match(pattern, name) &&
-		     !wildcard_match(pattern, sites.v[i].name)) ||
-		    !strcmp(name, last))
-			continue; /* a probe with several sites once */
-		snprintf(last, sizeof(last), "%s", name);
-		fprintf(out, "usdt:%s:%s\n", path, name);
-		n++;
-	}
-	elf_usdt_free(&sites);
-	return n;
+	if (e->id == BI_FUNC)
+		return gen_func(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
+	return regs_gen_builtin(g, e);
 }
 
-static enum bpf_prog_type uprobe_prog_type(struct session *s, struct prog_desc *pd)
+void uprobe_prog_setup(struct plan *p, struct prog *pg)
 {
-	return BPF_PROG_TYPE_KPROBE;
+	pg->type = BPF_PROG_TYPE_KPROBE;
 }
 
-static int uprobe_attach(struct session *s, struct prog_desc *pd, struct probe_inst *in, char *err,
-			 size_t errlen)
+int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		  const struct probe_inst *in, char *err, size_t errlen)
 {
+	const struct uprobe_inst *ui = in->data;
 	struct perf_event_attr attr = { 0 };
 	int retbit, type = uprobe_pmu(&retbit);
-	pid_t pid = s->opts->pid > 0 ? s->opts->pid : -1;
+	pid_t pid = ac->pid > 0 ? ac->pid : -1;
 
 	attr.type = type;
 	attr.size = sizeof(attr);
 	if (in->prov->id == PROV_URETPROBE)
 		attr.config = 1ull << retbit;
-	attr.config1 = (uint64_t)(uintptr_t)in->target[0]; /* uprobe_path */
-	attr.config2 = in->offset;			     /* probe_offset */
-	attr.config |= in->ref_ctr << 32;		     /* ref_ctr_offset: config:32-63 */
-	return attach_perf_event_on(s, pd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name, err,
-				    errlen);
+	attr.config1 = (uint64_t)(uintptr_t)ui->path; /* uprobe_path */
+	attr.config2 = ui->offset;		       /* probe_offset */
+	attr.config |= ui->ref_ctr << 32;	       /* ref_ctr_offset: config:32-63 */
+	return attach_perf_event_on(ac, prog_fd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name,
+				    err, errlen);
 }
 
 const struct provider prov_uprobe = {
 	.id = PROV_UPROBE,
 	.name = "uprobe",
 	.alias = "u",
+	.flags = PROV_F_REGS,
 	.expand = uprobe_expand,
-	.prog_type = uprobe_prog_type,
+	.builtin_type = uprobe_builtin_type,
+	.gen_builtin = uprobe_gen_builtin,
+	.prog_setup = uprobe_prog_setup,
+	.list = uprobe_list,
 	.attach = uprobe_attach,
 };
 
@@ -363,16 +309,11 @@ const struct provider prov_uretprobe = {
 	.id = PROV_URETPROBE,
 	.name = "uretprobe",
 	.alias = "ur",
+	.flags = PROV_F_REGS,
 	.expand = uprobe_expand,
-	.prog_type = uprobe_prog_type,
-	.attach = uprobe_attach,
-};
-
-const struct provider prov_usdt = {
-	.id = PROV_USDT,
-	.name = "usdt",
-	.alias = "U",
-	.expand = usdt_expand,
-	.prog_type = uprobe_prog_type,
+	.builtin_type = uprobe_builtin_type,
+	.gen_builtin = uprobe_gen_builtin,
+	.prog_setup = uprobe_prog_setup,
+	.list = uprobe_list,
 	.attach = uprobe_attach,
 };

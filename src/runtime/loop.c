@@ -8,13 +8,11 @@
  * the whole session so that teardown always runs.
  */
 #include "runtime/loop.h"
-#include "output/mapprint.h"
-#include "output/printf.h"
-#include "output/timefmt.h"
+#include "maps/mapread.h"
 #include "output/writer.h"
-#include "probes/provider.h"
 #include "runtime/child.h"
 #include "runtime/load.h"
+#include "runtime/records.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -27,163 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum fmt_arg_kind fmt_kind_of(const struct type *t);
-
 #define LOST_CHECK_MS 200
 #define DRAIN_MS 10
-
-struct loop {
-	struct session *s;
-	struct strbuf line; /* what one record prints, through the writer */
-	struct strbuf text; /* printf() or time() text before the writer has it */
-	bool discard; /* drop records: those that follow exit() */
-	bool exit_seen;
-};
-
-static void render_printf(struct loop *l, struct record_desc *r, const uint8_t *data)
-{
-	struct session *s = l->s;
-	struct fmt_value vals[64] = { 0 };
-	struct strbuf tmp[64];
-	uint32_t n = r->args->nfields;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct field *f = &r->args->fields[i];
-		const uint8_t *p = data + 8 + f->offset;
-		struct type *t = f->type;
-		uint64_t u;
-		memset(&tmp[i], 0, sizeof(tmp[i]));
-		vals[i].kind = fmt_kind_of(t);
-		switch (t->kind) {
-		case TY_INT:
-		case TY_PTR:
-			memcpy(&u, p, 8);
-			vals[i].u = u;
-			break;
-		case TY_STR:
-			vals[i].s.p = (const char *)p;
-			vals[i].s.len = t->size;
-			break;
-		case TY_STACK:
-			stack_format(s, &tmp[i], t, p, "        ");
-			vals[i].s.p = sb_str(&tmp[i]);
-			vals[i].s.len = tmp[i].len;
-			break;
-		default:
-			/* probe names, tuples: their text */
-			value_format(s, &tmp[i], t, p);
-			vals[i].kind = FMT_ARG_STR;
-			vals[i].s.p = sb_str(&tmp[i]);
-			vals[i].s.len = tmp[i].len;
-			break;
-		}
-	}
-	printf_render(&l->text, r->fmt, vals);
-	for (uint32_t i = 0; i < n; i++)
-		sb_free(&tmp[i]);
-}
-
-static void copy_stream(FILE *in, FILE *out)
-{
-	char buf[4096];
-	size_t n;
-
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
-}
-
-/* system(): the command's output joins lantern's, in order */
-static void run_command(struct session *s, const char *cmd)
-{
-	FILE *p = popen(cmd, "r");
-
-	if (!p) {
-		fprintf(stderr, "lantern: system(\"%s\"): %s\n", cmd, strerror(errno));
-		return;
-	}
-	copy_stream(p, s->out);
-	pclose(p);
-}
-
-/* cat(): the file's contents */
-static void cat_file(struct session *s, const char *path)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f) {
-		fprintf(stderr, "lantern: cat: cannot open %s: %s\n", path, strerror(errno));
-		return;
-	}
-	copy_stream(f, s->out);
-	fclose(f);
-}
-
-static int on_record(void *ctx, void *data, size_t size)
-{
-	struct loop *l = ctx;
-	struct session *s = l->s;
-	uint64_t id;
-
-	if (l->discard || size < 8)
-		return 0;
-	memcpy(&id, data, 8);
-	if (id >= s->records.len)
-		return 0;
-	struct record_desc *r = s->records.data[id];
-	if (size < r->size)
-		return 0;
-	sb_reset(&l->line);
-	sb_reset(&l->text);
-	switch (r->kind) {
-	case REC_PRINTF:
-		render_printf(l, r, data);
-		s->writer->text(&l->line, TEXT_PRINTF, sb_str(&l->text), l->text.len);
-		break;
-	case REC_EXIT:
-		l->exit_seen = true;
-		s->done = true;
-		return -1; /* stop here: what follows exit() is not printed */
-	case REC_PRINT_MAP:
-		map_print(s, r->map, r->top, r->div, &l->line);
-		break;
-	case REC_CLEAR_MAP:
-		map_clear(s, r->map);
-		break;
-	case REC_ZERO_MAP:
-		map_zero(s, r->map);
-		break;
-	case REC_JOIN: {
-		uint64_t n;
-		memcpy(&n, (const char *)data + 8, 8);
-		for (uint64_t i = 0; i < n && i < JOIN_MAX_ARGS; i++) {
-			const char *str = (const char *)data + 16 + i * JOIN_ARG_SIZE;
-			if (i)
-				sb_puts(&l->text, r->text);
-			sb_putn(&l->text, str, strnlen(str, JOIN_ARG_SIZE));
-		}
-		s->writer->text(&l->line, TEXT_JOIN, sb_str(&l->text), l->text.len);
-		break;
-	}
-	case REC_SYSTEM:
-	case REC_CAT:
-		render_printf(l, r, data);
-		fflush(s->out);
-		if (r->kind == REC_SYSTEM)
-			run_command(s, sb_str(&l->text));
-		else
-			cat_file(s, sb_str(&l->text));
-		break;
-	case REC_TIME:
-		if (timefmt_time(&l->text, r->text, time(NULL)))
-			s->writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);
-		else
-			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
-		break;
-	}
-	if (l->line.len)
-		fwrite(l->line.s, 1, l->line.len, s->out);
-	return 0;
-}
 
 static void consume(struct loop *l, struct ring_buffer *rb)
 {
@@ -191,51 +34,27 @@ static void consume(struct loop *l, struct ring_buffer *rb)
 	fflush(l->s->out);
 }
 
-static struct prog_desc *special_prog(struct session *s, enum provider_id id)
-{
-	vec_foreach(&s->insts, ip)
-	{
-		if ((*ip)->prov->id == id && (*ip)->prog >= 0)
-			return s->progs.data[(*ip)->prog];
-	}
-	return NULL;
-}
-
+/* BEGIN and END: run once by user space */
 static void run_special(struct session *s, enum provider_id id)
 {
-	struct prog_desc *pd = special_prog(s, id);
+	const struct prog *pg = plan_prog_of(&s->plan, id);
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 
-	if (pd && pd->fd >= 0 && bpf_prog_test_run_opts(pd->fd, &opts) < 0)
-		fprintf(stderr, "lantern: cannot run %s: %s\n", pd->name, strerror(errno));
-}
-
-static uint64_t lost_events(struct session *s)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t *v, total = 0;
-	uint32_t key = 0;
-
-	if (ncpu <= 0)
-		return 0;
-	v = xcalloc(ncpu, sizeof(uint64_t));
-	if (bpf_map_lookup_elem(s->bpf_maps.data[s->lost_map].fd, &key, v) == 0)
-		for (int i = 0; i < ncpu; i++)
-			total += v[i];
-	free(v);
-	return total;
+	if (pg && s->prog_fds[pg->index] >= 0 &&
+	    bpf_prog_test_run_opts(s->prog_fds[pg->index], &opts) < 0)
+		fprintf(stderr, "lantern: cannot run %s: %s\n", pg->name, strerror(errno));
 }
 
 /* Events the ring buffer could not take since the last report, if any. */
 static void report_lost(struct loop *l)
 {
 	struct session *s = l->s;
-	uint64_t lost = lost_events(s);
+	uint64_t lost = map_percpu_sum(&s->maps, s->plan.maps.lost);
 
 	if (lost <= s->lost_reported)
 		return;
 	sb_reset(&l->line);
-	s->writer->lost(&l->line, lost - s->lost_reported);
+	s->oc.writer->lost(&l->line, lost - s->lost_reported);
 	fwrite(l->line.s, 1, l->line.len, s->out);
 	fflush(s->out);
 	s->lost_reported = lost;
@@ -272,7 +91,7 @@ int run_loop(struct session *s)
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	rb = ring_buffer__new(s->bpf_maps.data[s->ringbuf_map].fd, on_record, &l, NULL);
+	rb = ring_buffer__new(live_fd(&s->maps, s->plan.maps.ringbuf), on_record, &l, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (sfd < 0 || !rb || efd < 0) {
 		fprintf(stderr, "lantern: cannot set up the event loop: %s\n", strerror(errno));
@@ -329,7 +148,7 @@ int run_loop(struct session *s)
 	fputs("\n\n", stdout);
 	fflush(stdout);
 	sb_reset(&l.line);
-	maps_print_all(s, &l.line);
+	maps_print_all(&s->oc, &l.line);
 	if (l.line.len)
 		fwrite(l.line.s, 1, l.line.len, s->out);
 	report_lost(&l);

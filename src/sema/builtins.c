@@ -3,34 +3,18 @@
  * The builtin variables and functions: one table entry each, with the hook
  * that types it (here) and the one that generates its code (codegen/).
  */
-#include "output/hist.h"
-#include "output/symbols.h"
-#include "probes/arch.h"
-#include "probes/provider.h"
-#include "probes/usdt.h"
+#include "codegen/gen.h"
+#include "maps/buckets.h"
 #include "sema/check.h"
+#include "sym/symbols.h"
+#include "sys/arch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static struct type *check_args(struct check *c, struct expr *e)
-{
-	struct probe_inst *in = c->inst;
-
-	if (!in || !in->prov || !in->prov->args_type) {
-		CERR(c, e->span, E_BUILTIN_CONTEXT, "args is not available in %s probes",
-		     in ? in->prov->name : "these");
-		CHINT(c, "args gives the fields of tracepoint probes");
-		return &ty_none;
-	}
-	struct type *t = in->args ? in->args : in->prov->args_type(c->s, in, c->final);
-	in->args = t;
-	return t ? t : &ty_none;
-}
-
 static struct type *check_cpid(struct check *c, struct expr *e)
 {
-	if (!c->s->opts->cmd) {
+	if (!c->p->opts->cmd) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT, "cpid needs a child command");
 		CHINT(c, "start one with -c CMD");
 		return &ty_none;
@@ -38,87 +22,54 @@ static struct type *check_cpid(struct check *c, struct expr *e)
 	return &ty_u32;
 }
 
-static struct type *check_not_here(struct check *c, struct expr *e)
+struct type *check_not_here(struct check *c, struct expr *e)
 {
-	const char *kind = c->inst && c->inst->prov ? c->inst->prov->name : "this";
-
-	CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s probes", e->u.name, kind);
+	CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s probes", e->u.name,
+	     c->inst->prov->name);
 	return &ty_none;
 }
 
-static bool in_probe(struct check *c, enum provider_id a, enum provider_id b)
+/*
+ * args, arg0.., retval, func: what they are depends on the probe type, and
+ * its provider types them. Where it has none, say where they work.
+ */
+static struct type *check_provider_builtin(struct check *c, struct expr *e)
 {
-	return c->inst && c->inst->prov && (c->inst->prov->id == a || c->inst->prov->id == b);
-}
+	const struct provider *prov = c->inst->prov;
+	struct type *t = prov->builtin_type ? prov->builtin_type(c, e) : NULL;
 
-/* arg0 .. arg5: a function's arguments, from the registers */
-static struct type *check_argn(struct check *c, struct expr *e)
-{
-	unsigned long n = strtoul(e->u.name + 3, NULL, 10);
-
-	if (in_probe(c, PROV_USDT, PROV_USDT)) {
-		struct usdt_arg a;
-		char err[256];
-		if (usdt_arg(c->inst->target[2], (unsigned)n, &a, err, sizeof(err)) < 0) {
-			CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s: %s", e->u.name,
-			     c->inst->name, err);
-			return &ty_none;
-		}
-		return &ty_u64;
-	}
-	if (in_probe(c, PROV_RAWTRACEPOINT, PROV_RAWTRACEPOINT)) {
-		if (n >= RAW_TP_MAX_ARGS) {
-			CERR(c, e->span, E_BUILTIN_CONTEXT, "a raw tracepoint has at most %d arguments",
-			     RAW_TP_MAX_ARGS);
-			return &ty_none;
-		}
-		return &ty_u64;
-	}
-	if (!in_probe(c, PROV_UPROBE, PROV_KPROBE)) {
-		check_not_here(c, e);
+	if (t)
+		return t;
+	check_not_here(c, e);
+	switch (e->id) {
+	case BI_ARGS:
+		CHINT(c, "args gives the fields of tracepoint probes");
+		break;
+	case BI_ARGN:
 		CHINT(c, "arg0, arg1, ... are a function's arguments in uprobe and kprobe probes, "
 			 "a USDT probe's and a raw tracepoint's");
-		return &ty_none;
-	}
-	if (!arch_regs() || n >= ARCH_MAX_ARGS) {
-		CERR(c, e->span, E_UNSUPPORTED, "%s is not supported: lantern reads arg0 to arg%d",
-		     e->u.name, ARCH_MAX_ARGS - 1);
-		CHINT(c, "later arguments are passed on the stack");
-		return &ty_none;
-	}
-	return &ty_u64;
-}
-
-static struct type *check_retval(struct check *c, struct expr *e)
-{
-	if (!in_probe(c, PROV_URETPROBE, PROV_KRETPROBE)) {
-		check_not_here(c, e);
-		if (in_probe(c, PROV_TRACEPOINT, PROV_TRACEPOINT) &&
-		    !strcmp(c->inst->target[0], "syscalls") &&
-		    !strncmp(c->inst->target[1], "sys_exit_", 9))
-			CHINT(c, "a syscall's return value is args->ret here");
-		else
-			CHINT(c, "retval is a function's return value in uretprobe and kretprobe probes");
-		return &ty_none;
-	}
-	return &ty_u64;
-}
-
-/* func: the probed function's name, a string known for each instance */
-static struct type *check_func(struct check *c, struct expr *e)
-{
-	if (!in_probe(c, PROV_UPROBE, PROV_URETPROBE) && !in_probe(c, PROV_KPROBE, PROV_KRETPROBE)) {
-		check_not_here(c, e);
+		break;
+	case BI_RETVAL:
+		CHINT(c, "retval is a function's return value in uretprobe and kretprobe probes");
+		break;
+	case BI_FUNC:
 		CHINT(c, "func names the function in uprobe, uretprobe, kprobe and kretprobe probes");
-		return &ty_none;
+		break;
+	default:
+		break;
 	}
-	return type_str(&c->s->arena, strlen(c->inst->target[1]) + 1);
+	return &ty_none;
+}
+
+static struct type *check_sarg(struct check *c, struct expr *e)
+{
+	return check_not_here(c, e);
 }
 
 /* kstack, ustack: the whole stack, printed as bpftrace does */
 static struct type *check_stack_builtin(struct check *c, struct expr *e)
 {
-	return type_stack(&c->s->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
+	return type_stack(&c->p->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
 }
 
 static struct type *check_unsupported(struct check *c, struct expr *e)
@@ -139,15 +90,15 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_PROBE] = { "probe", BI_PROBE, &ty_probe, NULL },
 	[BI_RAND] = { "rand", BI_RAND, &ty_u64, NULL },
 	[BI_CGROUP] = { "cgroup", BI_CGROUP, &ty_u64, NULL },
-	[BI_ARGS] = { "args", BI_ARGS, NULL, check_args },
+	[BI_ARGS] = { "args", BI_ARGS, NULL, check_provider_builtin },
 	[BI_CPID] = { "cpid", BI_CPID, NULL, check_cpid },
 	[BI_NUMAID] = { "numaid", BI_NUMAID, &ty_u64, NULL },
 	[BI_JIFFIES] = { "jiffies", BI_JIFFIES, &ty_u64, NULL },
 	[BI_CURTASK] = { "curtask", BI_CURTASK, &ty_u64, NULL },
-	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_retval },
-	[BI_FUNC] = { "func", BI_FUNC, NULL, check_func },
-	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_argn },
-	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_not_here },
+	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_provider_builtin },
+	[BI_FUNC] = { "func", BI_FUNC, NULL, check_provider_builtin },
+	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_provider_builtin },
+	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_sarg },
 	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_stack_builtin },
 	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_stack_builtin },
 	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_unsupported },
@@ -195,8 +146,8 @@ static struct type *check_str(struct check *c, struct expr *e)
 		/* str($1): the parameter's text */
 		a->type = &ty_none;
 		uint32_t n = a->u.num;
-		const char *p = n >= 1 && n <= (uint32_t)c->s->opts->nparams ? c->s->opts->params[n - 1] : "";
-		return type_str(&c->s->arena, strlen(p) + 1);
+		const char *text = n >= 1 && n <= (uint32_t)c->p->opts->nparams ? c->p->opts->params[n - 1] : "";
+		return type_str(&c->p->arena, strlen(text) + 1);
 	}
 	struct type *t = check_expr(c, a);
 	if (t->kind == TY_STR)
@@ -206,7 +157,7 @@ static struct type *check_str(struct check *c, struct expr *e)
 		     type_str_of(t));
 		return &ty_none;
 	}
-	return type_str(&c->s->arena, len);
+	return type_str(&c->p->arena, len);
 }
 
 static struct type *check_exit(struct check *c, struct expr *e)
@@ -228,7 +179,7 @@ static struct type *check_agg(struct check *c, struct expr *e)
 		return &ty_none;
 	is_signed = a->type->is_signed;
 	if (fd->id != FN_LHIST)
-		return type_agg(&c->s->arena, fd->agg, is_signed);
+		return type_agg(&c->p->arena, fd->agg, is_signed);
 
 	int64_t v[3];
 	const char *names[3] = { "lhist()'s min", "lhist()'s max", "lhist()'s step" };
@@ -241,7 +192,7 @@ static struct type *check_agg(struct check *c, struct expr *e)
 		sb_free(&err);
 		return &ty_none;
 	}
-	struct type *t = type_agg(&c->s->arena, TY_LHIST, is_signed);
+	struct type *t = type_agg(&c->p->arena, TY_LHIST, is_signed);
 	t->lmin = v[0];
 	t->lmax = v[1];
 	t->lstep = v[2];
@@ -276,13 +227,13 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 		CHINT(c, "use %s(@%s)", fd->name, m->name);
 	}
 	/* print(@m, top, div): constants, kept on the call for codegen */
-	int64_t *td = ARENA_ARRAY(&c->s->arena, int64_t, 2);
+	int64_t *td = ARENA_ARRAY(&c->p->arena, int64_t, 2);
 	for (uint32_t i = 1; i < e->u.call.args.n; i++)
 		if (!check_const_int(c, e->u.call.args.v[i], &td[i - 1], "print()'s top and div"))
 			td[i - 1] = 0;
 	e->info = td;
 	if (c->final && !m->value)
-		diag_error(&c->s->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
+		diag_error(&c->p->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
 	a->type = m->value ? m->value : &ty_none;
 	return &ty_void;
 }
@@ -326,7 +277,7 @@ static struct type *check_stack_call(struct check *c, struct expr *e)
 		     e->u.call.name);
 		return &ty_none;
 	}
-	return type_stack(&c->s->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
+	return type_stack(&c->p->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
 }
 
 /* ksym(addr), usym(addr): printed as the function holding addr */
@@ -339,7 +290,7 @@ static struct type *check_sym(struct check *c, struct expr *e)
 		     e->u.call.name, type_str_of(t));
 		return &ty_none;
 	}
-	return type_sym(&c->s->arena, e->id == FN_USYM);
+	return type_sym(&c->p->arena, e->id == FN_USYM);
 }
 
 /* strftime("format", nsecs): a time, printed in user space */
@@ -353,15 +304,13 @@ static struct type *check_strftime(struct check *c, struct expr *e)
 	}
 	if (!check_int(c, a[1], "strftime()'s time"))
 		return &ty_none;
-	return type_timestamp(&c->s->arena, a[0]->u.str);
+	return type_timestamp(&c->p->arena, a[0]->u.str);
 }
-
-struct type *check_printf(struct check *c, struct expr *e);
 
 /* system(fmt, ...): printf's rules, and only with --unsafe */
 static struct type *check_system(struct check *c, struct expr *e)
 {
-	if (!c->s->opts->unsafe) {
+	if (!c->p->opts->unsafe) {
 		CERR(c, e->span, E_UNSUPPORTED, "system() runs commands: it needs --unsafe");
 		CHINT(c, "run lantern with --unsafe to allow it");
 		return &ty_void;
@@ -374,10 +323,9 @@ static struct type *check_reg(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 
-	if (!in_probe(c, PROV_UPROBE, PROV_URETPROBE) && !in_probe(c, PROV_KPROBE, PROV_KRETPROBE) &&
-	    !in_probe(c, PROV_USDT, PROV_USDT)) {
+	if (!(c->inst->prov->flags & PROV_F_REGS)) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT, "reg() is not available in %s probes",
-		     c->inst && c->inst->prov ? c->inst->prov->name : "these");
+		     c->inst->prov->name);
 		CHINT(c, "registers are the context of uprobe, uretprobe, usdt, kprobe and kretprobe probes");
 		return &ty_none;
 	}

@@ -3,12 +3,12 @@
  * Type checking of statements and expressions.
  *
  * The whole script is checked several times: quiet passes learn map key and
- * value types from every probe (a map read in one probe may be assigned in a
- * later one) until nothing changes, then a final pass reports errors. A
- * probe whose code depends on its instance (args, probe) is checked once
- * per instance, and checked again right before each of its programs is
- * generated, so the annotations on the AST always match the program being
- * compiled.
+ * value types from every program (a map read in one probe may be assigned
+ * in a later one) until nothing changes, then a final pass reports errors.
+ * Each program has its own copy of its probe's code, typed for its
+ * instance: a probe whose code depends on the instance (args, probe, func)
+ * has a program, and a copy, per instance (compile/programs.c), so the
+ * annotations on each copy are those of the program generated from it.
  */
 #include "sema/check.h"
 
@@ -42,19 +42,19 @@ bool check_int(struct check *c, struct expr *e, const char *what)
 }
 
 /* Positional parameters are integers when they look like one. */
-static bool positional_int(struct session *s, uint32_t n, int64_t *v)
+static bool positional_int(const struct plan *p, uint32_t n, int64_t *v)
 {
 	char *end;
 
-	if (n == 0 || n > (uint32_t)s->opts->nparams) {
+	if (n == 0 || n > (uint32_t)p->opts->nparams) {
 		*v = 0;
 		return true;
 	}
-	const char *p = s->opts->params[n - 1];
-	if (!*p)
+	const char *text = p->opts->params[n - 1];
+	if (!*text)
 		return false;
 	errno = 0;
-	*v = strtoll(p, &end, 0);
+	*v = strtoll(text, &end, 0);
 	return !*end && !errno;
 }
 
@@ -67,10 +67,10 @@ bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *wh
 		return true;
 	case EXPR_POSITIONAL:
 		check_expr(c, e);
-		return positional_int(c->s, e->u.num, v);
+		return positional_int(c->p, e->u.num, v);
 	case EXPR_POSCOUNT:
 		check_expr(c, e);
-		*v = c->s->opts->nparams;
+		*v = c->p->opts->nparams;
 		return true;
 	case EXPR_UNARY:
 		if (e->u.unary.op == OP_NEG && check_const_int(c, e->u.unary.operand, v, what)) {
@@ -129,6 +129,7 @@ static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ct
 		return &ty_none;
 	}
 	e->id = fd->id;
+	e->fn = fd;
 	if (n < fd->min_args || n > fd->max_args) {
 		if (fd->min_args == fd->max_args)
 			CERR(c, e->span, E_ARG_COUNT, "%s() takes %u argument%s, %u given", fd->name,
@@ -198,9 +199,9 @@ static void warn_mixed_signs(struct check *c, enum op op, struct span sp, struct
 	struct strbuf an = { 0 }, bn = { 0 };
 	type_name(&an, a);
 	type_name(&bn, b);
-	diag_warn(&c->s->diag, sp, E_BAD_OPERAND, "%s integers of different signs: %s and %s",
+	diag_warn(&c->p->diag, sp, E_BAD_OPERAND, "%s integers of different signs: %s and %s",
 		  cmp ? "comparison of" : "arithmetic on", sb_str(&an), sb_str(&bn));
-	diag_hint(&c->s->diag, "cast one side so both are signed or both unsigned");
+	diag_hint(&c->p->diag, "cast one side so both are signed or both unsigned");
 	sb_free(&an);
 	sb_free(&bn);
 }
@@ -213,9 +214,9 @@ static void warn_signed_div(struct check *c, enum op op, struct span sp, bool lh
 {
 	if (!c->final || !(lhs || rhs))
 		return;
-	diag_warn(&c->s->diag, sp, E_BAD_OPERAND,
+	diag_warn(&c->p->diag, sp, E_BAD_OPERAND,
 		  "signed operands for '%s' are divided as unsigned (as bpftrace does)", op_str(op));
-	diag_hint(&c->s->diag, "cast an operand to an unsigned type to silence this");
+	diag_hint(&c->p->diag, "cast an operand to an unsigned type to silence this");
 }
 
 static struct type *check_binary(struct check *c, struct expr *e)
@@ -347,7 +348,7 @@ static struct type *cast_type(struct check *c, const struct ast_typename *tn)
 	if (tn->tag == TN_PLAIN && tn->ptr_depth == 1) {
 		for (size_t i = 0; i < ARRAY_SIZE(ints); i++)
 			if (!strcmp(tn->name, ints[i].name))
-				return type_ptr(&c->s->arena, ints[i].t, false);
+				return type_ptr(&c->p->arena, ints[i].t, false);
 	}
 	CERR(c, tn->span, E_UNSUPPORTED, "cast to '%s%s%s' is not supported yet",
 	     tn->tag == TN_STRUCT ? "struct " : tn->tag == TN_UNION ? "union " : "", tn->name,
@@ -358,13 +359,13 @@ static struct type *cast_type(struct check *c, const struct ast_typename *tn)
 
 static struct type *check_expr_kind(struct check *c, struct expr *e)
 {
-	struct session *s = c->s;
+	struct plan *p = c->p;
 
 	switch (e->kind) {
 	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17) */
 		return &ty_s64;
 	case EXPR_STR:
-		return type_str(&s->arena, e->u.len + 1);
+		return type_str(&p->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
 		const struct builtin_def *b = builtin_lookup(e->u.name);
 		if (!b) {
@@ -381,9 +382,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return &ty_none;
 	case EXPR_POSITIONAL: {
 		int64_t v;
-		if (!positional_int(s, e->u.num, &v)) {
+		if (!positional_int(p, e->u.num, &v)) {
 			CERR(c, e->span, E_POSITIONAL, "$%u is used as a number but is \"%s\"",
-			     e->u.num, s->opts->params[e->u.num - 1]);
+			     e->u.num, p->opts->params[e->u.num - 1]);
 			CHINT(c, "use str($%u) to get it as a string", e->u.num);
 			return &ty_none;
 		}
@@ -406,7 +407,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		if (t->kind == TY_NONE && c->final) {
 			struct map_info *m = e->info;
 			if (!m->value) {
-				diag_error(&s->diag, e->span, E_MAP_UNUSED,
+				diag_error(&p->diag, e->span, E_MAP_UNUSED,
 					   "@%s is read but never assigned a value", m->name);
 			}
 		}
@@ -435,7 +436,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		}
 		if (a->kind == TY_INT)
 			return (a->is_signed || b->is_signed) ? &ty_s64 : &ty_u64;
-		return type_unify(&s->arena, a, b);
+		return type_unify(&p->arena, a, b);
 	}
 	case EXPR_FIELD:
 		return check_field(c, e);
@@ -451,9 +452,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		for (uint32_t i = 0; i < e->u.list.n; i++) {
 			struct type *t = check_value(c, e->u.list.v[i]);
 			known &= t->kind != TY_NONE;
-			el[i] = type_stored(&s->arena, t);
+			el[i] = type_stored(&p->arena, t);
 		}
-		return known ? type_tuple(&s->arena, el, e->u.list.n) : &ty_none;
+		return known ? type_tuple(&p->arena, el, e->u.list.n) : &ty_none;
 	}
 	case EXPR_CAST: {
 		struct type *to = cast_type(c, &e->u.cast.type);
@@ -471,7 +472,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		struct type *t = e->u.size_of.type.name ? cast_type(c, &e->u.size_of.type)
 							: check_expr(c, e->u.size_of.operand);
 		if (t->kind == TY_PTR && e->u.size_of.type.name)
-			t = t->elem ? type_ptr(&s->arena, t->elem, false) : t;
+			t = t->elem ? type_ptr(&p->arena, t->elem, false) : t;
 		e->id = t->size;
 		return t->kind == TY_NONE ? t : &ty_u64;
 	}
@@ -513,6 +514,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 	if (fd && fd->kind == FK_AGG) {
 		uint32_t n = v->u.call.args.n;
 		v->id = fd->id;
+		v->fn = fd;
 		if (st->u.assign.op != OP_NONE) {
 			CERR(c, st->span, E_AGG_MISUSE, "%s() cannot be combined with '%s='", fd->name,
 			     op_str(st->u.assign.op));
@@ -550,7 +552,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 			t = &ty_s64;
 	}
 	if (t->kind != TY_NONE)
-		map_learn_value(c, m, type_stored(&c->s->arena, t), v->span);
+		map_learn_value(c, m, type_stored(&c->p->arena, t), v->span);
 	target->type = m->value ? m->value : &ty_none;
 }
 
@@ -588,7 +590,7 @@ static void check_assign_var(struct check *c, struct stmt *st)
 	if (t->kind == TY_INT)
 		t = type_int(8, t->is_signed);
 	if (!v) {
-		v = ARENA_NEW(&c->s->arena, struct var_info);
+		v = ARENA_NEW(&c->p->arena, struct var_info);
 		v->name = target->u.name;
 		v->type = t;
 		v->span = target->span;
@@ -598,7 +600,7 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		     "type mismatch for $%s: assigning %s to a variable holding %s", v->name,
 		     type_str_of(t), type_str_of(v->type));
 	} else {
-		v->type = type_unify(&c->s->arena, v->type, t);
+		v->type = type_unify(&c->p->arena, v->type, t);
 	}
 	target->info = v;
 	target->type = v->type;
@@ -661,59 +663,55 @@ static void check_stmt(struct check *c, struct stmt *st)
 	}
 }
 
-static void check_probe(struct check *c, struct probe *p, struct probe_inst *inst)
+/* One program: its own copy of its probe's code, typed for its instance. */
+static void check_prog(struct check *c, struct prog *pg)
 {
-	c->probe = p;
-	c->inst = inst;
+	c->prog = pg;
+	c->inst = pg->inst;
 	c->vars.len = 0;
 	c->loops = 0;
-	if (p->pred)
-		check_cond(c, p->pred);
-	check_block(c, p->body);
+	if (pg->pred)
+		check_cond(c, pg->pred);
+	check_block(c, pg->body);
+	/* the variables of the last pass are those its code points to */
+	vec_free(&pg->vars);
+	vec_foreach(&c->vars, v) vec_push(&pg->vars, *v);
 }
 
-/* One pass over every probe (every instance of per-instance probes). */
-static void check_all(struct session *s, struct check *c)
+/*
+ * One pass over every program. The final pass reports a probe's errors
+ * once: after the first of its programs that has some, the others (the
+ * same code for other instances) are not checked.
+ */
+static void check_all(struct plan *p, struct check *c)
 {
-	for (uint32_t i = 0; i < s->prog->nprobes; i++) {
-		struct probe *p = s->prog->probes[i];
-		bool per = probe_per_instance(p);
-		vec_foreach(&s->insts, in)
-		{
-			if ((*in)->probe != p)
-				continue;
-			int before = s->diag.errors;
-			check_probe(c, p, *in);
-			if (!per || s->diag.errors != before)
-				break;
-		}
+	struct probe *failed = NULL;
+
+	vec_foreach(&p->progs, pp)
+	{
+		struct prog *pg = *pp;
+		int before = p->diag.errors;
+		if (pg->probe == failed)
+			continue;
+		check_prog(c, pg);
+		if (c->final && p->diag.errors != before)
+			failed = pg->probe;
 	}
 }
 
-int sema_check(struct session *s)
+int sema_check(struct plan *p)
 {
-	struct check c = { .s = s };
+	struct check c = { .p = p };
 	int pass;
 
 	for (pass = 0; pass < 16; pass++) {
 		c.changed = false;
-		check_all(s, &c);
+		check_all(p, &c);
 		if (!c.changed)
 			break;
 	}
 	c.final = true;
-	check_all(s, &c);
+	check_all(p, &c);
 	vec_free(&c.vars);
-	return s->diag.errors ? -1 : 0;
-}
-
-void sema_retype(struct session *s, struct prog_desc *pd)
-{
-	struct check c = { .s = s };
-
-	check_probe(&c, pd->probe, pd->inst);
-	vec_free(&pd->vars);
-	pd->vars.data = c.vars.data;
-	pd->vars.len = c.vars.len;
-	pd->vars.cap = c.vars.cap;
+	return p->diag.errors ? -1 : 0;
 }

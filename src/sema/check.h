@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal to sema: the checking context shared by check.c and builtins.c. */
+/*
+ * The checking context: sema's files, and the providers' builtin_type
+ * hooks, type expressions through it.
+ */
 #ifndef LANTERN_SEMA_CHECK_H
 #define LANTERN_SEMA_CHECK_H
 
 #include "sema/sema.h"
 
 struct check {
-	struct session *s;
-	struct probe *probe;
-	struct probe_inst *inst;
+	struct plan *p;
+	struct prog *prog;	 /* the program being checked */
+	struct probe_inst *inst; /* the instance its code is typed for */
 	VEC(struct var_info *) vars;
 	bool final;   /* report errors (the last pass) */
 	bool changed; /* a map type was learned or widened */
@@ -18,12 +21,12 @@ struct check {
 #define CERR(c, sp, code, ...)                                                                     \
 	do {                                                                                       \
 		if ((c)->final)                                                                    \
-			diag_error(&(c)->s->diag, (sp), (code), __VA_ARGS__);                      \
+			diag_error(&(c)->p->diag, (sp), (code), __VA_ARGS__);                      \
 	} while (0)
 #define CHINT(c, ...)                                                                              \
 	do {                                                                                       \
 		if ((c)->final)                                                                    \
-			diag_hint(&(c)->s->diag, __VA_ARGS__);                                     \
+			diag_hint(&(c)->p->diag, __VA_ARGS__);                                     \
 	} while (0)
 
 struct type *check_expr(struct check *c, struct expr *e);
@@ -31,10 +34,15 @@ struct type *check_expr(struct check *c, struct expr *e);
 bool check_int(struct check *c, struct expr *e, const char *what);
 /* e must be an integer constant; *v receives it. */
 bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what);
+/* "X is not available in Y probes" for builtin e (the caller adds a hint). */
+struct type *check_not_here(struct check *c, struct expr *e);
 
 /* e.field / e->field and e[i] (check_access.c) */
 struct type *check_field(struct check *c, struct expr *e);
 struct type *check_index(struct check *c, struct expr *e);
+
+/* printf(fmt, ...), system() and cat() (check_printf.c) */
+struct type *check_printf(struct check *c, struct expr *e);
 
 struct map_info *map_get(struct check *c, const char *name, struct span sp);
 /* Record / verify the key types of a map access. */

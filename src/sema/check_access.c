@@ -58,7 +58,7 @@ struct type *check_field(struct check *c, struct expr *e)
 		const char *where = c->inst ? c->inst->name : "this probe";
 		const char *best = NULL;
 		unsigned bestd = 4;
-		diag_error(&c->s->diag, e->u.field.name_span, E_UNKNOWN_FIELD,
+		diag_error(&c->p->diag, e->u.field.name_span, E_UNKNOWN_FIELD,
 			   "%s has no field '%s'", where, e->u.field.name);
 		struct strbuf names = { 0 };
 		for (uint32_t i = 0; i < t->nfields; i++) {
@@ -70,9 +70,9 @@ struct type *check_field(struct check *c, struct expr *e)
 			sb_printf(&names, "%s%s", i ? ", " : "", t->fields[i].name);
 		}
 		if (best)
-			diag_hint(&c->s->diag, "did you mean '%s'?", best);
+			diag_hint(&c->p->diag, "did you mean '%s'?", best);
 		else
-			diag_hint(&c->s->diag, "its fields are: %s", sb_str(&names));
+			diag_hint(&c->p->diag, "its fields are: %s", sb_str(&names));
 		sb_free(&names);
 	}
 	return &ty_none;

@@ -5,32 +5,8 @@
 
 #include <stdlib.h>
 
-enum fmt_arg_kind fmt_kind_of(const struct type *t)
-{
-	switch (t->kind) {
-	case TY_INT:
-		return t->is_signed ? FMT_ARG_INT : FMT_ARG_UINT;
-	case TY_PTR:
-		return FMT_ARG_UINT;
-	case TY_STR:
-	case TY_PROBE:
-	case TY_STACK:
-	case TY_SYM:
-	case TY_TIMESTAMP:
-		return FMT_ARG_STR;
-	case TY_TUPLE:
-		return FMT_ARG_TUPLE;
-	case TY_RECORD:
-		return FMT_ARG_RECORD;
-	case TY_ARRAY:
-		return FMT_ARG_ARRAY;
-	default:
-		return FMT_ARG_NONE;
-	}
-}
-
 /* The source span of bytes [off, off+len) of a string literal's value. */
-static struct span literal_span(struct session *s, struct expr *lit, size_t off, size_t len)
+static struct span literal_span(struct plan *p, struct expr *lit, size_t off, size_t len)
 {
 	/* exact when the literal has no escapes: "..." is its value plus quotes */
 	if (lit->span.hi - lit->span.lo == lit->u.len + 2)
@@ -46,7 +22,7 @@ static void free_fmt(void *p)
 
 struct type *check_printf(struct check *c, struct expr *e)
 {
-	struct session *s = c->s;
+	struct plan *p = c->p;
 	struct expr *fe = e->u.call.args.v[0];
 	uint32_t nargs = e->u.call.args.n - 1;
 	struct printf_fmt *f = e->info;
@@ -59,18 +35,18 @@ struct type *check_printf(struct check *c, struct expr *e)
 		CERR(c, fe->span, E_PRINTF_FORMAT, "printf's format must be a string literal");
 		return &ty_void;
 	}
-	fe->type = type_str(&s->arena, fe->u.len + 1);
+	fe->type = type_str(&p->arena, fe->u.len + 1);
 	if (!f) {
 		f = xcalloc(1, sizeof(*f));
 		if (!printf_parse(f, fe->u.str, fe->u.len, &err)) {
-			CERR(c, literal_span(s, fe, err.off, err.len), E_PRINTF_FORMAT, "printf: %s",
+			CERR(c, literal_span(p, fe, err.off, err.len), E_PRINTF_FORMAT, "printf: %s",
 			     err.msg);
 			if (err.hint[0])
 				CHINT(c, "%s", err.hint);
 			free_fmt(f);
 			return &ty_void;
 		}
-		session_defer_free(s, free_fmt, f);
+		plan_defer_free(p, free_fmt, f);
 		e->info = f;
 	}
 

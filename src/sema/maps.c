@@ -10,20 +10,7 @@
 
 struct map_info *map_get(struct check *c, const char *name, struct span sp)
 {
-	struct session *s = c->s;
-
-	vec_foreach(&s->maps, m)
-	{
-		if (!strcmp((*m)->name, name))
-			return *m;
-	}
-	struct map_info *m = ARENA_NEW(&s->arena, struct map_info);
-	m->name = name;
-	m->span = sp;
-	m->nkeys = -1;
-	m->bpf_map = -1;
-	vec_push(&s->maps, m);
-	return m;
+	return maps_user(&c->p->maps, &c->p->arena, name, sp);
 }
 
 static void key_list_str(struct strbuf *sb, struct type *key)
@@ -41,7 +28,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 {
 	struct expr_list *keys = &me->u.map.keys;
 	struct type *kt[32];
-	struct arena *a = &c->s->arena;
+	struct arena *a = &c->p->arena;
 	bool known = true;
 
 	if (keys->n > ARRAY_SIZE(kt)) {
@@ -82,7 +69,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 			struct strbuf want = { 0 }, got = { 0 };
 			key_list_str(&got, tup);
 			key_list_str(&want, m->key);
-			diag_error(&c->s->diag, me->span, E_MAP_KEY_CLASH,
+			diag_error(&c->p->diag, me->span, E_MAP_KEY_CLASH,
 				   "argument mismatch for @%s: accessed with keys %s where the map has keys %s",
 				   m->name, sb_str(&got), sb_str(&want));
 			sb_free(&want);
@@ -115,16 +102,16 @@ void map_learn_value(struct check *c, struct map_info *m, struct type *t, struct
 		     type_str_of(t), type_str_of(m->value));
 		return;
 	}
-	struct type *u = type_unify(&c->s->arena, m->value, t);
+	struct type *u = type_unify(&c->p->arena, m->value, t);
 	if (u != m->value) {
 		m->value = u;
 		c->changed = true;
 	}
 }
 
-void sema_dump_types(struct session *s, struct strbuf *out)
+void sema_dump_types(struct plan *p, struct strbuf *out)
 {
-	vec_foreach(&s->maps, mp)
+	vec_foreach(&p->maps.user, mp)
 	{
 		struct map_info *m = *mp;
 		sb_printf(out, "@%s", m->name);

@@ -9,7 +9,7 @@
 
 #include "base/util.h"
 #include "base/vec.h"
-#include "probes/tracefs.h"
+#include "sys/tracefs.h"
 #include "types/tp_decl.h"
 
 static void free_field(struct tp_field *f)

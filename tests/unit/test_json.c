@@ -132,10 +132,9 @@ static void test_records(void **state)
 static void walk(const struct writer *wr, struct map_info *m, const uint8_t *keys, size_t ksize,
 		 const uint8_t *values, size_t vsize, size_t n, struct strbuf *out)
 {
-	struct session s;
-	struct map_walk w = { .s = &s, .m = m, .out = out, .n = n };
+	struct out_ctx oc = { .writer = wr };
+	struct map_walk w = { .oc = &oc, .m = m, .out = out, .n = n };
 
-	memset(&s, 0, sizeof(s));
 	wr->map_begin(&w);
 	for (w.i = 0; w.i < n; w.i++) {
 		struct map_item it = { .key = keys ? keys + w.i * ksize : NULL,

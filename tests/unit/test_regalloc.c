@@ -111,7 +111,7 @@ static uint64_t run(struct ir *ir)
 
 	if (regalloc(ir, err, sizeof(err)) < 0)
 		fail_msg("regalloc: %s", err);
-	n = ir_assemble(ir, NULL, &code, err, sizeof(err));
+	n = ir_assemble(ir, &code, err, sizeof(err));
 	if (n < 0)
 		fail_msg("assemble: %s", err);
 	for (int k = 0; k < n; k++)

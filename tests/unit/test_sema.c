@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "compile_util.h"
+#include "sema/sema.h"
 
 struct sema_case {
 	const char *script;
@@ -255,7 +256,7 @@ static void test_map_types(void **state)
 		compile_script(&c, ok[i].script, NULL, 0);
 		assert_string_equal(compiled_diag(&c), "");
 		assert_int_equal(c.rc, 0);
-		sema_dump_types(&c.s, &sb);
+		sema_dump_types(&c.plan, &sb);
 		assert_string_equal(sb_str(&sb), ok[i].types);
 		sb_free(&sb);
 		compiled_free(&c);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "probes/syscalls.h"
+#include "sys/syscalls.h"
 
 #define EVENTS "tests/unit/fixtures/tracefs/available_events"
 

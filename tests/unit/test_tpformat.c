@@ -19,7 +19,7 @@
 
 #include "base/strbuf.h"
 #include "base/util.h"
-#include "probes/tracefs.h"
+#include "sys/tracefs.h"
 #include "types/tpformat.h"
 
 #define FIXTURES "tests/unit/fixtures/tpformat"

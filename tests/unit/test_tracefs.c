@@ -23,8 +23,8 @@
 
 #include "base/strbuf.h"
 #include "base/util.h"
-#include "probes/tracefs.h"
-#include "probes/tp_events.h"
+#include "sys/tracefs.h"
+#include "sys/tp_events.h"
 
 #define FULL_LIST "tests/unit/fixtures/tracefs/available_events"
 #define FAKE_ROOT "tests/unit/fixtures/tpformat"

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "probes/arch.h"
-#include "probes/usdt.h"
+#include "sys/arch.h"
+#include "types/usdt_args.h"
 
 static void test_count(void **state)
 {

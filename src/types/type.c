@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "sema/type.h"
+#include "types/type.h"
 #include "base/util.h"
 
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * assembly operands with a size ("-4@%edi 8@-16(%rbp) 4@$5": a signed
  * 4-byte register, an 8-byte stack slot, a constant).
  */
-#ifndef LANTERN_PROBES_USDT_H
-#define LANTERN_PROBES_USDT_H
+#ifndef LANTERN_TYPES_USDT_ARGS_H
+#define LANTERN_TYPES_USDT_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * raw_syscalls hands over) keeps a function's arguments, its return value
  * and the syscall number. Offsets are in bytes.
  */
-#ifndef LANTERN_PROBES_ARCH_H
-#define LANTERN_PROBES_ARCH_H
+#ifndef LANTERN_SYS_ARCH_H
+#define LANTERN_SYS_ARCH_H
 
 #include <stdint.h>
 

@@ -8,8 +8,8 @@
  * Pure functions on text: matching with wildcards and "did you mean"
  * suggestions. tracefs.h feeds them the live list.
  */
-#ifndef LANTERN_PROBES_TP_EVENTS_H
-#define LANTERN_PROBES_TP_EVENTS_H
+#ifndef LANTERN_SYS_TP_EVENTS_H
+#define LANTERN_SYS_TP_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,13 +18,13 @@
  * Errors are negative errno values; functions taking err/errlen also leave
  * a sentence there for the caller to print.
  */
-#ifndef LANTERN_PROBES_TRACEFS_H
-#define LANTERN_PROBES_TRACEFS_H
+#ifndef LANTERN_SYS_TRACEFS_H
+#define LANTERN_SYS_TRACEFS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probes/tp_events.h"
+#include "sys/tp_events.h"
 
 /*
  * The tracefs root without a trailing slash: /sys/kernel/tracing when its

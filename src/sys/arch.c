@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* struct pt_regs layouts (arch/ARCH/include/asm/ptrace.h). */
-#include "probes/arch.h"
+#include "sys/arch.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * names a kernel lacks are harmless, and a syscall newer than this table
  * only misses the shared raw_syscalls program. Sorted by name (bsearch).
  */
-#include "probes/syscalls.h"
+#include "sys/syscalls.h"
 
 #include <stdlib.h>
 #include <string.h>

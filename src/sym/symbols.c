@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "output/symbols.h"
+#include "sym/symbols.h"
 #include "base/util.h"
-#include "probes/elfsym.h"
+#include "sym/elf.h"
 
 #include <limits.h>
 #include <stdio.h>

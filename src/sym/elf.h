@@ -3,8 +3,8 @@
  * The functions of an ELF file (executable or shared library), for
  * uprobes: their names and the file offsets the kernel attaches at.
  */
-#ifndef LANTERN_PROBES_ELFSYM_H
-#define LANTERN_PROBES_ELFSYM_H
+#ifndef LANTERN_SYM_ELF_H
+#define LANTERN_SYM_ELF_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * wrappers probe the kernel's features with test programs first, which costs
  * more than lantern's whole compile; these pass exactly what they are given.
  */
-#ifndef LANTERN_RUNTIME_BPFSYS_H
-#define LANTERN_RUNTIME_BPFSYS_H
+#ifndef LANTERN_SYS_BPFSYS_H
+#define LANTERN_SYS_BPFSYS_H
 
 #include <linux/bpf.h>
 #include <stddef.h>
@@ -16,5 +16,8 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 		   uint32_t value_size, uint32_t max_entries);
 int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
 		  uint32_t n, char *log, size_t log_size);
+
+/* A kernel object's name for name: "lt_" and what fits of it ("@" dropped). */
+void bpf_obj_name(char *out, size_t n, const char *name);
 
 #endif

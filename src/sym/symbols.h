@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Addresses to names, for printing stacks: kernel addresses through
+ * Addresses to names, for printing stacks and symbols: kernel addresses through
  * /proc/kallsyms, user addresses through the process's mappings and the
  * mapped files' symbols (while the process lives). Loaded on first use,
  * cached until symbols_release().
  */
-#ifndef LANTERN_OUTPUT_SYMBOLS_H
-#define LANTERN_OUTPUT_SYMBOLS_H
+#ifndef LANTERN_SYM_SYMBOLS_H
+#define LANTERN_SYM_SYMBOLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +19,11 @@ struct sym {
 
 bool ksym_resolve(uint64_t addr, struct sym *out);
 bool usym_resolve(int pid, uint64_t addr, struct sym *out);
+/* A user address of process pid, or a kernel address. */
+static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *out)
+{
+	return user ? usym_resolve(pid, addr, out) : ksym_resolve(addr, out);
+}
 /* The address of a kernel symbol (any kind kallsyms lists), or 0. */
 uint64_t ksym_address(const char *name);
 void symbols_release(void);

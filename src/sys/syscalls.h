@@ -7,10 +7,10 @@
  * Names are those of the tracepoints, which carry the kernel's
  * SYSCALL_DEFINE name: "newstat" for stat(2), "umount" for umount2(2).
  * Only x86_64 has a table; elsewhere every lookup fails and each syscall
- * tracepoint gets its own program. Registers: probes/arch.h.
+ * tracepoint gets its own program. Registers: sys/arch.h.
  */
-#ifndef LANTERN_PROBES_SYSCALLS_H
-#define LANTERN_PROBES_SYSCALLS_H
+#ifndef LANTERN_SYS_SYSCALLS_H
+#define LANTERN_SYS_SYSCALLS_H
 
 #include <stdint.h>
 

@@ -7,8 +7,8 @@
  * bytes; strings are NUL-padded buffers whose size is a multiple of 8, so
  * that equal strings are equal byte for byte.
  */
-#ifndef LANTERN_SEMA_TYPE_H
-#define LANTERN_SEMA_TYPE_H
+#ifndef LANTERN_TYPES_TYPE_H
+#define LANTERN_TYPES_TYPE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "probes/tracefs.h"
+#include "sys/tracefs.h"
 
 #include <dirent.h>
 #include <errno.h>

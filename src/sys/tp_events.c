@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "probes/tp_events.h"
+#include "sys/tp_events.h"
 
 #include <stdlib.h>
 #include <string.h>

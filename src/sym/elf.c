@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "probes/elfsym.h"
+#include "sym/elf.h"
 #include "base/util.h"
 
 #include <errno.h>

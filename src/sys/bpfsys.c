@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "runtime/bpfsys.h"
+#include "sys/bpfsys.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -47,4 +48,16 @@ int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_in
 		attr.log_level = 1;
 	}
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+void bpf_obj_name(char *out, size_t n, const char *name)
+{
+	/* BPF object names: 15 characters of [A-Za-z0-9_.] */
+	size_t k = 0;
+
+	for (const char *p = "lt_"; *p && k + 1 < n; p++)
+		out[k++] = *p;
+	for (const char *p = name + (*name == '@'); *p && k + 1 < n && k < 15; p++)
+		out[k++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.') ? *p : '_';
+	out[k] = 0;
 }

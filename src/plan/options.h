@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the user asked for on the command line. The front end (main.c)
+ * fills it; compile() reads the script, its parameters and what changes
+ * the code (-c, -p, --unsafe); the session reads the rest.
+ */
+#ifndef LANTERN_PLAN_OPTIONS_H
+#define LANTERN_PLAN_OPTIONS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Stages that -d can dump. */
+enum dump_stage {
+	DUMP_AST = 1 << 0,
+	DUMP_TYPES = 1 << 1,
+	DUMP_IR = 1 << 2,
+	DUMP_BPF = 1 << 3,
+};
+
+/* -f: how the output is written (output/writer.h). */
+enum output_format {
+	OUTPUT_TEXT, /* bpftrace's text */
+	OUTPUT_JSON, /* one JSON object per line, as bpftrace -f json */
+};
+
+struct options {
+	const char *script_name; /* "stdin" for -e */
+	char *script;		 /* the text */
+	char **params;		 /* positional parameters $1.. */
+	int nparams;
+	const char *output;	   /* -o */
+	enum output_format format; /* -f */
+	bool quiet;		   /* -q */
+	int verbose;		   /* -v */
+	unsigned dump;		   /* -d: enum dump_stage bits */
+	bool dry_run;		   /* --dry-run: compile and load, attach nothing */
+	bool unsafe;		   /* --unsafe: system() may run commands */
+	const char *cmd;	   /* -c */
+	pid_t pid;		   /* -p */
+};
+
+#endif

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "plan/plan.h"
+#include "plan/provider.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void plan_init(struct plan *p, const struct options *opts)
+{
+	memset(p, 0, sizeof(*p));
+	p->opts = opts;
+	source_init(&p->src, opts->script_name, opts->script, strlen(opts->script));
+	diag_init(&p->diag, &p->src);
+	maps_init(&p->maps);
+}
+
+void plan_free(struct plan *p)
+{
+	vec_foreach(&p->progs, pp)
+	{
+		free((*pp)->insns);
+		vec_free(&(*pp)->insts);
+		vec_free(&(*pp)->vars);
+	}
+	vec_foreach(&p->deferred, d) d->fn(d->p);
+	vec_free(&p->deferred);
+	vec_free(&p->insts);
+	vec_free(&p->probe_names);
+	vec_free(&p->progs);
+	vec_free(&p->records);
+	maps_free(&p->maps);
+	diag_free(&p->diag);
+	source_free(&p->src);
+	arena_free(&p->arena);
+}
+
+void plan_defer_free(struct plan *p, void (*fn)(void *), void *ptr)
+{
+	struct deferred d = { fn, ptr };
+	vec_push(&p->deferred, d);
+}
+
+struct probe_inst *plan_add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
+				 const struct provider *prov, const char *name)
+{
+	struct probe_inst *in = ARENA_NEW(&p->arena, struct probe_inst);
+
+	in->probe = pr;
+	in->ap = ap;
+	in->prov = prov;
+	in->name = arena_strdup(&p->arena, name);
+	in->prog = -1;
+	/* the same name twice (two probes on one tracepoint) shares an id */
+	in->probe_id = p->probe_names.len;
+	for (size_t i = 0; i < p->probe_names.len; i++)
+		if (!strcmp(p->probe_names.data[i], in->name)) {
+			in->probe_id = i;
+			break;
+		}
+	if (in->probe_id == p->probe_names.len)
+		vec_push(&p->probe_names, in->name);
+	vec_push(&p->insts, in);
+	return in;
+}
+
+struct prog *plan_add_prog(struct plan *p, struct probe *pr, struct probe_inst *in)
+{
+	struct prog *pg = ARENA_NEW(&p->arena, struct prog);
+
+	pg->probe = pr;
+	pg->inst = in;
+	pg->index = p->progs.len;
+	pg->name = in->name;
+	vec_push(&p->progs, pg);
+	return pg;
+}
+
+void prog_attach_inst(struct prog *pg, struct probe_inst *in)
+{
+	in->prog = pg->index;
+	vec_push(&pg->insts, in);
+}
+
+uint32_t plan_add_record(struct plan *p, struct record_desc *r)
+{
+	vec_push(&p->records, r);
+	return p->records.len - 1;
+}
+
+struct prog *plan_prog_of(const struct plan *p, int provider_id)
+{
+	vec_foreach(&p->insts, ip)
+	{
+		if ((int)(*ip)->prov->id == provider_id && (*ip)->prog >= 0)
+			return p->progs.data[(*ip)->prog];
+	}
+	return NULL;
+}
+
+const struct provider *provider_find(const struct provider *const *table, const char *name)
+{
+	for (int i = 0; i < PROV_COUNT_; i++) {
+		const struct provider *pv = table[i];
+		if (!strcmp(name, pv->name) || (pv->alias && !strcmp(name, pv->alias)))
+			return pv;
+	}
+	/* bpftrace's other spellings */
+	if (!strcmp(name, "fentry"))
+		return table[PROV_KFUNC];
+	if (!strcmp(name, "fexit"))
+		return table[PROV_KRETFUNC];
+	return NULL;
+}

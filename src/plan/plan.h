@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plan: what compile() hands to the session. It holds no kernel
+ * object; everything in it lives in its arena.
+ *
+ *   ast          the parsed script
+ *   insts        probe instances: each attach point expanded by its
+ *                provider ("tracepoint:sched:sched*" gives several), with
+ *                the provider's own data
+ *   probe_names  what `probe` prints, by id (instances on the same event
+ *                share one)
+ *   progs        BPF programs: each runs one probe's code (its own typed
+ *                copy) for one or more instances; its instructions refer to
+ *                maps by index, and to the values only the session knows
+ *                (the -c child's pid, ...) by id
+ *   maps         user maps and every BPF map to create (maps/maps.h)
+ *   records      the record table (plan/record.h)
+ *
+ * The session creates the maps, patches and loads the programs, attaches
+ * each instance through its provider and reads records and maps.
+ */
+#ifndef LANTERN_PLAN_PLAN_H
+#define LANTERN_PLAN_PLAN_H
+
+#include <linux/bpf.h>
+#include <stdint.h>
+
+#include "ast/ast.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/source.h"
+#include "base/vec.h"
+#include "maps/maps.h"
+#include "plan/options.h"
+#include "plan/record.h"
+#include "types/type.h"
+
+struct provider;
+
+/* One expanded attach point. */
+struct probe_inst {
+	struct probe *probe;
+	struct attach_point *ap;
+	const struct provider *prov;
+	const char *name;  /* full name, as `probe` prints it */
+	uint32_t probe_id; /* index in plan.probe_names */
+	int prog;	   /* index in plan.progs, -1 before planning */
+	struct type *args; /* `args` (TY_CTX), typed by the provider on first use */
+	void *data;	   /* the provider's own (plan-allocated) */
+};
+
+/* A $variable of one program. */
+struct var_info {
+	const char *name;
+	struct type *type;
+	struct span span;
+	int32_t vreg;	 /* codegen: scalars live in this virtual register */
+	uint32_t offset; /* codegen: other types live at this scratch offset */
+};
+
+/* One BPF program. */
+struct prog {
+	struct probe *probe;		/* the probe whose code it runs */
+	struct probe_inst *inst;	/* the instance its code is typed for */
+	VEC(struct probe_inst *) insts; /* every instance it attaches to */
+	const char *name;
+	uint32_t index; /* in plan.progs; also its entry in the scratch map */
+	/* its own copy of the probe's predicate and body, typed for inst */
+	struct expr *pred;
+	struct stmt *body;
+	VEC(struct var_info *) vars;
+	/* set by the provider */
+	enum bpf_prog_type type;
+	bool raw_tp;	/* a tracepoint run as a raw tracepoint */
+	bool skip_self; /* ignores lantern's own events (its output would feed them) */
+	void *data;	/* the provider's own */
+	/* the code */
+	/* symbolic where the session decides: map references are indexes in
+	   plan.maps.bpf, load-time constants ids (codegen/ir.h) */
+	struct bpf_insn *insns;
+	uint32_t ninsns;
+	uint32_t scratch_size; /* bytes of its scratch map entry */
+};
+
+struct plan {
+	const struct options *opts;
+	struct arena arena;
+	struct source src;
+	struct diag diag;
+	struct program *ast;
+	VEC(struct probe_inst *) insts;
+	VEC(const char *) probe_names;
+	VEC(struct prog *) progs;
+	struct map_set maps;
+	VEC(struct record_desc *) records;
+	VEC(struct deferred { void (*fn)(void *); void *p; }) deferred;
+};
+
+/* A plan for opts' script (nothing compiled yet); plan_free() releases it. */
+void plan_init(struct plan *p, const struct options *opts);
+void plan_free(struct plan *p);
+/* Run fn(ptr) when the plan is freed (for objects outside the arena). */
+void plan_defer_free(struct plan *p, void (*fn)(void *), void *ptr);
+
+/* Add an instance of probe pr for attach point ap; name is copied. */
+struct probe_inst *plan_add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
+				 const struct provider *prov, const char *name);
+/* Add a program for pr, typed for instance in (not yet attached to it). */
+struct prog *plan_add_prog(struct plan *p, struct probe *pr, struct probe_inst *in);
+/* Instance in attaches to program pg. */
+void prog_attach_inst(struct prog *pg, struct probe_inst *in);
+/* Add a record description; its id. */
+uint32_t plan_add_record(struct plan *p, struct record_desc *r);
+/* The program serving the instance of provider id (BEGIN, END), or NULL. */
+struct prog *plan_prog_of(const struct plan *p, int provider_id);
+
+#endif

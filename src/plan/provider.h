@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Probe providers: one table entry per probe type (probes/provider.c),
+ * each a file in probes/ with its hooks. The compiler and the session call
+ * them through this table only; a provider's per-instance data (in->data)
+ * and per-program data (pg->data) are its own.
+ *
+ * Compile time
+ *   expand          attach point -> instances (wildcards, files, symbols)
+ *   group           the program an instance joins, when the provider has
+ *                   its own rule (NULL, or NULL returned: one program per
+ *                   probe, or one per instance when the code depends on
+ *                   the instance: args, probe, func, arg0..)
+ *   builtin_type    the type of the builtins a provider gives meaning to
+ *                   (args, arg0.., retval, func) in its instance; NULL when
+ *                   it has none (the checker then says where they work)
+ *   gen_builtin     their code
+ *   gen_args_field  the code of args->FIELD
+ *   gen_prologue    code before the predicate (NULL: none)
+ *   prog_setup      the BPF program type of a program, and its flags
+ *   list            `lantern -l`: print the probes matching a query
+ *
+ * Run time
+ *   attach          attach a loaded program to one instance; every kernel
+ *                   object it makes goes to the attach context, which the
+ *                   session releases on every path out
+ */
+#ifndef LANTERN_PLAN_PROVIDER_H
+#define LANTERN_PLAN_PROVIDER_H
+
+#include <stdio.h>
+
+#include "plan/plan.h"
+
+enum provider_id {
+	PROV_BEGIN,
+	PROV_END,
+	PROV_TRACEPOINT,
+	PROV_INTERVAL,
+	PROV_RAWTRACEPOINT,
+	PROV_KPROBE,
+	PROV_KRETPROBE,
+	PROV_UPROBE,
+	PROV_URETPROBE,
+	PROV_USDT,
+	PROV_PROFILE,
+	PROV_SOFTWARE,
+	PROV_HARDWARE,
+	PROV_KFUNC,
+	PROV_KRETFUNC,
+	PROV_WATCHPOINT,
+	PROV_COUNT_
+};
+
+enum provider_flag {
+	PROV_F_REGS = 1 << 0, /* the context is the task's registers (reg() works) */
+	PROV_F_USER = 1 << 1, /* run by user space, not by a kernel event (BEGIN, END) */
+};
+
+/* A kernel attachment to release at teardown (-1: none). */
+struct attachment {
+	int link_fd, perf_fd;
+};
+
+/* What attach hooks work with: the session's attachments and options. */
+struct attach_ctx {
+	VEC(struct attachment) list;
+	pid_t pid; /* -p: uprobes fire in this process only; 0: every process */
+};
+
+/* `lantern -l` after the type: "tracepoint:sched:*" has parts "sched", "*". */
+struct list_query {
+	const char *part[2]; /* NULL when not given */
+	const char *whole;   /* no type given: a pattern over whole names (NULL: all) */
+	bool verbose;	     /* -lv */
+};
+
+struct check;
+struct gen;
+struct val;
+
+struct provider {
+	enum provider_id id;
+	const char *name;
+	const char *alias; /* short form: "t" for tracepoint, ... */
+	unsigned flags;	   /* enum provider_flag */
+
+	int (*expand)(struct plan *p, const struct provider *prov, struct probe *pr,
+		      struct attach_point *ap);
+	struct prog *(*group)(struct plan *p, struct probe_inst *in);
+	struct type *(*builtin_type)(struct check *c, struct expr *e);
+	struct val (*gen_builtin)(struct gen *g, struct expr *e);
+	struct val (*gen_args_field)(struct gen *g, struct expr *e);
+	void (*gen_prologue)(struct gen *g);
+	void (*prog_setup)(struct plan *p, struct prog *pg);
+	/* how many probes it printed, or -1 after printing why it could not */
+	int (*list)(const struct provider *prov, const struct list_query *q, FILE *out);
+
+	int (*attach)(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		      const struct probe_inst *in, char *err, size_t errlen);
+};
+
+/* The provider called name (or its alias) in table (PROV_COUNT_ entries), or NULL. */
+const struct provider *provider_find(const struct provider *const *table, const char *name);
+
+/* Record an attachment made for the session. */
+static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)
+{
+	struct attachment a = { link_fd, perf_fd };
+	vec_push(&ac->list, a);
+}
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output records: what a program sends user space through the ring
+ * buffer. Each record starts with a u64 id, its index in the plan's record
+ * table; the table says what the rest holds (its kind, the printf format,
+ * the types of the arguments) and the session's handler for the kind
+ * (runtime/records.c) prints or does it. Format strings stay in user space.
+ */
+#ifndef LANTERN_PLAN_RECORD_H
+#define LANTERN_PLAN_RECORD_H
+
+#include <stdint.h>
+
+#include "maps/maps.h"
+#include "types/type.h"
+
+struct printf_fmt;
+
+enum record_kind {
+	REC_PRINTF,
+	REC_EXIT,
+	REC_PRINT_MAP,
+	REC_CLEAR_MAP,
+	REC_ZERO_MAP,
+	REC_TIME,
+	REC_JOIN,
+	REC_SYSTEM, /* system(fmt, ...): run the text as a shell command */
+	REC_CAT,    /* cat(fmt, ...): print the file the text names */
+	REC_COUNT_
+};
+
+/* join(): at most JOIN_MAX_ARGS strings of JOIN_ARG_SIZE bytes (bpftrace 0.17's) */
+#define JOIN_MAX_ARGS 16
+#define JOIN_ARG_SIZE 64
+
+/* One record id: what user space does with a record that starts with it. */
+struct record_desc {
+	enum record_kind kind;
+	struct printf_fmt *fmt; /* REC_PRINTF, REC_SYSTEM, REC_CAT */
+	const char *text;	/* REC_TIME: strftime format; REC_JOIN: the delimiter */
+	struct type *args;	/* TY_TUPLE of the arguments after the id */
+	struct map_info *map;	/* REC_*_MAP */
+	int64_t top, div;	/* print(@m, top, div) */
+	uint32_t size;		/* bytes, with the id */
+};
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside probes/: what uprobes and USDT probes share. */
+#ifndef LANTERN_PROBES_UPROBE_H
+#define LANTERN_PROBES_UPROBE_H
+
+#include "probes/provider.h"
+
+/* A probed instruction of a file (probe_inst.data). */
+struct uprobe_inst {
+	const char *path;      /* the executable or library */
+	const char *func;      /* uprobe: the function (or address) as `func` names it; usdt: the probe */
+	const char *usdt_args; /* usdt: where its arguments are ("-4@%edi 8@-16(%rbp)") */
+	uint64_t offset;       /* file offset of the probed instruction */
+	uint64_t ref_ctr;      /* usdt: file offset of the probe's semaphore, 0 without */
+};
+
+#define UPROBE_PMU_DIR "/sys/bus/event_source/devices/uprobe"
+
+/* The uprobe PMU's perf type, or -1; *retbit: the config bit for returns. */
+int uprobe_pmu(int *retbit);
+/*
+ * FILE of an attach point -> an absolute path of an existing file (out:
+ * PATH_MAX bytes): a path, a program in $PATH or a library name; with a
+ * pid, a library of that process first.
+ */
+bool resolve_file(const char *file, char *out, pid_t pid);
+void uprobe_prog_setup(struct plan *p, struct prog *pg);
+int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+		  const struct probe_inst *in, char *err, size_t errlen);
+
+#endif

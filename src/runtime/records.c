@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* Record handlers, one per record kind: see records.h. */
+#include "runtime/records.h"
+#include "maps/mapread.h"
+#include "output/printf.h"
+#include "output/timefmt.h"
+#include "output/writer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A handler: 0, or -1 to stop reading records. */
+typedef int (*record_fn)(struct loop *l, const struct record_desc *r, const uint8_t *data);
+
+/* printf(), system(), cat(): the text the format makes of the record's arguments */
+static void render_printf(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	const struct out_ctx *oc = &l->s->oc;
+	struct fmt_value vals[64] = { 0 };
+	struct strbuf tmp[64];
+	uint32_t n = r->args->nfields;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct field *f = &r->args->fields[i];
+		const uint8_t *p = data + 8 + f->offset;
+		struct type *t = f->type;
+		uint64_t u;
+		memset(&tmp[i], 0, sizeof(tmp[i]));
+		vals[i].kind = fmt_kind_of(t);
+		switch (t->kind) {
+		case TY_INT:
+		case TY_PTR:
+			memcpy(&u, p, 8);
+			vals[i].u = u;
+			break;
+		case TY_STR:
+			vals[i].s.p = (const char *)p;
+			vals[i].s.len = t->size;
+			break;
+		case TY_STACK:
+			stack_format(oc, &tmp[i], t, p, "        ");
+			vals[i].s.p = sb_str(&tmp[i]);
+			vals[i].s.len = tmp[i].len;
+			break;
+		default:
+			/* probe names, tuples: their text */
+			value_format(oc, &tmp[i], t, p);
+			vals[i].kind = FMT_ARG_STR;
+			vals[i].s.p = sb_str(&tmp[i]);
+			vals[i].s.len = tmp[i].len;
+			break;
+		}
+	}
+	printf_render(&l->text, r->fmt, vals);
+	for (uint32_t i = 0; i < n; i++)
+		sb_free(&tmp[i]);
+}
+
+static int rec_printf(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	render_printf(l, r, data);
+	l->s->oc.writer->text(&l->line, TEXT_PRINTF, sb_str(&l->text), l->text.len);
+	return 0;
+}
+
+static int rec_exit(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	l->exit_seen = true;
+	l->s->done = true;
+	return -1; /* stop here: what follows exit() is not printed */
+}
+
+static int rec_print_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	map_print(&l->s->oc, r->map, r->top, r->div, &l->line);
+	return 0;
+}
+
+static int rec_clear_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	map_clear(&l->s->maps, r->map);
+	return 0;
+}
+
+static int rec_zero_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	map_zero(&l->s->maps, r->map);
+	return 0;
+}
+
+static int rec_time(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	if (timefmt_time(&l->text, r->text, time(NULL)))
+		l->s->oc.writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);
+	else
+		fprintf(stderr, "%s\n", TIMEFMT_ERROR);
+	return 0;
+}
+
+static int rec_join(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	uint64_t n;
+
+	memcpy(&n, data + 8, 8);
+	for (uint64_t i = 0; i < n && i < JOIN_MAX_ARGS; i++) {
+		const char *str = (const char *)data + 16 + i * JOIN_ARG_SIZE;
+		if (i)
+			sb_puts(&l->text, r->text);
+		sb_putn(&l->text, str, strnlen(str, JOIN_ARG_SIZE));
+	}
+	l->s->oc.writer->text(&l->line, TEXT_JOIN, sb_str(&l->text), l->text.len);
+	return 0;
+}
+
+static void copy_stream(FILE *in, FILE *out)
+{
+	char buf[4096];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+}
+
+/* system(): the command's output joins lantern's, in order */
+static int rec_system(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	const char *cmd;
+	FILE *p;
+
+	render_printf(l, r, data);
+	fflush(l->s->out);
+	cmd = sb_str(&l->text);
+	if (!(p = popen(cmd, "r"))) {
+		fprintf(stderr, "lantern: system(\"%s\"): %s\n", cmd, strerror(errno));
+		return 0;
+	}
+	copy_stream(p, l->s->out);
+	pclose(p);
+	return 0;
+}
+
+/* cat(): the file's contents */
+static int rec_cat(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	const char *path;
+	FILE *f;
+
+	render_printf(l, r, data);
+	fflush(l->s->out);
+	path = sb_str(&l->text);
+	if (!(f = fopen(path, "r"))) {
+		fprintf(stderr, "lantern: cat: cannot open %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	copy_stream(f, l->s->out);
+	fclose(f);
+	return 0;
+}
+
+static const record_fn handlers[REC_COUNT_] = {
+	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
+	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
+	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_system, [REC_CAT] = rec_cat,
+};
+
+int on_record(void *ctx, void *data, size_t size)
+{
+	struct loop *l = ctx;
+	const struct plan *p = &l->s->plan;
+	const struct record_desc *r;
+	uint64_t id;
+	int rc;
+
+	if (l->discard || size < 8)
+		return 0;
+	memcpy(&id, data, 8);
+	if (id >= p->records.len)
+		return 0;
+	r = p->records.data[id];
+	if (size < r->size)
+		return 0;
+	sb_reset(&l->line);
+	sb_reset(&l->text);
+	rc = handlers[r->kind](l, r, data);
+	if (l->line.len)
+		fwrite(l->line.s, 1, l->line.len, l->s->out);
+	return rc;
+}

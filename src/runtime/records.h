@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the session does with each ring buffer record: a table of handlers
+ * by record kind (plan/record.h), called through on_record().
+ */
+#ifndef LANTERN_RUNTIME_RECORDS_H
+#define LANTERN_RUNTIME_RECORDS_H
+
+#include "runtime/session.h"
+
+/* The event loop's state the handlers share. */
+struct loop {
+	struct session *s;
+	struct strbuf line; /* what one record prints, through the writer */
+	struct strbuf text; /* printf() or time() text before the writer has it */
+	bool discard;	    /* drop records: those that follow exit() */
+	bool exit_seen;
+};
+
+/* The ring buffer's callback (ctx: struct loop): 0, or -1 to stop after exit(). */
+int on_record(void *ctx, void *data, size_t size);
+
+#endif
