@@ -2,7 +2,8 @@
 #
 #   make deps     install the Debian packages needed to build and test
 #   make          build build/lantern
-#   make check    unit tests + runtime tests (runtime tests need root)
+#   make check    unit, error-corpus, runtime, layering and fuzz checks (runtime
+#                 tests need root; what a non-root run skips is listed at the end)
 #   make asan     the same checks built with ASan+UBSan (in build-asan/)
 #   make fuzz     fuzz the compiler with libFuzzer for FUZZ_TIME seconds (default 600)
 #   make bench    benchmarks against bpftrace (never part of check)
@@ -71,12 +72,25 @@ runtime: $(BUILD)/lantern $(PROG_BINS)
 errors: $(BUILD)/lantern
 	tests/errors/run.sh $(BUILD)
 
-check: all unit errors runtime fuzz-check
+# src/README.md's layer table, no local externs, file and function sizes
+layers:
+	tests/layers.sh
+
+# Suites that cannot run (no root) add a line to $(BUILD)/skipped.
+skipped-summary = @if [ -s $(1)/skipped ]; then echo "skipped in this run:"; sed 's/^/  /' $(1)/skipped; \
+	else echo "every suite ran"; fi
+
+check: all
+	@rm -f $(BUILD)/skipped
+	@$(MAKE) --no-print-directory unit errors runtime layers fuzz-check
+	$(call skipped-summary,$(BUILD))
 
 # The unit, error and runtime suites under ASan+UBSan, leak detection on
 # (the fuzz run of `make check` is built with them already).
 asan:
+	@rm -f build-asan/skipped
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" OPT="-O1 -g" all unit errors runtime
+	$(call skipped-summary,build-asan)
 
 bench: all
 	bench/run.sh $(BUILD)
@@ -119,6 +133,6 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit errors runtime check asan bench deps format clean fuzz fuzz-check
+.PHONY: all unit errors runtime layers check asan bench deps format clean fuzz fuzz-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,7 +2,7 @@
 /*
  * Diagnostics. Every user-facing error has a source span and a stable code:
  *
- *   stdin:1:12-18: error E201: unknown function 'prinf'
+ *   stdin:1:9-14: error E200: unknown function 'prinf'
  *   BEGIN { prinf("hi"); }
  *           ~~~~~
  *   hint: did you mean 'printf'?

@@ -98,37 +98,3 @@ void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 		sb_putc(out, '\n');
 	}
 }
-
-int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
-		const int64_t *consts)
-{
-	for (int k = 0; k < n; k++) {
-		struct bpf_insn *b = &insns[k];
-		if (b->code != (BPF_LD | BPF_DW | BPF_IMM)) {
-			/* a 32-bit immediate operand */
-			if (b->src_reg == BPF_PSEUDO_LOAD_CONST) {
-				if (b->imm < 0 || b->imm >= LC_COUNT_)
-					return -1;
-				b->src_reg = 0;
-				b->imm = (int32_t)consts[b->imm];
-			}
-			continue;
-		}
-		if (k + 1 >= n)
-			return -1;
-		if (b->src_reg == BPF_PSEUDO_MAP_FD) {
-			if (b->imm < 0 || (size_t)b->imm >= nmaps)
-				return -1;
-			b->imm = map_fds[b->imm];
-		} else if (b->src_reg == BPF_PSEUDO_LOAD_CONST) {
-			if (b->imm < 0 || b->imm >= LC_COUNT_)
-				return -1;
-			uint64_t v = (uint64_t)consts[b->imm];
-			b->src_reg = 0;
-			b->imm = (uint32_t)v;
-			b[1].imm = (uint32_t)(v >> 32);
-		}
-		k++;
-	}
-	return 0;
-}

@@ -347,13 +347,3 @@ void ir_prune(struct ir *ir)
 	free(live);
 	free(stack);
 }
-
-const char *load_const_name(enum load_const c)
-{
-	static const char *const names[LC_COUNT_] = {
-		[LC_CPID] = "$cpid",
-		[LC_START_NS] = "$start_ns",
-		[LC_SELF_PID] = "$self_pid",
-	};
-	return (unsigned)c < LC_COUNT_ ? names[c] : "$?";
-}

@@ -21,6 +21,7 @@
 
 #include "base/strbuf.h"
 #include "base/vec.h"
+#include "plan/code.h"
 
 enum { R0, R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, VREG0 = 16 };
 #define NO_REG (-1)
@@ -32,24 +33,6 @@ enum ir_kind {
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
 };
-
-/*
- * Values the session knows only when it loads the programs. In the code,
- * an instruction that takes one has its id as imm and src_reg
- * BPF_PSEUDO_LOAD_CONST (as a map reference has BPF_PSEUDO_MAP_FD and the
- * map's index): an ld_imm64 (LD_CONST) for 64-bit values, or an ALU or
- * jump instruction with an immediate operand (MOV64_CONST, JMP_CONST) for
- * those that fit in 32 bits. bpf_resolve() puts the values in; the kernel
- * refuses the marker.
- */
-enum load_const {
-	LC_CPID,     /* the -c child's pid */
-	LC_START_NS, /* CLOCK_MONOTONIC when the session started (`elapsed`) */
-	LC_SELF_PID, /* lantern's own pid */
-	LC_COUNT_
-};
-#define BPF_PSEUDO_LOAD_CONST 15
-const char *load_const_name(enum load_const c);
 
 struct ir_insn {
 	uint8_t kind;

@@ -16,19 +16,11 @@ int regalloc(struct ir *ir, char *err, size_t errlen);
 
 /*
  * Resolve labels into jump offsets and produce the final instructions, map
- * references and load-time constants still symbolic (see bpf_resolve).
+ * references and load-time constants still symbolic (plan/code.h).
  * Returns the count, or -1 with err set (a jump too far for a 16-bit
  * offset).
  */
 int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen);
-/*
- * Put the session's values into assembled code: map index i becomes
- * map_fds[i], load-time constant c becomes consts[c]. -1 if the code names
- * a map or constant that is not there.
- */
-int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
-		const int64_t *consts);
-
 /* Disassembly of final instructions, one per line ("   3: r1 = r6"). */
 void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
 

@@ -76,7 +76,7 @@ struct prog {
 	void *data;	/* the provider's own */
 	/* the code */
 	/* symbolic where the session decides: map references are indexes in
-	   plan.maps.bpf, load-time constants ids (codegen/ir.h) */
+	   plan.maps.bpf, load-time values ids (plan/code.h) */
 	struct bpf_insn *insns;
 	uint32_t ninsns;
 	uint32_t scratch_size; /* bytes of its scratch map entry */

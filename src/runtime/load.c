@@ -6,7 +6,7 @@
  * and release all of it.
  */
 #include "runtime/load.h"
-#include "codegen/regalloc.h"
+#include "plan/code.h"
 #include "sys/bpfsys.h"
 
 #include <bpf/bpf.h>

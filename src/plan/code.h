@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The code in a plan, and how the session finishes it. compile() leaves
+ * two things symbolic in each program's instructions:
+ *
+ *   map references     ld_imm64, src_reg BPF_PSEUDO_MAP_FD, imm: the
+ *                      map's index in plan.maps.bpf
+ *   load-time values   src_reg BPF_PSEUDO_LOAD_CONST, imm: enum load_const
+ *
+ * bpf_resolve() puts the session's map fds and values in, on a copy, right
+ * before the program loads.
+ */
+#ifndef LANTERN_PLAN_CODE_H
+#define LANTERN_PLAN_CODE_H
+
+#include <linux/bpf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Values the session knows only when it loads the programs. In the code,
+ * an instruction that takes one has its id as imm and src_reg
+ * BPF_PSEUDO_LOAD_CONST (as a map reference has BPF_PSEUDO_MAP_FD and the
+ * map's index): an ld_imm64 for 64-bit values, or an ALU or jump
+ * instruction with an immediate operand for those that fit in 32 bits
+ * (codegen/ir.h: LD_CONST, MOV64_CONST, JMP_CONST). The kernel refuses the
+ * marker.
+ */
+enum load_const {
+	LC_CPID,     /* the -c child's pid */
+	LC_START_NS, /* CLOCK_MONOTONIC when the session started (`elapsed`) */
+	LC_SELF_PID, /* lantern's own pid */
+	LC_COUNT_
+};
+#define BPF_PSEUDO_LOAD_CONST 15
+const char *load_const_name(enum load_const c);
+
+/*
+ * Put the session's values into a program's code: map index i becomes
+ * map_fds[i], load-time value c becomes values[c]. -1 if the code names a
+ * map or value that is not there.
+ */
+int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
+		const int64_t *values);
+
+#endif
