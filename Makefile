@@ -111,9 +111,11 @@ $(FUZZ_BIN): tests/fuzz/fuzz_compile.c $(LIB_SRCS) $(wildcard src/*/*.h)
 	$(call say,LINK,$@) clang -O1 -g $(filter-out -MMD -MP $(SAN),$(CFLAGS)) -fsanitize=fuzzer $(FUZZ_SAN) \
 		-o $@ $< $(FUZZ_BUILD)/liblantern.a $(PKG_LIBS)
 
-fuzz-run = @mkdir -p $(FUZZ_BUILD)/corpus && $(FUZZ_BIN) -max_total_time=$(1) -timeout=10 \
+# the last lines of its log; a crash fails the target
+fuzz-run = @mkdir -p $(FUZZ_BUILD)/corpus && { $(FUZZ_BIN) -max_total_time=$(1) -timeout=10 \
 	-rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
-	$(FUZZ_BUILD)/corpus tests/fuzz/corpus tests/unit/fixtures 2>&1 | tail -n 25
+	$(FUZZ_BUILD)/corpus tests/fuzz/corpus tests/unit/fixtures > $(FUZZ_BUILD)/fuzz.log 2>&1; \
+	rc=$$?; tail -n 25 $(FUZZ_BUILD)/fuzz.log; exit $$rc; }
 
 fuzz: $(FUZZ_BIN)
 	$(call fuzz-run,$(FUZZ_TIME))

@@ -79,7 +79,8 @@ static void load_kernel(void)
 			symtab_push(&kernel, &cap, addr, name);
 	}
 	fclose(f);
-	qsort(kernel.v, kernel.n, sizeof(*kernel.v), by_addr);
+	if (kernel.n)
+		qsort(kernel.v, kernel.n, sizeof(*kernel.v), by_addr);
 }
 
 bool ksym_resolve(uint64_t addr, struct sym *out)
@@ -119,7 +120,9 @@ uint64_t ksym_address(const char *name)
 				if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && addr)
 					symtab_push(&by_name_tab, &cap, addr, sym);
 			fclose(f);
-			qsort(by_name_tab.v, by_name_tab.n, sizeof(*by_name_tab.v), by_name);
+			/* none without root: kallsyms then shows every address as 0 */
+			if (by_name_tab.n)
+				qsort(by_name_tab.v, by_name_tab.n, sizeof(*by_name_tab.v), by_name);
 		}
 	}
 	hit = by_name_tab.n ? bsearch(&key, by_name_tab.v, by_name_tab.n, sizeof(key), by_name) : NULL;
@@ -157,7 +160,8 @@ static struct user_file *user_file(const char *path)
 		for (size_t i = 0; i < funcs.n; i++)
 			symtab_push(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].name);
 		elf_funcs_free(&funcs);
-		qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
+		if (uf->syms.n)
+			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
 	}
 	return uf;
 }
