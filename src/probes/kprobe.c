@@ -155,16 +155,13 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 
 static struct type *kprobe_builtin_type(struct check *c, struct expr *e)
 {
-	if (e->id == BI_FUNC)
-		return func_type(c, ((const struct kprobe_inst *)c->inst->data)->func);
-	return regs_builtin_type(c, e, c->inst->prov->id == PROV_KRETPROBE);
+	const struct kprobe_inst *x = c->inst->data;
+	return regs_builtin_type(c, e, c->inst->prov->id == PROV_KRETPROBE, x->func);
 }
 
 static struct val kprobe_gen_builtin(struct gen *g, struct expr *e)
 {
-	if (e->id == BI_FUNC)
-		return gen_func(g, e, ((const struct kprobe_inst *)g->inst->data)->func);
-	return regs_gen_builtin(g, e);
+	return regs_gen_builtin(g, e, ((const struct kprobe_inst *)g->inst->data)->func);
 }
 
 static void kprobe_prog_setup(struct plan *p, struct prog *pg)

@@ -79,13 +79,20 @@ int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct prob
 	return 0;
 }
 
-/* arg0 .. arg5: a function's arguments, from the registers */
-struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval)
+/* arg0 .. arg5: a function's arguments, from the registers; retval; func */
+struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
+			       const char *func)
 {
-	if (e->id == BI_RETVAL)
+	switch (e->id) {
+	case BI_FUNC:
+		return type_str(&c->p->arena, strlen(func) + 1);
+	case BI_RETVAL:
 		return has_retval ? &ty_u64 : NULL;
-	if (e->id != BI_ARGN)
+	case BI_ARGN:
+		break;
+	default:
 		return NULL;
+	}
 	if (!arch_regs() || strtoul(e->u.name + 3, NULL, 10) >= ARCH_MAX_ARGS) {
 		CERR(c, e->span, E_UNSUPPORTED, "%s is not supported: lantern reads arg0 to arg%d",
 		     e->u.name, ARCH_MAX_ARGS - 1);
@@ -95,30 +102,23 @@ struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval)
 	return &ty_u64;
 }
 
-struct val regs_gen_builtin(struct gen *g, struct expr *e)
+struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func)
 {
-	// *(u64 *)(ctx + the register's offset in struct pt_regs)
 	const struct arch_regs *a = arch_regs();
-	int16_t off = e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)];
-	int32_t r = ir_vreg(g->ir);
-
-	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, off));
-	return reg_val(e->type, r);
-}
-
-struct type *func_type(struct check *c, const char *func)
-{
-	return type_str(&c->p->arena, strlen(func) + 1);
-}
-
-struct val gen_func(struct gen *g, struct expr *e, const char *func)
-{
 	struct type *t = e->type;
-	uint32_t off = scratch_alloc(g, t->size);
-	struct expr lit = { .kind = EXPR_STR, .type = t };
+	int32_t r;
 
-	lit.u.str = func;
-	lit.u.len = strlen(func);
-	gen_expr_into(g, &lit, t, g->scratch, off);
-	return mem_val(t, g->scratch, off);
+	if (e->id == BI_FUNC) {
+		uint32_t off = scratch_alloc(g, t->size);
+		struct expr lit = { .kind = EXPR_STR, .type = t };
+		lit.u.str = func;
+		lit.u.len = strlen(func);
+		gen_expr_into(g, &lit, t, g->scratch, off);
+		return mem_val(t, g->scratch, off);
+	}
+	// *(u64 *)(ctx + the register's offset in struct pt_regs)
+	r = ir_vreg(g->ir);
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx,
+			    e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)]));
+	return reg_val(t, r);
 }

@@ -34,15 +34,14 @@ int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct prob
 			   size_t errlen);
 
 /*
- * arg0.. and retval of probes whose context is the task's registers
- * (kprobes, uprobes): their type (NULL where the probe has none: retval
- * at a function's entry) and their code.
+ * arg0.., retval and func of probes on a function whose context is the
+ * task's registers (kprobes, uprobes): their type (NULL where the probe
+ * has none: retval at a function's entry) and their code. func is the
+ * function's name, a string constant of the instance.
  */
-struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval);
-struct val regs_gen_builtin(struct gen *g, struct expr *e);
-/* func: the probed function's name, a string constant of the instance. */
-struct type *func_type(struct check *c, const char *func);
-struct val gen_func(struct gen *g, struct expr *e, const char *func);
+struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
+			       const char *func);
+struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func);
 
 /*
  * UNIT:N of interval and profile probes (parts 1 and 2 of ap): s, ms, us

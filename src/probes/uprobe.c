@@ -256,16 +256,13 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 
 static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 {
-	if (e->id == BI_FUNC)
-		return func_type(c, ((const struct uprobe_inst *)c->inst->data)->func);
-	return regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE);
+	const struct uprobe_inst *x = c->inst->data;
+	return regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE, x->func);
 }
 
 static struct val uprobe_gen_builtin(struct gen *g, struct expr *e)
 {
-	if (e->id == BI_FUNC)
-		return gen_func(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
-	return regs_gen_builtin(g, e);
+	return regs_gen_builtin(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
 }
 
 void uprobe_prog_setup(struct plan *p, struct prog *pg)

@@ -123,46 +123,39 @@ static void copy_stream(FILE *in, FILE *out)
 		fwrite(buf, 1, n, out);
 }
 
-/* system(): the command's output joins lantern's, in order */
-static int rec_system(struct loop *l, const struct record_desc *r, const uint8_t *data)
+/*
+ * system() and cat(): the text names a command to run or a file to print;
+ * its output joins lantern's, in order.
+ */
+static int rec_stream(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	const char *cmd;
-	FILE *p;
-
-	render_printf(l, r, data);
-	fflush(l->s->out);
-	cmd = sb_str(&l->text);
-	if (!(p = popen(cmd, "r"))) {
-		fprintf(stderr, "lantern: system(\"%s\"): %s\n", cmd, strerror(errno));
-		return 0;
-	}
-	copy_stream(p, l->s->out);
-	pclose(p);
-	return 0;
-}
-
-/* cat(): the file's contents */
-static int rec_cat(struct loop *l, const struct record_desc *r, const uint8_t *data)
-{
-	const char *path;
+	bool cmd = r->kind == REC_SYSTEM;
+	const char *what;
 	FILE *f;
 
 	render_printf(l, r, data);
 	fflush(l->s->out);
-	path = sb_str(&l->text);
-	if (!(f = fopen(path, "r"))) {
-		fprintf(stderr, "lantern: cat: cannot open %s: %s\n", path, strerror(errno));
+	what = sb_str(&l->text);
+	f = cmd ? popen(what, "r") : fopen(what, "r");
+	if (!f) {
+		if (cmd)
+			fprintf(stderr, "lantern: system(\"%s\"): %s\n", what, strerror(errno));
+		else
+			fprintf(stderr, "lantern: cat: cannot open %s: %s\n", what, strerror(errno));
 		return 0;
 	}
 	copy_stream(f, l->s->out);
-	fclose(f);
+	if (cmd)
+		pclose(f);
+	else
+		fclose(f);
 	return 0;
 }
 
 static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
-	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_system, [REC_CAT] = rec_cat,
+	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
 };
 
 int on_record(void *ctx, void *data, size_t size)
