@@ -41,6 +41,7 @@
 	X(E_UNSUPPORTED, 209)                                                                      \
 	X(E_UNKNOWN_FILE, 210)                                                                     \
 	X(E_UNKNOWN_SYMBOL, 211)                                                                   \
+	X(E_UNKNOWN_TYPE, 212)                                                                     \
 	/* types */                                                                                \
 	X(E_TYPE_MISMATCH, 300)                                                                    \
 	X(E_MAP_TYPE_CLASH, 301)                                                                   \

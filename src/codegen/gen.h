@@ -18,8 +18,11 @@
 struct val {
 	struct type *type;
 	bool mem;    /* in memory at reg + off; else the value is in reg */
+	bool ext;    /* mem: memory outside the program, read with probe_read (gen_ptr.c) */
+	bool user;   /* ext: user memory (else kernel memory) */
 	int32_t reg;
 	int32_t off;
+	uint32_t len; /* ext strings: bytes to read (a char[N] field: N); 0: the type's size */
 };
 
 /* A place in memory: base register + offset (scratch, or r10 for the stack). */
@@ -53,6 +56,12 @@ static inline struct val reg_val(struct type *t, int32_t r)
 static inline struct val mem_val(struct type *t, int32_t base, int32_t off)
 {
 	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
+}
+
+/* A value of type t in kernel (or user) memory at the address in reg, + off. */
+static inline struct val ext_val(struct type *t, int32_t reg, int32_t off, bool user)
+{
+	return (struct val){ .type = t, .mem = true, .ext = true, .user = user, .reg = reg, .off = off };
 }
 
 /* Generate the IR of program pg (its typed code) into ir; sizes pg's scratch. */
@@ -90,6 +99,19 @@ int32_t gen_str_eq(struct gen *g, struct val a, struct val b);
 /* Read size bytes from an arbitrary (kernel or user) address into scratch. */
 void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
 		    bool user, bool str);
+
+/* pointers, records, arrays, external memory (gen_ptr.c) */
+/* v as the program can use it: scalars in a register, the rest in BPF memory */
+struct val gen_load(struct gen *g, struct val v);
+/* the field of a struct or union: '.' on a record, '->' through a pointer */
+struct val gen_record_field(struct gen *g, struct expr *e);
+/* *p, p[i] and a[i] */
+struct val gen_deref(struct gen *g, struct expr *e);
+struct val gen_index(struct gen *g, struct expr *e);
+/* p + n, p - n (n elements), p - q (elements between) */
+int32_t gen_ptr_arith(struct gen *g, struct expr *e);
+/* n elements of pointer type t, as bytes, into a new register */
+int32_t gen_ptr_scale(struct gen *g, int32_t n, struct type *t);
 
 /* maps and records (gen_map.c) */
 /* Build a map's key; returns where it is. */

@@ -269,12 +269,18 @@ struct val gen_kaddr(struct gen *g, struct expr *e)
 	return reg_val(e->type, r);
 }
 
-/* print(@m), clear(@m), zero(@m): done by user space, in order with the output. */
+/* print(@m), clear(@m), zero(@m), print(value): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {
 	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct expr **a = e->u.call.args.v;
 
+	if (a[0]->kind != EXPR_MAP) {
+		/* print(value): the value, formatted by user space */
+		r->kind = REC_PRINT_VALUE;
+		gen_record(g, r, a, 1);
+		return void_val();
+	}
 	r->kind = e->id == FN_PRINT ? REC_PRINT_MAP : e->id == FN_CLEAR ? REC_CLEAR_MAP : REC_ZERO_MAP;
 	const int64_t *top_div = e->info; /* from sema */
 	r->map = a[0]->info;

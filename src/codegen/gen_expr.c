@@ -41,7 +41,16 @@ void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, in
 		emit(g->ir, STX_MEM(t->size == 4 ? BPF_W : BPF_DW, base, v.reg, off));
 		return;
 	}
-	uint32_t n = MIN(v.type->size, t->size);
+	uint32_t n = MIN(v.len ? v.len : v.type->size, t->size);
+	if (v.ext) {
+		/* straight from the kernel's (or process's) memory */
+		if (n < t->size)
+			gen_zero(g, base, off + n, t->size - n);
+		if (n)
+			gen_probe_read(g, base, off, n, v.off ? gen_addr(g, v.reg, v.off) : v.reg, v.user,
+				       false);
+		return;
+	}
 	gen_copy(g, base, off, v.reg, v.off, n);
 	if (t->size > n)
 		gen_zero(g, base, off + n, t->size - n);
@@ -72,7 +81,7 @@ void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, 
 
 int32_t gen_scalar(struct gen *g, struct expr *e)
 {
-	struct val v = gen_expr(g, e);
+	struct val v = gen_load(g, gen_expr(g, e));
 
 	if (v.mem) {
 		gen_error(g, e->span, "internal error: %s used as a scalar", type_str_of(e->type));
@@ -250,7 +259,7 @@ static struct val gen_binary(struct gen *g, struct expr *e)
 
 	if ((op == OP_EQ || op == OP_NE) && l->type->kind == TY_STR) {
 		uint32_t top = g->scratch_top;
-		struct val a = gen_expr(g, l), b = gen_expr(g, rr);
+		struct val a = gen_load(g, gen_expr(g, l)), b = gen_load(g, gen_expr(g, rr));
 		int32_t r = gen_str_eq(g, a, b);
 		g->scratch_top = top;
 		if (op == OP_NE)
@@ -259,6 +268,8 @@ static struct val gen_binary(struct gen *g, struct expr *e)
 	}
 	if (is_cmp(op) || op == OP_LAND || op == OP_LOR)
 		return reg_val(e->type, gen_bool(g, e));
+	if (l->type->kind == TY_PTR || rr->type->kind == TY_PTR)
+		return reg_val(e->type, gen_ptr_arith(g, e));
 	return reg_val(e->type, gen_arith(g, op, gen_scalar(g, l), rr, l->type));
 }
 
@@ -276,10 +287,12 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 		bool post = e->u.unary.op == OP_POSTINC || e->u.unary.op == OP_POSTDEC;
 		if (x->kind == EXPR_VAR) {
 			struct var_info *v = x->info;
+			/* a pointer moves by the size of what it points to */
+			int32_t step = v->type->kind == TY_PTR ? (int32_t)type_step(v->type) : 1;
 			r = ir_vreg(g->ir);
 			if (post)
 				emit(g->ir, MOV64_REG(r, v->vreg));
-			emit(g->ir, ALU64_IMM(BPF_ADD, v->vreg, inc ? 1 : -1));
+			emit(g->ir, ALU64_IMM(BPF_ADD, v->vreg, inc ? step : -step));
 			if (!post)
 				emit(g->ir, MOV64_REG(r, v->vreg));
 			return reg_val(e->type, r);
@@ -310,13 +323,8 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 		return reg_val(e->type, r);
 	case OP_PLUS:
 		return reg_val(e->type, gen_scalar(g, x));
-	case OP_DEREF: {
-		int32_t p = gen_scalar(g, x);
-		uint32_t off = scratch_alloc(g, 8);
-		gen_zero(g, g->scratch, off, 8);
-		gen_probe_read(g, g->scratch, off, e->type->size, p, x->type->user, false);
-		return reg_val(e->type, gen_load_int(g, e->type, g->scratch, off));
-	}
+	case OP_DEREF:
+		return gen_deref(g, e);
 	default:
 		gen_error(g, e->span, "unsupported operator '%s'", op_str(e->u.unary.op));
 		return reg_val(e->type, gen_const(g, 0));
@@ -371,40 +379,6 @@ static struct val gen_tuple_elem(struct gen *g, struct expr *e)
 	if (type_is_scalar(f->type))
 		return reg_val(f->type, gen_load_int(g, f->type, t.reg, t.off + f->offset));
 	return mem_val(f->type, t.reg, t.off + f->offset);
-}
-
-static struct val gen_index(struct gen *g, struct expr *e)
-{
-	struct expr *b = e->u.index.base;
-	struct type *bt = b->type, *et = e->type;
-
-	if (bt->kind == TY_ARRAY && b->kind == EXPR_FIELD) {
-		/* a constant index into an array field of the context */
-		struct field *f = b->info;
-		int64_t idx = e->id; /* constant, from sema */
-		uint32_t off = f->offset + (uint32_t)idx * et->size;
-		if (et->kind == TY_INT) {
-			int32_t r = ir_vreg(g->ir);
-			uint8_t sz = et->size == 1 ? BPF_B : et->size == 2 ? BPF_H : et->size == 4 ? BPF_W : BPF_DW;
-			emit(g->ir, LDX_MEM(sz, r, g->ctx, off));
-			gen_extend(g, r, et);
-			return reg_val(et, r);
-		}
-	}
-	if (bt->kind == TY_PTR) {
-		// tmp = *(elem *)(p + i * size), read safely
-		int32_t p = gen_scalar(g, b), i = gen_scalar(g, e->u.index.index);
-		int32_t a = ir_vreg(g->ir);
-		uint32_t off = scratch_alloc(g, 8);
-		emit(g->ir, MOV64_REG(a, i));
-		emit(g->ir, ALU64_IMM(BPF_MUL, a, et->size));
-		emit(g->ir, ALU64_REG(BPF_ADD, a, p));
-		gen_zero(g, g->scratch, off, 8);
-		gen_probe_read(g, g->scratch, off, et->size, a, bt->user, false);
-		return reg_val(et, gen_load_int(g, et, g->scratch, off));
-	}
-	gen_error(g, e->span, "indexing %s is not supported", type_str_of(bt));
-	return reg_val(et, gen_const(g, 0));
 }
 
 static struct val gen_ternary(struct gen *g, struct expr *e)
@@ -484,7 +458,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 			return g->inst->prov->gen_args_field(g, e);
 		if (e->u.field.base->type->kind == TY_TUPLE)
 			return gen_tuple_elem(g, e);
-		break;
+		return gen_record_field(g, e);
 	case EXPR_INDEX:
 		return gen_index(g, e);
 	case EXPR_TUPLE: {
@@ -496,8 +470,16 @@ struct val gen_expr(struct gen *g, struct expr *e)
 		return gen_cast(g, e);
 	case EXPR_SIZEOF:
 		return reg_val(e->type, gen_const(g, e->id));
-	case EXPR_IDENT:
-		break;
+	case EXPR_IDENT: {
+		/* a constant: #define, enum member, kernel enum */
+		const struct constant *k = e->info;
+		if (k->str) {
+			uint32_t off = scratch_alloc(g, e->type->size);
+			gen_str_lit(g, k->str, strlen(k->str), e->type->size, g->scratch, off);
+			return mem_val(e->type, g->scratch, off);
+		}
+		return reg_val(e->type, gen_const(g, k->value));
+	}
 	}
 	gen_error(g, e->span, "cannot generate code for this expression");
 	return reg_val(&ty_s64, gen_const(g, 0));

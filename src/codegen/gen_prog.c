@@ -28,6 +28,12 @@ static void gen_assign_var(struct gen *g, struct stmt *st)
 		emit(g->ir, MOV64_REG(v->vreg, gen_scalar(g, val)));
 		return;
 	}
+	if (v->type->kind == TY_PTR) {
+		// $p += n, $p -= n: n elements
+		int32_t n = gen_ptr_scale(g, gen_scalar(g, val), v->type);
+		emit(g->ir, ALU64_REG(st->u.assign.op == OP_SUB ? BPF_SUB : BPF_ADD, v->vreg, n));
+		return;
+	}
 	int32_t r = gen_arith(g, st->u.assign.op, v->vreg, val, v->type);
 	emit(g->ir, MOV64_REG(v->vreg, r));
 }

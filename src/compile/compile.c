@@ -109,7 +109,7 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
 		return 0;
-	if (sema_expand(p, providers) < 0)
+	if (sema_preamble(p) < 0 || sema_expand(p, providers) < 0)
 		return -1;
 	plan_programs(p);
 	if (sema_check(p) < 0)

@@ -204,11 +204,13 @@ bool lex_cdef(struct lexer *lx, struct span *out)
 {
 	uint32_t start = lx->pos, open = 0;
 	int depth = 0;
-	bool ok = true, closed = false;
-	char buf[48];
-	struct span sp;
+	bool ok = true, typedef_ = lex_at_word(lx, "typedef");
 
-	/* The keyword, then anything but braces until '{' or ';'. */
+	/*
+	 * The keyword, then anything but braces until '{' or ';'. A struct,
+	 * union or enum definition ends at its closing '}' (a ';' after it is
+	 * taken too, as bpftrace allows both); a typedef ends at its ';'.
+	 */
 	while (lx->pos < lx->len) {
 		if (skip_c_token(lx, &ok)) {
 			if (!ok)
@@ -222,13 +224,6 @@ bool lex_cdef(struct lexer *lx, struct span *out)
 			*out = SPAN(start, lx->pos);
 			return true;
 		}
-		if (closed && c > ' ') {
-			/* "struct x { ... }" must end with ';' */
-			lex_raw_describe(lx, lx->pos, &sp, buf, sizeof(buf));
-			lex_error(lx, sp, E_SYNTAX,
-				  "unexpected %s, expected ';' after the C definition", buf);
-			return false;
-		}
 		if (c == '{') {
 			if (depth == 0)
 				open = lx->pos;
@@ -239,8 +234,17 @@ bool lex_cdef(struct lexer *lx, struct span *out)
 					  "unexpected '}' in C definition");
 				return false;
 			}
-			if (--depth == 0)
-				closed = true;
+			if (--depth == 0 && !typedef_) {
+				uint32_t end = ++lx->pos;
+				if (!lex_skip_space(lx))
+					return false;
+				if (lex_peek(lx, 0) == ';')
+					end = ++lx->pos;
+				else
+					lx->pos = end;
+				*out = SPAN(start, end);
+				return true;
+			}
 		}
 		lx->pos++;
 	}

@@ -125,7 +125,39 @@ static void json_lost(struct strbuf *out, uint64_t n)
 	sb_printf(out, "{\"type\": \"lost_events\", \"data\": {\"events\": %" PRIu64 "}}\n", n);
 }
 
-/* A value: numbers as the text shows them, strings quoted, tuples as arrays. */
+static void json_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		       const uint8_t *p);
+
+struct json_rec {
+	const struct out_ctx *oc;
+	struct strbuf *out;
+	bool first;
+};
+
+/* "name": value of a struct's field */
+static void json_field(void *arg, const struct field *f, const uint8_t *data)
+{
+	struct json_rec *jr = arg;
+
+	sb_puts(jr->out, jr->first ? "" : ", ");
+	jr->first = false;
+	json_string(jr->out, f->name, strlen(f->name));
+	sb_puts(jr->out, ": ");
+	if (f->bit_size || f->type->kind == TY_PTR || f->type->kind == TY_INT)
+		sb_printf(jr->out, f->type->is_signed || f->type->kind == TY_PTR ? "%lld" : "%llu",
+			  (long long)field_int(f, data));
+	else if (f->type->kind == TY_STR)
+		json_string(jr->out, (const char *)data,
+			    strnlen((const char *)data, f->read_size ? f->read_size : f->type->size));
+	else
+		json_value(jr->oc, jr->out, f->type, data);
+}
+
+/*
+ * A value: numbers as the text shows them, strings quoted, tuples and
+ * arrays as arrays, structs as objects ({ "a": 1, "b": "x" }, bpftrace's
+ * spacing).
+ */
 static void json_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		       const uint8_t *p)
 {
@@ -161,6 +193,22 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		}
 		sb_putc(out, ']');
 		break;
+	case TY_RECORD: {
+		struct json_rec jr = { oc, out, true };
+		sb_puts(out, "{ ");
+		record_fields(t, p, json_field, &jr);
+		sb_puts(out, " }");
+		break;
+	}
+	case TY_ARRAY:
+		sb_putc(out, '[');
+		for (uint32_t i = 0; i < t->count; i++) {
+			if (i)
+				sb_putc(out, ',');
+			json_value(oc, out, t->elem, p + i * t->elem->size);
+		}
+		sb_putc(out, ']');
+		break;
 	case TY_STATS:
 		memcpy(&total, p, 8);
 		memcpy(&count, p + 8, 8);
@@ -174,6 +222,14 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		break;
 	}
 	sb_free(&tmp);
+}
+
+static void json_print_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+			     const void *data)
+{
+	sb_puts(out, "{\"type\": \"value\", \"data\": ");
+	json_value(oc, out, t, data);
+	sb_puts(out, "}\n");
 }
 
 /* {"min": 4, "max": 7, "count": 1}; the open buckets have no min or no max */
@@ -273,6 +329,7 @@ const struct writer json_writer = {
 	.attached = json_attached,
 	.text = json_text,
 	.lost = json_lost,
+	.value = json_print_value,
 	.map_begin = json_map_begin,
 	.map_entry = json_map_entry,
 	.map_end = json_map_end,

@@ -10,9 +10,7 @@
 #include "output/mapprint.h"
 #include "output/hist.h"
 #include "output/stats.h"
-#include "output/timefmt.h"
 #include "output/writer.h"
-#include "sym/symbols.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,161 +21,6 @@ static int64_t get_i64(const void *p)
 	int64_t v;
 	memcpy(&v, p, 8);
 	return v;
-}
-
-/*
- * A stack as bpftrace prints it: a newline, then a line per frame,
- * indent + "name+offset" (perf mode: "\taddress name+offset (file)");
- * addresses without a name print as hex. Nothing when the kernel gave no
- * stack.
- */
-void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		  const void *data, const char *indent)
-{
-	const uint8_t *p = data;
-	int pid = t->user ? (int)get_i64(p + 8) : 0;
-	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
-
-	if (!stack_read(oc->maps, t, get_i64(p), ips))
-		return;
-	sb_putc(out, '\n');
-	for (uint32_t i = 0; i < t->count && ips[i]; i++) {
-		struct sym sym;
-		bool ok = sym_resolve(t->user, pid, ips[i], &sym);
-		unsigned long long a = (unsigned long long)ips[i];
-		if (!t->perf && ok)
-			sb_printf(out, "%s%s+%llu\n", indent, sym.name, (unsigned long long)sym.offset);
-		else if (!t->perf)
-			sb_printf(out, "%s0x%llx\n", indent, a);
-		else if (ok && sym.module)
-			sb_printf(out, "\t%llx %s+%llu (%s)\n", a, sym.name,
-				  (unsigned long long)sym.offset, sym.module);
-		else if (ok)
-			sb_printf(out, "\t%llx %s+%llu\n", a, sym.name, (unsigned long long)sym.offset);
-		else
-			sb_printf(out, "\t%llx 0x%llx ([unknown])\n", a, a);
-	}
-}
-
-static void format_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-			 const void *data, bool key)
-{
-	const uint8_t *p = data;
-
-	switch (t->kind) {
-	case TY_INT: {
-		uint64_t u = 0;
-		int64_t v;
-		memcpy(&u, p, t->size);
-		v = (int64_t)u;
-		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
-			v = (int64_t)(u | ~0ull << (t->size * 8));
-		/* 64-bit keys print signed (bpftrace 0.17); values by their type */
-		if (t->is_signed || (key && t->size == 8))
-			sb_printf(out, "%lld", (long long)v);
-		else
-			sb_printf(out, "%llu", (unsigned long long)u);
-		break;
-	}
-	case TY_COUNT:
-		sb_printf(out, "%llu", (unsigned long long)get_i64(p));
-		break;
-	case TY_SUM:
-		if (t->is_signed)
-			sb_printf(out, "%lld", (long long)get_i64(p));
-		else
-			sb_printf(out, "%llu", (unsigned long long)get_i64(p));
-		break;
-	case TY_MIN:
-	case TY_MAX:
-		sb_printf(out, "%lld", (long long)get_i64(p));
-		break;
-	case TY_PTR:
-		if (key)
-			sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
-		else
-			sb_printf(out, "%lld", (long long)get_i64(p));
-		break;
-	case TY_STR:
-		sb_putn(out, (const char *)p, strnlen((const char *)p, t->size));
-		break;
-	case TY_PROBE: {
-		uint64_t id = (uint64_t)get_i64(p);
-		const struct plan *pl = oc->plan;
-		sb_puts(out, id < pl->probe_names.len ? pl->probe_names.data[id] : "?");
-		break;
-	}
-	case TY_STACK: /* bpftrace indents a stack 4 spaces in a key, 8 in a value */
-		stack_format(oc, out, t, p, key ? "    " : "        ");
-		break;
-	case TY_SYM: {
-		/* the function's name, or the address (bpftrace: 0 as "0") */
-		uint64_t a = (uint64_t)get_i64(p);
-		struct sym sym;
-		bool ok = sym_resolve(t->user, t->user ? (int)get_i64(p + 8) : 0, a, &sym);
-		if (ok)
-			sb_puts(out, sym.name);
-		else if (a)
-			sb_printf(out, "0x%llx", (unsigned long long)a);
-		else
-			sb_putc(out, '0');
-		break;
-	}
-	case TY_TIMESTAMP: {
-		/* nanoseconds of CLOCK_MONOTONIC (bpf_ktime_get_ns) as wall-clock time */
-		struct timespec rt, mono;
-		clock_gettime(CLOCK_REALTIME, &rt);
-		clock_gettime(CLOCK_MONOTONIC, &mono);
-		int64_t wall = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
-			       ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec) + get_i64(p);
-		if (!timefmt_strftime(out, t->name, (time_t)(wall / 1000000000),
-				      (uint32_t)(wall % 1000000000 / 1000))) {
-			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
-			sb_puts(out, TIMEFMT_FAILED);
-		}
-		break;
-	}
-	case TY_TUPLE:
-		sb_putc(out, '(');
-		for (uint32_t i = 0; i < t->nfields; i++) {
-			if (i)
-				sb_puts(out, ", ");
-			format_value(oc, out, t->fields[i].type, p + t->fields[i].offset, key);
-		}
-		sb_putc(out, ')');
-		break;
-	case TY_AVG:
-		sb_printf(out, "%lld", (long long)avg_value(get_i64(p), get_i64(p + 8)));
-		break;
-	case TY_STATS:
-		stats_print(out, get_i64(p), get_i64(p + 8));
-		break;
-	default:
-		sb_puts(out, "?");
-		break;
-	}
-}
-
-void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		  const void *data)
-{
-	format_value(oc, out, t, data, false);
-}
-
-void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		      const void *data)
-{
-	format_value(oc, out, t, data, true);
-}
-
-void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
-		    const uint8_t *key, const char *sep)
-{
-	for (uint32_t i = 0; m->key && i < m->key->nfields; i++) {
-		if (i)
-			sb_puts(out, sep);
-		format_value(oc, out, m->key->fields[i].type, key + m->key->fields[i].offset, true);
-	}
 }
 
 static int cmp_value(const struct type *t, const void *a, const void *b, bool key);
@@ -211,6 +54,9 @@ static int cmp_value(const struct type *t, const void *a, const void *b, bool ke
 	}
 	case TY_COUNT:
 		return cmp_int(false, get_i64(a), get_i64(b));
+	case TY_RECORD:
+	case TY_ARRAY:
+		return memcmp(a, b, t->size);
 	case TY_MIN:
 	case TY_MAX:
 		return cmp_int(true, get_i64(a), get_i64(b));

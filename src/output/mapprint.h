@@ -12,25 +12,14 @@
  *   writer->map_end(w)
  *
  * The writers only format: what an entry's key and value say is decided
- * here, and by value_format() / map_key_format() below.
+ * here, and by value_format() / map_key_format() (value.h).
  */
 #ifndef LANTERN_OUTPUT_MAPPRINT_H
 #define LANTERN_OUTPUT_MAPPRINT_H
 
 #include "maps/mapread.h"
+#include "output/value.h"
 #include "plan/plan.h"
-
-struct writer;
-
-/*
- * What printing values needs: the plan (types, probe names), the kernel
- * maps (entries, stacks) and the writer of the output format.
- */
-struct out_ctx {
-	const struct plan *plan;
-	const struct live_maps *maps;
-	const struct writer *writer;
-};
 
 /* The map being printed. */
 struct map_walk {
@@ -55,23 +44,5 @@ void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, 
 	       struct strbuf *out);
 /* Every map, by name. */
 void maps_print_all(const struct out_ctx *oc, struct strbuf *out);
-
-/*
- * A value as bpftrace's text writes it: integers (signed or not as its
- * type), strings raw, tuples "(1, a)", probe names, avg, stats. key: a key
- * field (64-bit integers signed, pointers in hex).
- */
-void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		  const void *data);
-void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		      const void *data);
-/* The key fields of m, each with key_field_format(), joined by sep. */
-void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
-		    const uint8_t *key, const char *sep);
-
-/* A kstack/ustack (TY_STACK) value: frames on lines that start with indent
-   (map keys: 4 spaces; map values and printf: 8, as bpftrace). */
-void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
-		  const void *data, const char *indent);
 
 #endif

@@ -32,6 +32,13 @@ static void text_lost(struct strbuf *out, uint64_t n)
 	sb_printf(out, "Lost %llu events\n", (unsigned long long)n);
 }
 
+static void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+		       const void *data)
+{
+	value_format(oc, out, t, data);
+	sb_putc(out, '\n');
+}
+
 static void text_map_begin(struct map_walk *w)
 {
 }
@@ -75,6 +82,7 @@ const struct writer text_writer = {
 	.attached = text_attached,
 	.text = text_text,
 	.lost = text_lost,
+	.value = text_value,
 	.map_begin = text_map_begin,
 	.map_entry = text_map_entry,
 	.map_end = text_map_end,

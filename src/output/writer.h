@@ -9,6 +9,7 @@
  *   probes attached  Attaching 2 probes...         {"type": "attached_probes", ...}
  *   printf, time()   the text as it is             {"type": "printf", "data": "..."}
  *   events lost      Lost 5 events                 {"type": "lost_events", ...}
+ *   print(value)     the value                     {"type": "value", "data": ...}
  *   a map            @m[k]: v lines                {"type": "map", "data": {...}}
  *
  * Maps come from the map walker (mapprint.h), which reads, sorts, cuts
@@ -26,6 +27,8 @@
 
 struct map_walk;
 struct map_item;
+struct out_ctx;
+struct type;
 
 enum text_kind {
 	TEXT_PRINTF, /* printf() */
@@ -40,6 +43,9 @@ struct writer {
 	void (*text)(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
 	/* n events the ring buffer could not take since the last report */
 	void (*lost)(struct strbuf *out, uint64_t n);
+	/* print(value): a value of type t at data */
+	void (*value)(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+		      const void *data);
 	/* a map: begin, every entry in order, end (w->n entries, maybe 0) */
 	void (*map_begin)(struct map_walk *w);
 	void (*map_entry)(struct map_walk *w, const struct map_item *it);

@@ -208,7 +208,7 @@ static void parse_top(struct parser *p, struct top *top)
 		if (lex_peek(lx, 0) == '#') {
 			parse_directive(p, top);
 		} else if (lex_at_word(lx, "struct") || lex_at_word(lx, "union") ||
-			   lex_at_word(lx, "enum")) {
+			   lex_at_word(lx, "enum") || lex_at_word(lx, "typedef")) {
 			raw_ok(p, lex_cdef(lx, &sp));
 			add_preamble(p, top, PRE_CDEF, sp);
 		} else {

@@ -12,6 +12,7 @@ void plan_init(struct plan *p, const struct options *opts)
 	source_init(&p->src, opts->script_name, opts->script, strlen(opts->script));
 	diag_init(&p->diag, &p->src);
 	maps_init(&p->maps);
+	type_env_init(&p->types, &p->arena);
 }
 
 void plan_free(struct plan *p)
@@ -29,6 +30,7 @@ void plan_free(struct plan *p)
 	vec_free(&p->progs);
 	vec_free(&p->records);
 	maps_free(&p->maps);
+	type_env_free(&p->types);
 	diag_free(&p->diag);
 	source_free(&p->src);
 	arena_free(&p->arena);

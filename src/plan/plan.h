@@ -4,6 +4,7 @@
  * object; everything in it lives in its arena.
  *
  *   ast          the parsed script
+ *   types        the types and constants it can name (types/env.h)
  *   insts        probe instances: each attach point expanded by its
  *                provider ("tracepoint:sched:sched*" gives several), with
  *                the provider's own data
@@ -33,6 +34,7 @@
 #include "maps/maps.h"
 #include "plan/options.h"
 #include "plan/record.h"
+#include "types/env.h"
 #include "types/type.h"
 
 struct provider;
@@ -88,6 +90,7 @@ struct plan {
 	struct source src;
 	struct diag diag;
 	struct program *ast;
+	struct type_env types; /* the script's C definitions, the kernel's BTF */
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;
 	VEC(struct prog *) progs;

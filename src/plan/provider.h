@@ -55,6 +55,7 @@ enum provider_id {
 enum provider_flag {
 	PROV_F_REGS = 1 << 0, /* the context is the task's registers (reg() works) */
 	PROV_F_USER = 1 << 1, /* run by user space, not by a kernel event (BEGIN, END) */
+	PROV_F_USER_MEM = 1 << 2, /* in a process: addresses cast to pointers are user memory */
 };
 
 /* A kernel attachment to release at teardown (-1: none). */

@@ -26,6 +26,7 @@ enum record_kind {
 	REC_JOIN,
 	REC_SYSTEM, /* system(fmt, ...): run the text as a shell command */
 	REC_CAT,    /* cat(fmt, ...): print the file the text names */
+	REC_PRINT_VALUE, /* print(value) */
 	REC_COUNT_
 };
 

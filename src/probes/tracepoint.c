@@ -125,6 +125,16 @@ static struct type *field_type(struct plan *p, const struct tp_field *f, struct 
 			return NULL;
 		return type_array(a, type_int(f->elem_size, f->is_signed), f->array_len);
 	}
+	if (f->is_pointer && !f->is_string && strcmp(f->base, "void")) {
+		/* struct timespec *, u32 *: the type from BTF, when followed */
+		const char *tag = NULL, *name = f->base;
+		if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6) || !strncmp(name, "enum ", 5)) {
+			size_t n = strcspn(name, " ");
+			tag = arena_strndup(a, name, n);
+			name += n + 1;
+		}
+		return type_env_lazy_ptr(&p->types, tag, arena_strdup(a, name), f->ptr_depth, f->is_user);
+	}
 	if (f->is_pointer)
 		return type_ptr(a, f->is_string ? &ty_s8 : &ty_u8, f->is_user);
 	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)

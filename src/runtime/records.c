@@ -78,6 +78,13 @@ static int rec_print_map(struct loop *l, const struct record_desc *r, const uint
 	return 0;
 }
 
+static int rec_print_value(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	const struct field *f = &r->args->fields[0];
+	l->s->oc.writer->value(&l->line, &l->s->oc, f->type, data + 8 + f->offset);
+	return 0;
+}
+
 static int rec_clear_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
 	map_clear(&l->s->maps, r->map);
@@ -156,6 +163,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
 	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
+	[REC_PRINT_VALUE] = rec_print_value,
 };
 
 int on_record(void *ctx, void *data, size_t size)

@@ -61,6 +61,14 @@ static struct type *check_provider_builtin(struct check *c, struct expr *e)
 	return &ty_none;
 }
 
+/* curtask: a struct task_struct * where the kernel has BTF, else an integer */
+static struct type *check_curtask(struct check *c, struct expr *e)
+{
+	struct type *t = type_env_lookup(&c->p->types, "struct", "task_struct");
+
+	return t ? type_ptr(&c->p->arena, t, false) : &ty_u64;
+}
+
 static struct type *check_sarg(struct check *c, struct expr *e)
 {
 	return check_not_here(c, e);
@@ -94,7 +102,7 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_CPID] = { "cpid", BI_CPID, NULL, check_cpid },
 	[BI_NUMAID] = { "numaid", BI_NUMAID, &ty_u64, NULL },
 	[BI_JIFFIES] = { "jiffies", BI_JIFFIES, &ty_u64, NULL },
-	[BI_CURTASK] = { "curtask", BI_CURTASK, &ty_u64, NULL },
+	[BI_CURTASK] = { "curtask", BI_CURTASK, NULL, check_curtask },
 	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_provider_builtin },
 	[BI_FUNC] = { "func", BI_FUNC, NULL, check_provider_builtin },
 	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_provider_builtin },
@@ -205,13 +213,17 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 	const struct func_def *fd = &func_defs[e->id];
 	struct expr *a = e->u.call.args.v[0];
 
+	if (a->kind != EXPR_MAP && fd->id == FN_PRINT) {
+		/* print(value): integers, strings, tuples, structs, arrays, ... */
+		struct type *t = check_expr(c, a);
+		if (e->u.call.args.n > 1)
+			CERR(c, e->span, E_ARG_COUNT, "print() of a value takes no top or div");
+		else if (t->kind == TY_VOID || t->kind == TY_CTX || type_is_agg(t))
+			CERR(c, a->span, E_ARG_TYPE, "%s cannot be printed", type_str_of(t));
+		return &ty_void;
+	}
 	if (a->kind != EXPR_MAP) {
-		if (fd->id == FN_PRINT) {
-			CERR(c, a->span, E_UNSUPPORTED, "print() of a value that is not a map is not supported yet");
-			CHINT(c, "use printf() to print a value");
-		} else {
-			CERR(c, a->span, E_ARG_TYPE, "%s() expects a map", fd->name);
-		}
+		CERR(c, a->span, E_ARG_TYPE, "%s() expects a map", fd->name);
 		check_expr(c, a);
 		return &ty_void;
 	}

@@ -172,10 +172,6 @@ static struct type *check_value(struct check *c, struct expr *v)
 
 static struct type *arith_result(struct type *a, struct type *b)
 {
-	if (a->kind == TY_PTR)
-		return a;
-	if (b->kind == TY_PTR)
-		return b;
 	return (!a->is_signed && !b->is_signed) ? &ty_u64 : &ty_s64;
 }
 
@@ -230,8 +226,9 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_s64;
 	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
 		return &ty_s64;
-	if (!is_truthy(a) || !is_truthy(b) || (a->kind == TY_PTR && b->kind == TY_PTR &&
-					       op != OP_EQ && op != OP_NE && op != OP_SUB)) {
+	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
+		return check_ptr_arith(c, e, a, b);
+	if (!is_truthy(a) || !is_truthy(b)) {
 		CERR(c, e->span, E_TYPE_MISMATCH, "type mismatch for '%s': comparing %s with %s",
 		     op_str(op), type_str_of(a), type_str_of(b));
 		return &ty_none;
@@ -280,6 +277,8 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs a map or a variable", op_str(e->u.unary.op));
 		return &ty_none;
 	}
+	if (x->type->kind == TY_PTR && x->kind == EXPR_VAR)
+		return x->type; /* $p++: the next element */
 	if (x->type->kind != TY_INT && x->type->kind != TY_NONE) {
 		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs an integer, not %s", op_str(e->u.unary.op),
 		     type_str_of(x->type));
@@ -313,9 +312,7 @@ static struct type *check_unary(struct check *c, struct expr *e)
 			return type_int(8, t->is_signed);
 		break;
 	case OP_DEREF:
-		if (t->kind == TY_PTR && t->elem && t->elem->kind == TY_INT)
-			return t->elem;
-		break;
+		return check_deref(c, e, t);
 	case OP_ADDR:
 		CERR(c, e->span, E_UNSUPPORTED, "taking an address with '&' is not supported yet");
 		return &ty_none;
@@ -323,37 +320,6 @@ static struct type *check_unary(struct check *c, struct expr *e)
 		break;
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '%s': %s", op_str(op), type_str_of(t));
-	return &ty_none;
-}
-
-static struct type *cast_type(struct check *c, const struct ast_typename *tn)
-{
-	static const struct {
-		const char *name;
-		struct type *t;
-	} ints[] = {
-		{ "int8", &ty_s8 },   { "int16", &ty_s16 }, { "int32", &ty_s32 }, { "int64", &ty_s64 },
-		{ "uint8", &ty_u8 },  { "uint16", &ty_u16 }, { "uint32", &ty_u32 }, { "uint64", &ty_u64 },
-		{ "char", &ty_s8 },   { "short", &ty_s16 }, { "int", &ty_s32 },	 { "long", &ty_s64 },
-		{ "bool", &ty_u8 },   { "u8", &ty_u8 },	    { "u16", &ty_u16 },	 { "u32", &ty_u32 },
-		{ "u64", &ty_u64 },   { "s8", &ty_s8 },	    { "s16", &ty_s16 },	 { "s32", &ty_s32 },
-		{ "s64", &ty_s64 },   { "unsigned", &ty_u32 },
-	};
-
-	if (tn->tag == TN_PLAIN && tn->ptr_depth == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(ints); i++)
-			if (!strcmp(tn->name, ints[i].name))
-				return ints[i].t;
-	}
-	if (tn->tag == TN_PLAIN && tn->ptr_depth == 1) {
-		for (size_t i = 0; i < ARRAY_SIZE(ints); i++)
-			if (!strcmp(tn->name, ints[i].name))
-				return type_ptr(&c->p->arena, ints[i].t, false);
-	}
-	CERR(c, tn->span, E_UNSUPPORTED, "cast to '%s%s%s' is not supported yet",
-	     tn->tag == TN_STRUCT ? "struct " : tn->tag == TN_UNION ? "union " : "", tn->name,
-	     tn->ptr_depth ? " *" : "");
-	CHINT(c, "casts to integer types (int8 .. uint64) work; kernel structs need BTF support");
 	return &ty_none;
 }
 
@@ -376,10 +342,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return b->type ? b->type : b->check(c, e);
 	}
 	case EXPR_IDENT:
-		CERR(c, e->span, E_UNKNOWN_IDENT, "unknown identifier '%s'", e->u.name);
-		if (func_lookup(e->u.name))
-			CHINT(c, "'%s' is a function: call it as %s(...)", e->u.name, e->u.name);
-		return &ty_none;
+		return check_ident(c, e);
 	case EXPR_POSITIONAL: {
 		int64_t v;
 		if (!positional_int(p, e->u.num, &v)) {
@@ -456,26 +419,10 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		}
 		return known ? type_tuple(&p->arena, el, e->u.list.n) : &ty_none;
 	}
-	case EXPR_CAST: {
-		struct type *to = cast_type(c, &e->u.cast.type);
-		struct type *from = check_expr(c, e->u.cast.operand);
-		if (to->kind == TY_NONE || from->kind == TY_NONE)
-			return &ty_none;
-		if (!is_truthy(from)) {
-			CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from),
-			     type_str_of(to));
-			return &ty_none;
-		}
-		return to;
-	}
-	case EXPR_SIZEOF: {
-		struct type *t = e->u.size_of.type.name ? cast_type(c, &e->u.size_of.type)
-							: check_expr(c, e->u.size_of.operand);
-		if (t->kind == TY_PTR && e->u.size_of.type.name)
-			t = t->elem ? type_ptr(&p->arena, t->elem, false) : t;
-		e->id = t->size;
-		return t->kind == TY_NONE ? t : &ty_u64;
-	}
+	case EXPR_CAST:
+		return check_cast(c, e);
+	case EXPR_SIZEOF:
+		return check_sizeof(c, e);
 	}
 	return &ty_none;
 }
@@ -567,7 +514,10 @@ static void check_assign_var(struct check *c, struct stmt *st)
 			CERR(c, target->span, E_UNDEFINED_VAR, "undefined variable $%s", target->u.name);
 			return;
 		}
-		if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
+		if (v->type->kind == TY_PTR && (t->kind == TY_INT || t->kind == TY_NONE) &&
+		    (st->u.assign.op == OP_ADD || st->u.assign.op == OP_SUB))
+			; /* $p += n: n elements on */
+		else if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
 			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", op_str(st->u.assign.op));
 		else {
 			warn_mixed_signs(c, st->u.assign.op, st->span, v->type, t, NULL,

@@ -41,6 +41,18 @@ struct type *check_not_here(struct check *c, struct expr *e);
 struct type *check_field(struct check *c, struct expr *e);
 struct type *check_index(struct check *c, struct expr *e);
 
+/* types, pointers and constants (check_ptr.c) */
+struct type *check_typename(struct check *c, const struct ast_typename *tn);
+struct type *check_cast(struct check *c, struct expr *e);
+struct type *check_sizeof(struct check *c, struct expr *e);
+struct type *check_ident(struct check *c, struct expr *e);
+struct type *check_deref(struct check *c, struct expr *e, struct type *t);
+struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);
+/* Whether e (a field, element or *p) is read from user memory. */
+bool expr_user_mem(const struct expr *e);
+/* t, or a copy of pointer t that points into user (or kernel) memory. */
+struct type *type_in_space(struct check *c, struct type *t, bool user);
+
 /* printf(fmt, ...), system() and cat() (check_printf.c) */
 struct type *check_printf(struct check *c, struct expr *e);
 

@@ -27,6 +27,96 @@ static struct type *check_tuple_elem(struct check *c, struct expr *e, struct typ
 	return t->fields[n].type;
 }
 
+/* The names of a record's fields (and of its anonymous members'), for hints. */
+static void field_names(const struct type *t, struct strbuf *names, const char *want,
+			const char **best, unsigned *bestd)
+{
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct field *f = &t->fields[i];
+		unsigned d;
+		if (f->name && !*f->name && f->type->kind == TY_RECORD) {
+			field_names(f->type, names, want, best, bestd);
+			continue;
+		}
+		if (!f->name)
+			continue;
+		d = edit_distance(want, f->name, *bestd);
+		if (d < *bestd) {
+			*bestd = d;
+			*best = f->name;
+		}
+		if (names->len < 300)
+			sb_printf(names, "%s%s", names->len ? ", " : "", f->name);
+		else if (!strstr(sb_str(names), "..."))
+			sb_puts(names, ", ...");
+	}
+}
+
+static void unknown_field(struct check *c, struct expr *e, const struct type *t)
+{
+	const char *best = NULL;
+	unsigned bestd = 4;
+	struct strbuf names = { 0 };
+
+	if (!c->final)
+		return;
+	if (t->kind == TY_CTX)
+		diag_error(&c->p->diag, e->u.field.name_span, E_UNKNOWN_FIELD, "%s has no field '%s'",
+			   c->inst->name, e->u.field.name);
+	else
+		diag_error(&c->p->diag, e->u.field.name_span, E_UNKNOWN_FIELD, "%s has no field '%s'",
+			   type_str_of(t), e->u.field.name);
+	field_names(t, &names, e->u.field.name, &best, &bestd);
+	if (best)
+		diag_hint(&c->p->diag, "did you mean '%s'?", best);
+	else if (names.len)
+		diag_hint(&c->p->diag, "its fields are: %s", sb_str(&names));
+	sb_free(&names);
+}
+
+/*
+ * A field of a struct or union: '.' on a record value, '->' through a
+ * pointer to one. e->info is the field, e->id its offset in the record
+ * (anonymous members included). A pointer read from user memory points
+ * there too.
+ */
+static struct type *check_record_field(struct check *c, struct expr *e, struct type *t)
+{
+	bool arrow = e->u.field.arrow, user;
+	struct type *r = t;
+	const struct field *f;
+	uint32_t off;
+
+	if (t->kind == TY_PTR) {
+		r = type_elem(t);
+		if (r->kind != TY_RECORD) {
+			CERR(c, e->span, E_BAD_OPERAND, "%s does not point to a struct or union: it has no fields",
+			     type_str_of(t));
+			return &ty_none;
+		}
+		if (!arrow) {
+			CERR(c, e->span, E_BAD_OPERAND, "%s is a pointer: read its fields with '->'",
+			     type_str_of(t));
+			return &ty_none;
+		}
+		user = t->user;
+	} else {
+		if (arrow) {
+			CERR(c, e->span, E_BAD_OPERAND, "%s is not a pointer: read its fields with '.'",
+			     type_str_of(t));
+			return &ty_none;
+		}
+		user = expr_user_mem(e->u.field.base);
+	}
+	if (!(f = type_field(r, e->u.field.name, &off))) {
+		unknown_field(c, e, r);
+		return &ty_none;
+	}
+	e->info = (void *)f;
+	e->id = (int)off;
+	return type_in_space(c, f->type, user);
+}
+
 struct type *check_field(struct check *c, struct expr *e)
 {
 	struct type *t = check_expr(c, e->u.field.base);
@@ -35,17 +125,10 @@ struct type *check_field(struct check *c, struct expr *e)
 		return t;
 	if (t->kind == TY_TUPLE)
 		return check_tuple_elem(c, e, t);
-	if (t->kind != TY_CTX && t->kind != TY_RECORD) {
-		struct expr *b = e->u.field.base;
-		struct field *bf = b->kind == EXPR_FIELD ? b->info : NULL;
-		if (t->kind == TY_PTR) {
-			CERR(c, e->span, E_BAD_OPERAND, "cannot read field '%s' through %s",
-			     e->u.field.name, bf && bf->ctype ? bf->ctype : type_str_of(t));
-			CHINT(c, "reading a kernel struct through a pointer needs its layout from BTF, "
-				 "which lantern does not support yet");
-		} else {
-			CERR(c, e->span, E_BAD_OPERAND, "%s has no fields", type_str_of(t));
-		}
+	if (t->kind == TY_RECORD || t->kind == TY_PTR)
+		return check_record_field(c, e, t);
+	if (t->kind != TY_CTX) {
+		CERR(c, e->span, E_BAD_OPERAND, "%s has no fields", type_str_of(t));
 		return &ty_none;
 	}
 	for (uint32_t i = 0; i < t->nfields; i++) {
@@ -54,27 +137,7 @@ struct type *check_field(struct check *c, struct expr *e)
 			return t->fields[i].type;
 		}
 	}
-	if (c->final) {
-		const char *where = c->inst ? c->inst->name : "this probe";
-		const char *best = NULL;
-		unsigned bestd = 4;
-		diag_error(&c->p->diag, e->u.field.name_span, E_UNKNOWN_FIELD,
-			   "%s has no field '%s'", where, e->u.field.name);
-		struct strbuf names = { 0 };
-		for (uint32_t i = 0; i < t->nfields; i++) {
-			unsigned d = edit_distance(e->u.field.name, t->fields[i].name, bestd);
-			if (d < bestd) {
-				bestd = d;
-				best = t->fields[i].name;
-			}
-			sb_printf(&names, "%s%s", i ? ", " : "", t->fields[i].name);
-		}
-		if (best)
-			diag_hint(&c->p->diag, "did you mean '%s'?", best);
-		else
-			diag_hint(&c->p->diag, "its fields are: %s", sb_str(&names));
-		sb_free(&names);
-	}
+	unknown_field(c, e, t);
 	return &ty_none;
 }
 
@@ -95,11 +158,17 @@ struct type *check_index(struct check *c, struct expr *e)
 			return &ty_none;
 		}
 		e->id = (int)idx;
-		return t->elem;
+		return type_in_space(c, t->elem, expr_user_mem(e->u.index.base));
 	}
-	if (t->kind == TY_PTR && t->elem && t->elem->kind == TY_INT) {
+	if (t->kind == TY_PTR) {
+		struct type *to = type_elem(t);
 		check_int(c, e->u.index.index, "an index");
-		return t->elem;
+		if (to->kind == TY_VOID || !to->size) {
+			CERR(c, e->span, E_BAD_OPERAND, "cannot index %s: what it points to has no size",
+			     type_str_of(t));
+			return &ty_none;
+		}
+		return type_in_space(c, to, t->user);
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "%s cannot be indexed", type_str_of(t));
 	return &ty_none;

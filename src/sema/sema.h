@@ -17,6 +17,8 @@ extern const struct func_def func_defs[FN_COUNT_];
 const struct builtin_def *builtin_lookup(const char *name);
 const struct func_def *func_lookup(const char *name);
 
+/* The preamble: #include, #define, #if.., C definitions (preamble.c). 0, or -1 on errors. */
+int sema_preamble(struct plan *p);
 /*
  * Attach points -> probe instances, through the provider of each (provs:
  * the provider table, by id). 0, or -1 on errors.

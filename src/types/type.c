@@ -50,6 +50,67 @@ struct type *type_ptr(struct arena *a, struct type *elem, bool user)
 	return t;
 }
 
+struct type *type_ptr_lazy(struct arena *a, struct type_src *src, uint32_t id, bool user)
+{
+	struct type *t = type_ptr(a, NULL, user);
+
+	t->src = src;
+	t->src_id = id;
+	return t;
+}
+
+struct type *type_elem(struct type *t)
+{
+	if (!t->elem && t->src)
+		t->elem = t->src->resolve(t->src, t->src_id);
+	if (!t->elem)
+		t->elem = &ty_void;
+	return t->elem;
+}
+
+uint32_t type_step(struct type *t)
+{
+	struct type *to = type_elem(t);
+	return to->size ? to->size : 1;
+}
+
+struct type *type_record(struct arena *a, const char *name, uint32_t size, uint32_t align,
+			 uint32_t nfields)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	t->kind = TY_RECORD;
+	t->name = name;
+	t->size = size;
+	t->align = align ? align : 1;
+	t->fields = ARENA_ARRAY(a, struct field, nfields ? nfields : 1);
+	t->nfields = nfields;
+	return t;
+}
+
+const struct field *type_field(const struct type *t, const char *name, uint32_t *offset)
+{
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct field *f = &t->fields[i];
+		if (f->name && !strcmp(f->name, name)) {
+			*offset = f->offset;
+			return f;
+		}
+	}
+	/* anonymous structs and unions: their members are the record's */
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct field *f = &t->fields[i];
+		uint32_t inner;
+		if (f->name && *f->name)
+			continue;
+		if (f->type->kind == TY_RECORD && (f = type_field(t->fields[i].type, name, &inner))) {
+			*offset = t->fields[i].offset + inner;
+			return f;
+		}
+	}
+	return NULL;
+}
+
 struct type *type_array(struct arena *a, struct type *elem, uint32_t count)
 {
 	struct type *t = ARENA_NEW(a, struct type);
@@ -248,7 +309,7 @@ void type_name(struct strbuf *out, const struct type *t)
 		sb_putc(out, ')');
 		break;
 	case TY_PTR:
-		type_name(out, t->elem);
+		type_name(out, type_elem((struct type *)t));
 		sb_puts(out, " *");
 		break;
 	case TY_ARRAY:

@@ -44,13 +44,24 @@ enum type_kind {
 struct type;
 
 struct field {
-	const char *name;
+	const char *name;   /* "" for an anonymous struct or union member */
 	struct type *type;
 	uint32_t offset;
 	uint32_t read_size; /* bytes to read from the source (char[N] -> N) */
 	bool data_loc;	    /* tracepoint __data_loc: a u32 locating the data */
 	bool rel_loc;	    /* __rel_loc: located from the end of the u32 */
+	uint8_t bit_off;    /* a bitfield: its first bit past offset (0..7) */
+	uint8_t bit_size;   /* a bitfield: its width in bits; 0 for other fields */
 	const char *ctype;  /* tracepoint: the C type its format file gives */
+};
+
+/*
+ * Where the lazy parts of types come from (BTF, DWARF): a pointer's
+ * target is resolved when it is first needed (type_elem), so that typing
+ * `struct task_struct *` does not convert every type it can reach.
+ */
+struct type_src {
+	struct type *(*resolve)(struct type_src *src, uint32_t id);
 };
 
 struct type {
@@ -60,12 +71,14 @@ struct type {
 	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
-	struct type *elem;
-	uint32_t count; /* TY_ARRAY: elements; TY_STACK: frames kept */
+	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
+	uint32_t count;	   /* TY_ARRAY: elements; TY_STACK: frames kept */
 	struct field *fields;
 	uint32_t nfields;
-	const char *name;	      /* TY_RECORD */
+	const char *name;	   /* TY_RECORD: "struct task_struct"; TY_TIMESTAMP: the format */
 	int64_t lmin, lmax, lstep; /* TY_LHIST */
+	struct type_src *src;	   /* TY_PTR: resolves the target, src_id, when elem is NULL */
+	uint32_t src_id;
 };
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
@@ -76,6 +89,20 @@ extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s1
 struct type *type_int(unsigned size, bool is_signed);
 struct type *type_str(struct arena *a, uint32_t size);
 struct type *type_ptr(struct arena *a, struct type *elem, bool user);
+/* A pointer whose target src resolves from id when first needed. */
+struct type *type_ptr_lazy(struct arena *a, struct type_src *src, uint32_t id, bool user);
+/* What pointer t points to (resolved now if it was lazy); void if unknown. */
+struct type *type_elem(struct type *t);
+/* The step of pointer arithmetic on t: the size of what it points to (void *: 1). */
+uint32_t type_step(struct type *t);
+/* A struct or union named name ("struct x"), nfields fields to fill, of size bytes. */
+struct type *type_record(struct arena *a, const char *name, uint32_t size, uint32_t align,
+			 uint32_t nfields);
+/*
+ * The field called name of record t, also inside its anonymous members;
+ * *offset gets its offset from the start of t. NULL if there is none.
+ */
+const struct field *type_field(const struct type *t, const char *name, uint32_t *offset);
 struct type *type_array(struct arena *a, struct type *elem, uint32_t count);
 /* A tuple of n element types, laid out with natural alignment. */
 struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);

@@ -6,6 +6,8 @@
  *   syscalls read N SIZE       read SIZE bytes from /dev/zero N times
  *   syscalls madvise N         madvise(MADV_DONTNEED) N times (and one MADV_NORMAL)
  *   syscalls sleep MS          sleep
+ *   syscalls nanosleep MS      sleep with the nanosleep syscall itself (libc's
+ *                              nanosleep() makes clock_nanosleep)
  *   syscalls write N TEXT      write TEXT to stdout N times
  *   syscalls mix N             N times each: getppid, uname, stat, lstat, fstat,
  *                              umask, sched_yield, getuid, dup, and a close(-1)
@@ -54,6 +56,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "sleep")) {
 		struct timespec ts = { atol(argv[2]) / 1000, atol(argv[2]) % 1000 * 1000000 };
 		nanosleep(&ts, NULL);
+	} else if (!strcmp(argv[1], "nanosleep")) {
+		struct timespec ts = { atol(argv[2]) / 1000, atol(argv[2]) % 1000 * 1000000 };
+		syscall(SYS_nanosleep, &ts, NULL);
 	} else if (!strcmp(argv[1], "write") && argc > 3) {
 		for (long i = 0; i < atol(argv[2]); i++)
 			if (write(1, argv[3], strlen(argv[3])) < 0)

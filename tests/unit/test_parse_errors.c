@@ -451,12 +451,11 @@ static const struct golden goldens[] = {
 		"       ~~~~~~~~~~~~~~~~\n",
 	},
 	{
-		"cdef_missing_semicolon",
-		"struct foo { int a; }\n"
-		"BEGIN { }",
-		"stdin:2:1-6: error E110: unexpected 'BEGIN', expected ';' after the C definition\n"
-		"BEGIN { }\n"
-		"~~~~~\n",
+		"cdef_typedef_missing_semicolon",
+		"typedef unsigned int foo_t\n",
+		"stdin:1:27: error E110: unexpected end of input, expected ';' after the C definition\n"
+		"typedef unsigned int foo_t\n"
+		"                          ~\n",
 	},
 	{
 		"cdef_unclosed",

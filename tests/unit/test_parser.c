@@ -129,6 +129,19 @@ static const struct golden goldens[] = {
 		"   ident FOO\n",
 	},
 	{
+		/* a definition may end at its '}' (no ';'), a typedef at its ';' */
+		"cdef_without_semicolon",
+		"struct s { int a; }\n"
+		"typedef struct s s_t;\n"
+		"enum e { A }\n"
+		"BEGIN { }",
+		"program\n"
+		" cdef struct s { int a; }\n"
+		" cdef typedef struct s s_t;\n"
+		" cdef enum e { A }\n"
+		" probe BEGIN\n",
+	},
+	{
 		"preamble_between_probes",
 		"BEGIN { }\n"
 		"#define X 1\n"

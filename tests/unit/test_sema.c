@@ -124,11 +124,11 @@ static const struct sema_case cases[] = {
 		  "                       ~~\n"
 		  "hint: use str($1) to get it as a string\n"
 		  "" },
-	{ "BEGIN { @x = (struct task_struct *)0; }",
-	  "stdin:1:15-35: error E209: cast to 'struct task_struct *' is not supported yet\n"
-		  "BEGIN { @x = (struct task_struct *)0; }\n"
-		  "              ~~~~~~~~~~~~~~~~~~~~\n"
-		  "hint: casts to integer types (int8 .. uint64) work; kernel structs need BTF support\n"
+	{ "struct s { int a; int bb; } BEGIN { $p = (struct s *)0; @x = $p->b; }",
+	  "stdin:1:66: error E204: struct s has no field 'b'\n"
+		  "struct s { int a; int bb; } BEGIN { $p = (struct s *)0; @x = $p->b; }\n"
+		  "                                                                 ~\n"
+		  "hint: did you mean 'a'?\n"
 		  "" },
 	{ "BEGIN { @x = 1; @x += \"a\"; }",
 	  "stdin:1:23-26: error E307: '+=' needs an integer, not string[8]\n"
@@ -186,6 +186,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:14-19: error E201: unknown identifier 'hello'\n"
 		  "BEGIN { @x = hello; }\n"
 		  "             ~~~~~\n"
+		  "hint: constants come from the script's #define and enums, the kernel's enums (BTF) and the headers it #includes\n"
 		  "" },
 	{ "interval:s:0 { }",
 	  "stdin:1:1-13: error E111: invalid interval count '0'\n"

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Types a script names and pointers: casts, sizeof, offsetof, `*p`, pointer
+ * arithmetic, constants (#define, enum members, kernel enums), and which
+ * address space a pointer reads from.
+ *
+ * Address spaces: a pointer is to kernel memory unless it comes from user
+ * memory. Casts to a pointer in uprobes and USDT probes, and syscall
+ * pointer arguments, point to user memory; a pointer read from user memory
+ * does too; uptr() and kptr() say it outright.
+ */
+#include "sema/check.h"
+
+#include <string.h>
+
+static const char *const tags[] = { [TN_PLAIN] = NULL, [TN_STRUCT] = "struct",
+				     [TN_UNION] = "union", [TN_ENUM] = "enum" };
+
+/* Where a type that is not found was looked for. */
+static void hint_where(struct check *c)
+{
+	if (c->p->types.btf.tried && !c->p->types.btf.nobjs)
+		CHINT(c, "lantern looked in the script's definitions; %s", c->p->types.btf.err);
+	else
+		CHINT(c, "lantern looked in the script's definitions and the kernel's BTF");
+}
+
+struct type *check_typename(struct check *c, const struct ast_typename *tn)
+{
+	struct type *t = type_env_lookup(&c->p->types, tags[tn->tag], tn->name);
+
+	if (!t) {
+		CERR(c, tn->span, E_UNKNOWN_TYPE, "unknown type '%s%s%s'", tags[tn->tag] ? tags[tn->tag] : "",
+		     tags[tn->tag] ? " " : "", tn->name);
+		hint_where(c);
+		return &ty_none;
+	}
+	for (uint32_t i = 0; i < tn->ptr_depth; i++)
+		t = type_ptr(&c->p->arena, t, false);
+	return t;
+}
+
+bool expr_user_mem(const struct expr *e)
+{
+	const struct expr *b;
+
+	switch (e->kind) {
+	case EXPR_FIELD:
+	case EXPR_INDEX:
+		b = e->kind == EXPR_FIELD ? e->u.field.base : e->u.index.base;
+		return b->type->kind == TY_PTR ? b->type->user : expr_user_mem(b);
+	case EXPR_UNARY:
+		return e->u.unary.op == OP_DEREF && e->u.unary.operand->type->user;
+	default:
+		return false;
+	}
+}
+
+struct type *type_in_space(struct check *c, struct type *t, bool user)
+{
+	struct type *copy;
+
+	if (t->kind != TY_PTR || t->user == user)
+		return t;
+	copy = ARENA_NEW(&c->p->arena, struct type);
+	*copy = *t;
+	copy->user = user;
+	return copy;
+}
+
+struct type *check_cast(struct check *c, struct expr *e)
+{
+	struct type *to = check_typename(c, &e->u.cast.type);
+	struct type *from = check_expr(c, e->u.cast.operand);
+
+	if (to->kind == TY_NONE || from->kind == TY_NONE)
+		return &ty_none;
+	if ((from->kind != TY_INT && from->kind != TY_PTR) || (to->kind != TY_INT && to->kind != TY_PTR)) {
+		CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from), type_str_of(to));
+		if (to->kind == TY_RECORD)
+			CHINT(c, "cast to a pointer and read through it: (%s *)", type_str_of(to));
+		return &ty_none;
+	}
+	if (to->kind == TY_PTR) {
+		/* an address from user space points there, so does one of a user pointer */
+		bool user = from->kind == TY_PTR ? from->user : (c->inst->prov->flags & PROV_F_USER_MEM);
+		return type_in_space(c, to, user);
+	}
+	return to;
+}
+
+/* sizeof(type) and sizeof(expr): the size in the kernel's (or program's) memory */
+struct type *check_sizeof(struct check *c, struct expr *e)
+{
+	struct type *t = e->u.size_of.type.name ? check_typename(c, &e->u.size_of.type)
+						: check_expr(c, e->u.size_of.operand);
+	struct expr *x = e->u.size_of.operand;
+	const struct field *f = x && x->kind == EXPR_FIELD ? x->info : NULL;
+
+	if (t->kind == TY_NONE)
+		return t;
+	e->id = t->size;
+	/* a char array field: its length, not its string buffer's */
+	if (f && f->read_size && t->kind == TY_STR && x->u.field.base->type->kind != TY_CTX)
+		e->id = f->read_size;
+	return &ty_u64;
+}
+
+/* A name that is neither a builtin nor a variable: a constant, or an error. */
+struct type *check_ident(struct check *c, struct expr *e)
+{
+	const struct constant *k = type_env_constant(&c->p->types, e->u.name);
+
+	if (k) {
+		e->info = (void *)k;
+		return k->str ? type_str(&c->p->arena, strlen(k->str) + 1) : &ty_s64;
+	}
+	CERR(c, e->span, E_UNKNOWN_IDENT, "unknown identifier '%s'", e->u.name);
+	if (func_lookup(e->u.name))
+		CHINT(c, "'%s' is a function: call it as %s(...)", e->u.name, e->u.name);
+	else
+		CHINT(c, "constants come from the script's #define and enums, the kernel's enums (BTF) "
+			 "and the headers it #includes");
+	return &ty_none;
+}
+
+struct type *check_deref(struct check *c, struct expr *e, struct type *t)
+{
+	struct type *to;
+
+	if (t->kind != TY_PTR) {
+		CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '*': %s", type_str_of(t));
+		return &ty_none;
+	}
+	to = type_elem(t);
+	if (to->kind == TY_VOID || !to->size) {
+		CERR(c, e->span, E_BAD_OPERAND, "cannot read through %s: what it points to has no size",
+		     type_str_of(t));
+		CHINT(c, "cast it to a pointer to the type it points to");
+		return &ty_none;
+	}
+	return type_in_space(c, to, t->user);
+}
+
+/*
+ * a op b where one side is a pointer: p + n and p - n move by n elements, p
+ * - q counts the elements between; comparisons compare addresses. NULL when
+ * neither side is a pointer.
+ */
+struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b)
+{
+	enum op op = e->u.binary.op;
+
+	if (a->kind != TY_PTR && b->kind != TY_PTR)
+		return NULL;
+	switch (op) {
+	case OP_EQ:
+	case OP_NE:
+	case OP_LT:
+	case OP_LE:
+	case OP_GT:
+	case OP_GE:
+	case OP_LAND:
+	case OP_LOR:
+		return &ty_s64;
+	case OP_ADD:
+		if (a->kind == TY_PTR && b->kind == TY_INT)
+			return a;
+		if (b->kind == TY_PTR && a->kind == TY_INT)
+			return b;
+		break;
+	case OP_SUB:
+		if (a->kind == TY_PTR && b->kind == TY_INT)
+			return a;
+		if (a->kind == TY_PTR && b->kind == TY_PTR)
+			return &ty_s64;
+		break;
+	default:
+		break;
+	}
+	CERR(c, e->span, E_TYPE_MISMATCH, "invalid operands to '%s': %s and %s", op_str(op),
+	     type_str_of(a), type_str_of(b));
+	CHINT(c, "pointers take + and - of an integer, - of a pointer, and comparisons; cast to "
+		 "uint64 for other arithmetic");
+	return &ty_none;
+}

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/* Kernel types from BTF: see btf.h. */
+#include "types/btf.h"
+#include "base/util.h"
+
+#include <bpf/btf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A lazy pointer target's id: the object in the high bits, the type id below. */
+#define OBJ_SHIFT 22
+#define ID_MASK ((1u << OBJ_SHIFT) - 1)
+
+static struct type *convert(struct btf_src *b, uint32_t obj, uint32_t id);
+
+static struct type *resolve(struct type_src *src, uint32_t lazy)
+{
+	struct btf_src *b = (struct btf_src *)src;
+	return convert(b, lazy >> OBJ_SHIFT, lazy & ID_MASK);
+}
+
+void btf_src_init(struct btf_src *b, struct arena *a)
+{
+	memset(b, 0, sizeof(*b));
+	b->src.resolve = resolve;
+	b->arena = a;
+}
+
+void btf_src_free(struct btf_src *b)
+{
+	/* modules' BTF is split from vmlinux's: free them first */
+	for (uint32_t i = b->nobjs; i-- > 0;) {
+		btf__free(b->objs[i].btf);
+		free(b->objs[i].types);
+	}
+	free(b->objs);
+	memset(b, 0, sizeof(*b));
+}
+
+static void add_obj(struct btf_src *b, struct btf *btf)
+{
+	b->objs = xrealloc(b->objs, sizeof(*b->objs) * (b->nobjs + 1));
+	b->objs[b->nobjs].btf = btf;
+	b->objs[b->nobjs].ntypes = btf__type_cnt(btf);
+	b->objs[b->nobjs].types = xcalloc(btf__type_cnt(btf), sizeof(struct type *));
+	b->nobjs++;
+}
+
+bool btf_src_load(struct btf_src *b)
+{
+	const char *path = getenv("LANTERN_BTF");
+	struct btf *btf;
+
+	if (b->tried)
+		return b->nobjs > 0;
+	b->tried = true;
+	btf = path ? btf__parse_raw(path) : btf__load_vmlinux_btf();
+	if (!btf) {
+		snprintf(b->err, sizeof(b->err), "the kernel has no BTF (%s: %s)",
+			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+		return false;
+	}
+	add_obj(b, btf);
+	return true;
+}
+
+/* Every module's BTF, read the first time vmlinux's lacks a name. */
+static void load_modules(struct btf_src *b)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (b->mods_read || !b->nobjs || getenv("LANTERN_BTF"))
+		return;
+	b->mods_read = true;
+	if (!(d = opendir("/sys/kernel/btf")))
+		return;
+	while ((de = readdir(d))) {
+		struct btf *m;
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+			continue;
+		if ((m = btf__load_module_btf(de->d_name, b->objs[0].btf)))
+			add_obj(b, m);
+	}
+	closedir(d);
+}
+
+static const char *name_of(const struct btf *btf, const struct btf_type *t)
+{
+	const char *n = btf__name_by_offset(btf, t->name_off);
+	return n ? n : "";
+}
+
+/* An array of n bytes: what lantern cannot take apart (floats, __int128). */
+static struct type *bytes(struct btf_src *b, uint32_t n)
+{
+	return type_array(b->arena, &ty_u8, n);
+}
+
+static struct type *convert_int(struct btf_src *b, const struct btf_type *t)
+{
+	uint8_t enc = btf_int_encoding(t);
+
+	if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
+		return bytes(b, t->size);
+	return type_int(t->size, (enc & BTF_INT_SIGNED) || (enc & BTF_INT_CHAR));
+}
+
+static bool is_char(struct btf_src *b, uint32_t obj, uint32_t id)
+{
+	const struct btf *btf = b->objs[obj].btf;
+	const struct btf_type *t;
+	int r = btf__resolve_type(btf, id);
+
+	if (r < 0 || !(t = btf__type_by_id(btf, r)) || !btf_is_int(t))
+		return false;
+	return t->size == 1 && ((btf_int_encoding(t) & BTF_INT_CHAR) ||
+				!strcmp(name_of(btf, t), "char"));
+}
+
+static struct type *convert_array(struct btf_src *b, uint32_t obj, const struct btf_type *t,
+				  uint32_t *read_size)
+{
+	const struct btf_array *a = btf_array(t);
+	struct type *elem;
+
+	if (read_size && is_char(b, obj, a->type)) {
+		/* a member char[N]: a string, as bpftrace reads it */
+		*read_size = a->nelems;
+		return type_str(b->arena, a->nelems + 1);
+	}
+	elem = convert(b, obj, a->type);
+	return type_array(b->arena, elem, a->nelems);
+}
+
+static struct type *convert_record(struct btf_src *b, uint32_t obj, uint32_t id,
+				   const struct btf_type *t)
+{
+	const struct btf *btf = b->objs[obj].btf;
+	const struct btf_member *m = btf_members(t);
+	const char *n = name_of(btf, t);
+	uint16_t vlen = btf_vlen(t);
+	uint32_t align = 1;
+	struct type *r = type_record(b->arena,
+				     arena_printf(b->arena, "%s %s", btf_is_union(t) ? "union" : "struct",
+						  *n ? n : "(anonymous)"),
+				     t->size, 8, vlen);
+
+	b->objs[obj].types[id] = r; /* before the members: they may point back */
+	for (uint16_t i = 0; i < vlen; i++, m++) {
+		struct field *f = &r->fields[i];
+		uint32_t bits = btf_member_bit_offset(t, i), width = btf_member_bitfield_size(t, i);
+		const struct btf_type *mt = btf__type_by_id(btf, btf__resolve_type(btf, m->type));
+		f->name = arena_strdup(b->arena, btf__name_by_offset(btf, m->name_off));
+		f->offset = bits / 8;
+		if (width) {
+			f->bit_off = bits % 8;
+			f->bit_size = width;
+		}
+		if (mt && btf_is_array(mt))
+			f->type = convert_array(b, obj, mt, &f->read_size);
+		else
+			f->type = convert(b, obj, m->type);
+		align = MAX(align, f->type->align ? f->type->align : 1);
+	}
+	r->align = MIN(align, 8);
+	return r;
+}
+
+/* A forward declaration: the definition of the same name, if any. */
+static struct type *convert_fwd(struct btf_src *b, const struct btf_type *t, const char *name)
+{
+	struct type *full = btf_src_named(b, btf_kflag(t) ? "union" : "struct", name);
+
+	if (full)
+		return full;
+	return type_record(b->arena, arena_printf(b->arena, "%s %s", btf_kflag(t) ? "union" : "struct", name),
+			   0, 1, 0);
+}
+
+static struct type *convert(struct btf_src *b, uint32_t obj, uint32_t id)
+{
+	const struct btf *btf;
+	const struct btf_type *t;
+	struct type *out;
+
+	if (obj >= b->nobjs || id >= b->objs[obj].ntypes || !id)
+		return &ty_void;
+	if (b->objs[obj].types[id])
+		return b->objs[obj].types[id];
+	btf = b->objs[obj].btf;
+	t = btf__type_by_id(btf, id);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		out = convert_int(b, t);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		out = t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8 ?
+			      type_int(t->size, btf_kflag(t)) :
+			      bytes(b, t->size);
+		break;
+	case BTF_KIND_PTR:
+		out = type_ptr_lazy(b->arena, &b->src, obj << OBJ_SHIFT | t->type, false);
+		break;
+	case BTF_KIND_ARRAY:
+		out = convert_array(b, obj, t, NULL);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return convert_record(b, obj, id, t);
+	case BTF_KIND_FWD:
+		out = convert_fwd(b, t, name_of(btf, t));
+		break;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		out = convert(b, obj, t->type);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+	case BTF_KIND_FUNC:
+		out = &ty_void; /* what a function pointer points to */
+		break;
+	default: {
+		int64_t size = btf__resolve_size(btf, id);
+		out = size > 0 ? bytes(b, (uint32_t)size) : &ty_void;
+		break;
+	}
+	}
+	b->objs[obj].types[id] = out;
+	return out;
+}
+
+static int kind_of(const char *tag)
+{
+	if (!tag)
+		return BTF_KIND_TYPEDEF;
+	if (!strcmp(tag, "struct"))
+		return BTF_KIND_STRUCT;
+	if (!strcmp(tag, "union"))
+		return BTF_KIND_UNION;
+	return BTF_KIND_ENUM;
+}
+
+/* name in object obj: a type of kind (typedef: also a base type name); -1 if none */
+static int32_t find(struct btf_src *b, uint32_t obj, int kind, const char *name)
+{
+	const struct btf *btf = b->objs[obj].btf;
+	int32_t id = btf__find_by_name_kind(btf, name, kind);
+
+	if (id > 0)
+		return id;
+	if (kind == BTF_KIND_TYPEDEF)
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_INT);
+	if (id <= 0 && kind == BTF_KIND_ENUM)
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_ENUM64);
+	/* a module's split BTF finds vmlinux's types too: only its own count */
+	if (id > 0 && obj > 0 && (uint32_t)id < b->objs[0].ntypes)
+		return -1;
+	return id > 0 ? id : -1;
+}
+
+struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name)
+{
+	int kind = kind_of(tag);
+
+	if (!btf_src_load(b))
+		return NULL;
+	for (uint32_t pass = 0; pass < 2; pass++) {
+		for (uint32_t obj = 0; obj < b->nobjs; obj++) {
+			int32_t id = find(b, obj, kind, name);
+			if (id > 0)
+				return convert(b, obj, (uint32_t)id);
+		}
+		if (pass == 0)
+			load_modules(b);
+	}
+	return NULL;
+}
+
+bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
+{
+	if (!btf_src_load(b))
+		return false;
+	for (uint32_t obj = 0; obj < b->nobjs; obj++) {
+		const struct btf *btf = b->objs[obj].btf;
+		for (uint32_t id = obj ? b->objs[0].ntypes : 1; id < b->objs[obj].ntypes; id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			if (btf_is_enum(t)) {
+				const struct btf_enum *e = btf_enum(t);
+				for (uint16_t i = 0; i < btf_vlen(t); i++, e++)
+					if (!strcmp(btf__name_by_offset(btf, e->name_off), name)) {
+						*value = btf_kflag(t) ? (int64_t)e->val : (int64_t)(uint32_t)e->val;
+						return true;
+					}
+			} else if (btf_is_enum64(t)) {
+				const struct btf_enum64 *e = btf_enum64(t);
+				for (uint16_t i = 0; i < btf_vlen(t); i++, e++)
+					if (!strcmp(btf__name_by_offset(btf, e->name_off), name)) {
+						*value = (int64_t)btf_enum64_value(e);
+						return true;
+					}
+			}
+		}
+	}
+	return false;
+}

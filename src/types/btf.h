@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel types from BTF (/sys/kernel/btf/vmlinux, then the modules'),
+ * through libbpf's btf API. Nothing is read until a script names a kernel
+ * type; then the BTF is parsed once and only the types asked for are
+ * converted: a struct with its members (embedded structs and arrays too),
+ * but a pointer's target only when it is followed (type_elem).
+ *
+ * Conversion, as bpftrace sees kernel types: integers of 1, 2, 4, 8 bytes
+ * (bool, char and enums among them; enums as unsigned or signed ints), char
+ * arrays as strings (read_size = their length), other arrays, structs and
+ * unions with anonymous members and bitfields, pointers; typedefs,
+ * const, volatile and type tags are looked through; anything else (floats,
+ * 128-bit integers) becomes an array of bytes of its size.
+ *
+ * LANTERN_BTF=PATH reads a raw BTF file instead of the kernel's (tests use
+ * a missing one to check that the absence is reported).
+ */
+#ifndef LANTERN_TYPES_BTF_H
+#define LANTERN_TYPES_BTF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "types/type.h"
+
+struct btf;
+
+/* One BTF object: vmlinux's, or a module's (split: its ids follow vmlinux's). */
+struct btf_obj {
+	struct btf *btf;
+	struct type **types; /* converted, by id */
+	uint32_t ntypes;
+};
+
+struct btf_src {
+	struct type_src src; /* resolves lazy pointer targets */
+	struct arena *arena; /* where converted types live */
+	struct btf_obj *objs; /* [0] vmlinux, then modules once vmlinux lacks a name */
+	uint32_t nobjs;
+	bool tried, mods_read;
+	char err[256]; /* why there is no BTF */
+};
+
+void btf_src_init(struct btf_src *b, struct arena *a);
+void btf_src_free(struct btf_src *b);
+/* Parse the kernel's BTF on first use; false, with b->err, when there is none. */
+bool btf_src_load(struct btf_src *b);
+/*
+ * The kernel type named name: tag "struct", "union" or "enum", or NULL for
+ * a typedef or a base type ("u64", "pid_t", "unsigned int"). NULL when BTF
+ * has no such type (or there is no BTF: see b->err).
+ */
+struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name);
+/* The value of the kernel enum constant name (TASK_COMM_LEN, ...); false if none. */
+bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value);
+#endif
