@@ -42,7 +42,7 @@ for f in $(find src -mindepth 2 -name '*.[ch]' | sort); do
 done
 
 for f in $(find src -name '*.c' | sort); do
-	if grep -nE '^[^/*]*\bextern\b' "$f"; then
+	if grep -nE '^[[:space:]]*extern[[:space:]]' "$f"; then
 		echo "FAIL layers: $f declares an extern: declare it in its owner's header"
 		fail=1
 	fi
