@@ -10,7 +10,7 @@
 #   V=1           show the compiler's command lines
 
 CC      ?= gcc
-PKGS    := libbpf libelf zlib
+PKGS    := libbpf libdw libelf zlib
 BUILD   ?= build
 SAN     ?=
 
@@ -126,7 +126,7 @@ fuzz-check: $(FUZZ_BIN)
 deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
-		libbpf-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
+		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
 		util-linux python3 systemtap-sdt-dev >/dev/null
 
 format:

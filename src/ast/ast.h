@@ -39,6 +39,7 @@ enum expr_kind {
 	EXPR_TUPLE,	 /* (a, b, ...): .u.list (two or more) */
 	EXPR_CAST,	 /* (type) operand: .u.cast.type, .u.cast.operand */
 	EXPR_SIZEOF,	 /* sizeof(type) or sizeof(expr): .u.size_of */
+	EXPR_OFFSETOF,	 /* offsetof(type, field[.field...]): .u.offset_of */
 };
 
 enum op {
@@ -141,6 +142,11 @@ struct expr {
 			struct ast_typename type; /* .name NULL when sizing an expression */
 			struct expr *operand;
 		} size_of;
+		struct {
+			struct ast_typename type;
+			const char *field; /* "a" or "a.b" */
+			struct span field_span;
+		} offset_of;
 	} u;
 
 	/* Filled by sema. */

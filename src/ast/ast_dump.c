@@ -175,6 +175,11 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 			dump_expr(e->u.size_of.operand, depth + 1, out);
 		}
 		break;
+	case EXPR_OFFSETOF:
+		sb_puts(out, "offsetof ");
+		put_type(out, &e->u.offset_of.type);
+		sb_printf(out, " %s\n", e->u.offset_of.field);
+		break;
 	default:
 		sb_printf(out, "expr kind %d\n", (int)e->kind);
 	}

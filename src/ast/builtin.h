@@ -72,6 +72,8 @@ enum func_id {
 	FN_CAT,
 	FN_REG,
 	FN_KADDR,
+	FN_UPTR,
+	FN_KPTR,
 	FN_COUNT_
 };
 

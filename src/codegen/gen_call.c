@@ -260,6 +260,12 @@ struct val gen_reg(struct gen *g, struct expr *e)
 	return reg_val(e->type, r);
 }
 
+/* uptr(p), kptr(p): only its type changes */
+struct val gen_same(struct gen *g, struct expr *e)
+{
+	return reg_val(e->type, gen_scalar(g, e->u.call.args.v[0]));
+}
+
 /* kaddr("symbol"): a constant */
 struct val gen_kaddr(struct gen *g, struct expr *e)
 {

@@ -150,7 +150,8 @@ static bool int_cmp(struct expr *e)
 static void gen_cmp_jump(struct gen *g, struct expr *e, enum op op, int32_t label)
 {
 	struct expr *l = e->u.binary.lhs, *r = e->u.binary.rhs;
-	bool sg = l->type->is_signed || r->type->is_signed;
+	/* as C: unsigned when either side is (bpftrace 0.17 too) */
+	bool sg = l->type->is_signed && r->type->is_signed;
 	int32_t a = gen_scalar(g, l), imm;
 
 	if (small_const(r, &imm)) {
@@ -469,6 +470,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_CAST:
 		return gen_cast(g, e);
 	case EXPR_SIZEOF:
+	case EXPR_OFFSETOF:
 		return reg_val(e->type, gen_const(g, e->id));
 	case EXPR_IDENT: {
 		/* a constant: #define, enum member, kernel enum */

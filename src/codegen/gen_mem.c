@@ -51,6 +51,16 @@ void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size)
 {
 	uint32_t i = 0;
 
+	/* up to an 8-byte boundary first: the stack takes aligned stores only */
+	while (i < size && ((off + (int32_t)i) & 7)) {
+		if (!((off + (int32_t)i) & 3) && size - i >= 4) {
+			emit(g->ir, ST_MEM(BPF_W, base, off + i, 0));
+			i += 4;
+		} else {
+			emit(g->ir, ST_MEM(BPF_B, base, off + i, 0));
+			i++;
+		}
+	}
 	for (; i + 8 <= size; i += 8)
 		emit(g->ir, ST_MEM(BPF_DW, base, off + i, 0));
 	for (; i + 4 <= size; i += 4)

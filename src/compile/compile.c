@@ -97,11 +97,38 @@ static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 	return rc;
 }
 
+/*
+ * The size of strings read with str() and from tracepoint string fields:
+ * LANTERN_STRLEN, else BPFTRACE_STRLEN, else 64 bytes (the NUL included).
+ * Strings live in scratch memory, not on the BPF stack: they can be long.
+ */
+static int read_strlen(struct plan *p)
+{
+	const char *name = getenv("LANTERN_STRLEN") ? "LANTERN_STRLEN" : "BPFTRACE_STRLEN";
+	const char *e = getenv(name);
+	char *end;
+	unsigned long n;
+
+	p->strlen = STRLEN_DEFAULT;
+	if (!e)
+		return 0;
+	n = strtoul(e, &end, 10);
+	if (*end || end == e || n < 2 || n > STRLEN_MAX) {
+		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: a string size is 2 to %d bytes",
+			   name, e, STRLEN_MAX);
+		return -1;
+	}
+	p->strlen = (uint32_t)n;
+	return 0;
+}
+
 int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
 
 	plan_init(p, opts);
+	if (read_strlen(p) < 0)
+		return -1;
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
 	if (!p->ast)
 		return -1;

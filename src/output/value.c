@@ -95,16 +95,23 @@ struct rec_ctx {
 static void format_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 			 const void *data, bool key);
 
-/* ".name = value" of a struct's field; pointers in a struct print as signed numbers */
+/*
+ * ".name = value" of a struct's field. In a value, pointers print as
+ * signed numbers; in a key, integers print signed and pointers in hex (as
+ * bpftrace 0.17 prints them).
+ */
 static void put_field(void *arg, const struct field *f, const uint8_t *data)
 {
 	struct rec_ctx *rc = arg;
+	bool ptr = f->type->kind == TY_PTR;
 
 	sb_printf(rc->out, rc->key ? "%s.%s=" : "%s.%s = ", rc->first ? "" : rc->key ? "," : ", ",
 		  f->name);
 	rc->first = false;
-	if (f->bit_size || f->type->kind == TY_PTR || f->type->kind == TY_INT)
-		sb_printf(rc->out, f->type->is_signed || f->type->kind == TY_PTR ? "%lld" : "%llu",
+	if (ptr && rc->key)
+		sb_printf(rc->out, "0x%llx", (unsigned long long)field_int(f, data));
+	else if (f->bit_size || ptr || f->type->kind == TY_INT)
+		sb_printf(rc->out, f->type->is_signed || ptr || rc->key ? "%lld" : "%llu",
 			  (long long)field_int(f, data));
 	else if (f->type->kind == TY_STR)
 		sb_putn(rc->out, (const char *)data,
@@ -126,9 +133,12 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		v = (int64_t)u;
 		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
 			v = (int64_t)(u | ~0ull << (t->size * 8));
-		/* 64-bit keys print signed (bpftrace 0.17); values by their type */
-		if (t->is_signed || (key && t->size == 8))
+		/* keys print signed (bpftrace 0.17); values by their type */
+		if (t->is_signed || key) {
+			if (t->size < 8 && (u >> (t->size * 8 - 1)))
+				v = (int64_t)(u | ~0ull << (t->size * 8));
 			sb_printf(out, "%lld", (long long)v);
+		}
 		else
 			sb_printf(out, "%llu", (unsigned long long)u);
 		break;

@@ -242,6 +242,28 @@ static struct expr *parse_paren(struct parser *p)
 	return t;
 }
 
+/* offsetof(struct X, field) and offsetof(struct X, a.b): after "offsetof" */
+static struct expr *parse_offsetof(struct parser *p, struct token kw)
+{
+	struct expr *e = new_expr(p, EXPR_OFFSETOF, kw.span);
+	struct token f;
+
+	parse_next(p); /* ( */
+	e->u.offset_of.type = parse_typename(p);
+	parse_expect(p, TOK_COMMA, "',' after the type");
+	f = parse_expect(p, TOK_IDENT, "a field name");
+	e->u.offset_of.field = f.str;
+	e->u.offset_of.field_span = f.span;
+	while (p->tok.kind == TOK_DOT) {
+		parse_next(p);
+		f = parse_expect(p, TOK_IDENT, "a field name");
+		e->u.offset_of.field = arena_printf(p->a, "%s.%s", e->u.offset_of.field, f.str);
+		e->u.offset_of.field_span = span_join(e->u.offset_of.field_span, f.span);
+	}
+	e->span = span_join(kw.span, parse_expect(p, TOK_RPAREN, "')'").span);
+	return e;
+}
+
 static struct expr *parse_primary(struct parser *p)
 {
 	struct token t = p->tok;
@@ -286,6 +308,8 @@ static struct expr *parse_primary(struct parser *p)
 		return e;
 	case TOK_IDENT:
 		parse_next(p);
+		if (p->tok.kind == TOK_LPAREN && word_is(t.str, t.len, "offsetof"))
+			return parse_offsetof(p, t);
 		if (p->tok.kind == TOK_LPAREN) {
 			e = new_expr(p, EXPR_CALL, t.span);
 			e->u.call.name = t.str;

@@ -73,6 +73,7 @@ struct prog {
 	VEC(struct var_info *) vars;
 	/* set by the provider */
 	enum bpf_prog_type type;
+	uint32_t attach_type, attach_btf_id; /* tracing programs: BPF_TRACE_FENTRY.. and the function */
 	bool raw_tp;	/* a tracepoint run as a raw tracepoint */
 	bool skip_self; /* ignores lantern's own events (its output would feed them) */
 	void *data;	/* the provider's own */
@@ -91,6 +92,7 @@ struct plan {
 	struct diag diag;
 	struct program *ast;
 	struct type_env types; /* the script's C definitions, the kernel's BTF */
+	uint32_t strlen;       /* bytes of a string from str() (BPFTRACE_STRLEN), NUL included */
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;
 	VEC(struct prog *) progs;

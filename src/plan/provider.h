@@ -21,6 +21,7 @@
  *   list            `lantern -l`: print the probes matching a query
  *
  * Run time
+ *   load_hint       what to say when the kernel refuses its programs
  *   attach          attach a loaded program to one instance; every kernel
  *                   object it makes goes to the attach context, which the
  *                   session releases on every path out
@@ -85,6 +86,7 @@ struct provider {
 	const char *name;
 	const char *alias; /* short form: "t" for tracepoint, ... */
 	unsigned flags;	   /* enum provider_flag */
+	const char *load_hint; /* said when the kernel refuses to load its programs */
 
 	int (*expand)(struct plan *p, const struct provider *prov, struct probe *pr,
 		      struct attach_point *ap);

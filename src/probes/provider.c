@@ -12,8 +12,6 @@
 
 /* Probe types lantern knows but cannot run yet: named, so errors are clear. */
 #define PENDING(var, pid, n, a) static const struct provider var = { .id = pid, .name = n, .alias = a }
-PENDING(prov_kfunc, PROV_KFUNC, "kfunc", "f");
-PENDING(prov_kretfunc, PROV_KRETFUNC, "kretfunc", "fr");
 PENDING(prov_watchpoint, PROV_WATCHPOINT, "watchpoint", "w");
 
 const struct provider *const providers[PROV_COUNT_] = {
@@ -121,4 +119,27 @@ struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func)
 	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx,
 			    e->id == BI_RETVAL ? a->ret : a->arg[strtoul(e->u.name + 3, NULL, 10)]));
 	return reg_val(t, r);
+}
+
+struct type *func_args_type(struct plan *p, const char *name, const struct btf_func *f,
+			    uint32_t skip)
+{
+	struct type *t = ARENA_NEW(&p->arena, struct type);
+
+	t->kind = TY_CTX;
+	t->size = t->align = 8;
+	t->name = name;
+	t->fields = ARENA_ARRAY(&p->arena, struct field, f->nparams + 1);
+	for (uint32_t i = skip; i < f->nparams; i++) {
+		const struct func_param *prm = &f->params[i];
+		struct field *out = &t->fields[t->nfields];
+		if (prm->type->size > 8 || prm->type->kind == TY_VOID || !*prm->name)
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->name = prm->name;
+		out->type = prm->type;
+		out->offset = 8 * (i - skip);
+		t->nfields++;
+	}
+	return t;
 }

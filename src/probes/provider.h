@@ -19,7 +19,7 @@ extern const struct provider *const providers[PROV_COUNT_];
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
 	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
-	prov_kretprobe, prov_rawtracepoint;
+	prov_kretprobe, prov_rawtracepoint, prov_kfunc, prov_kretfunc;
 
 /*
  * Open a perf event for process pid (-1: all) on cpu (-1: all) and run
@@ -42,6 +42,16 @@ int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct prob
 struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
 			       const char *func);
 struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func);
+
+/*
+ * `args` of a probe whose context is the u64 array of a function's
+ * arguments (raw tracepoints, fentry/fexit): the prototype's parameters,
+ * each in its 8-byte slot, the first skip of them left out (a raw
+ * tracepoint's __data). Parameters passed by value that do not fit a slot
+ * (structs) are left out.
+ */
+struct type *func_args_type(struct plan *p, const char *name, const struct btf_func *f,
+			    uint32_t skip);
 
 /*
  * UNIT:N of interval and profile probes (parts 1 and 2 of ap): s, ms, us

@@ -70,9 +70,36 @@ static int rt_expand(struct plan *p, const struct provider *prov, struct probe *
 	return 0;
 }
 
-/* arg0 .. arg11: the tracepoint's own arguments, u64 args[] at the context */
+/*
+ * args: the tracepoint's arguments by name and type, from the prototype
+ * BTF gives the function that runs its BPF programs (__bpf_trace_<event>),
+ * its first argument (the tracepoint's private data) left out, as newer
+ * bpftrace versions do.
+ */
+static struct type *rt_args_type(struct check *c, struct probe_inst *in)
+{
+	const char *event = in->data;
+	struct btf_func f;
+
+	if (in->args)
+		return in->args;
+	if (!btf_src_func(&c->p->types.btf, arena_printf(&c->p->arena, "__bpf_trace_%s", event), false,
+			  &f)) {
+		CERR(c, in->ap->span, E_UNKNOWN_TYPE,
+		     "args of %s need the tracepoint's prototype from BTF (__bpf_trace_%s)", in->name,
+		     event);
+		CHINT(c, "%s", c->p->types.btf.nobjs ? "arg0, arg1, ... read its raw arguments"
+						     : c->p->types.btf.err);
+		return &ty_none;
+	}
+	return in->args = func_args_type(c->p, in->name, &f, 1);
+}
+
+/* arg0 .. arg11: the tracepoint's own arguments, u64 args[] at the context; args */
 static struct type *rt_builtin_type(struct check *c, struct expr *e)
 {
+	if (e->id == BI_ARGS)
+		return rt_args_type(c, c->inst);
 	if (e->id != BI_ARGN)
 		return NULL;
 	if (strtoul(e->u.name + 3, NULL, 10) >= RAW_TP_MAX_ARGS) {
@@ -85,6 +112,8 @@ static struct type *rt_builtin_type(struct check *c, struct expr *e)
 
 static struct val rt_gen_builtin(struct gen *g, struct expr *e)
 {
+	if (e->id == BI_ARGS)
+		return reg_val(e->type, g->ctx);
 	// args[n] of the raw tracepoint's u64 array
 	int32_t r = ir_vreg(g->ir);
 
@@ -125,6 +154,7 @@ const struct provider prov_rawtracepoint = {
 	.expand = rt_expand,
 	.builtin_type = rt_builtin_type,
 	.gen_builtin = rt_gen_builtin,
+	.gen_args_field = gen_ctx_field,
 	.prog_setup = rt_prog_setup,
 	.attach = rt_attach,
 };

@@ -112,7 +112,7 @@ static struct type *field_type(struct plan *p, const struct tp_field *f, struct 
 	if (f->is_data_loc || f->is_rel_loc) {
 		out->data_loc = true;
 		out->rel_loc = f->is_rel_loc;
-		return f->is_string ? type_str(a, STRLEN_DEFAULT) : NULL;
+		return f->is_string ? type_str(a, p->strlen) : NULL;
 	}
 	if (f->is_array) {
 		if (!f->array_len)

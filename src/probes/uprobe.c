@@ -14,6 +14,7 @@
 #include "probes/uprobe.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sys/arch.h"
 #include "sys/perf.h"
 
 #include <dirent.h>
@@ -164,6 +165,7 @@ static void add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
 	ui->func = arena_strdup(&p->arena, func);
 	ui->offset = offset;
 	plan_add_inst(p, pr, ap, prov, name)->data = ui;
+	type_env_dwarf(&p->types, ui->path); /* its types, should the script name them */
 }
 
 static int uprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
@@ -236,6 +238,10 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 	const char *file = q->part[0], *pattern = q->part[1];
 	char path[PATH_MAX], err[512];
 	struct elf_funcs funcs;
+	struct arena a = { 0 };
+	struct dwarf_src d;
+	struct strbuf args = { 0 };
+	struct btf_func f;
 	int n = 0;
 
 	if (!file || !pattern)
@@ -244,24 +250,78 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 		fprintf(stderr, "lantern: cannot list the functions of '%s'\n", file);
 		return -1;
 	}
+	dwarf_src_init(&d, &a, path);
 	for (size_t i = 0; i < funcs.n; i++) {
 		if (pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name))
 			continue;
 		fprintf(out, "%s:%s:%s\n", prov->name, path, funcs.v[i].name);
+		/* -lv: the arguments, from the debug info when the file has some */
+		sb_reset(&args);
+		if (q->verbose && dwarf_src_func(&d, funcs.v[i].name, &f, &args))
+			fputs(sb_str(&args), out);
 		n++;
 	}
+	sb_free(&args);
+	dwarf_src_free(&d);
+	arena_free(&a);
 	elf_funcs_free(&funcs);
 	return n;
+}
+
+/*
+ * args: the function's parameters by name and type, from the file's debug
+ * info, each in the register the calling convention passes it in (the
+ * first ARCH_MAX_ARGS integer or pointer parameters; those after a struct
+ * or float passed by value are left out: their registers are not known).
+ */
+static struct type *uprobe_args_type(struct check *c, struct probe_inst *in)
+{
+	const struct uprobe_inst *ui = in->data;
+	struct dwarf_src *d = type_env_dwarf(&c->p->types, ui->path);
+	const struct arch_regs *regs = arch_regs();
+	struct btf_func f;
+	struct type *t;
+
+	if (in->args)
+		return in->args;
+	if (!dwarf_src_func(d, ui->func, &f, NULL)) {
+		CERR(c, in->ap->span, E_UNKNOWN_TYPE, "args of %s need %s's debug info about %s", in->name,
+		     ui->path, ui->func);
+		CHINT(c, "%s", d->dw ? "the function is not in it; arg0, arg1, ... read the registers" : d->err);
+		return &ty_none;
+	}
+	t = ARENA_NEW(&c->p->arena, struct type);
+	t->kind = TY_CTX;
+	t->size = t->align = 8;
+	t->name = in->name;
+	t->fields = ARENA_ARRAY(&c->p->arena, struct field, f.nparams + 1);
+	for (uint32_t i = 0; regs && i < f.nparams && i < ARCH_MAX_ARGS; i++) {
+		struct field *out = &t->fields[t->nfields];
+		struct type *pt = f.params[i].type;
+		if ((pt->kind != TY_INT && pt->kind != TY_PTR) || pt->size > 8)
+			break;
+		memset(out, 0, sizeof(*out));
+		out->name = f.params[i].name;
+		out->type = pt;
+		out->offset = regs->arg[i]; /* in struct pt_regs, the context */
+		t->nfields++;
+	}
+	return in->args = t;
 }
 
 static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 {
 	const struct uprobe_inst *x = c->inst->data;
+
+	if (e->id == BI_ARGS)
+		return uprobe_args_type(c, c->inst);
 	return regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE, x->func);
 }
 
 static struct val uprobe_gen_builtin(struct gen *g, struct expr *e)
 {
+	if (e->id == BI_ARGS)
+		return reg_val(e->type, g->ctx);
 	return regs_gen_builtin(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
 }
 
@@ -297,6 +357,7 @@ const struct provider prov_uprobe = {
 	.expand = uprobe_expand,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
+	.gen_args_field = gen_ctx_field,
 	.prog_setup = uprobe_prog_setup,
 	.list = uprobe_list,
 	.attach = uprobe_attach,

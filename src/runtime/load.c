@@ -24,14 +24,16 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	int *fd = &s->prog_fds[pg->index];
 
 	bpf_obj_name(name, sizeof(name), pg->name);
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, NULL, 0);
+	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
+			    NULL, 0);
 	if (*fd >= 0)
 		return 0;
 
 	/* Again, with the verifier's log. */
 	log = xmalloc(logsz);
 	log[0] = 0;
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, log, logsz);
+	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
+			    log, logsz);
 	if (*fd >= 0) {
 		free(log);
 		return 0;
@@ -51,9 +53,12 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 			}
 		sb_printf(&dg->out, "verifier log%s:\n%s", start != log ? " (last 40 lines)" : "",
 			  start);
-	} else if (e == EPERM) {
-		diag_hint(dg, "lantern needs root (CAP_BPF and CAP_PERFMON)");
 	}
+	/* the session runs privileged already: EPERM is the kernel's policy */
+	if (pg->inst->prov->load_hint)
+		diag_hint(dg, "%s", pg->inst->prov->load_hint);
+	else if (e == EPERM && !log[0])
+		diag_hint(dg, "the kernel forbids it (a lockdown or security module policy)");
 	free(log);
 	return -1;
 }

@@ -133,19 +133,20 @@ const struct builtin_def *builtin_lookup(const char *name)
 static struct type *check_str(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
-	int64_t len = STRLEN_DEFAULT;
+	int64_t len = c->p->strlen;
 
 	if (e->u.call.args.n == 2) {
 		struct expr *l = e->u.call.args.v[1];
 		if (l->kind == EXPR_INT) {
 			check_expr(c, l);
 			len = (int64_t)l->u.ival + 1;
-			if (l->u.ival > 4096) {
-				CERR(c, l->span, E_TOO_BIG, "str()'s length is at most 4096");
+			if (l->u.ival > STRLEN_MAX) {
+				CERR(c, l->span, E_TOO_BIG, "str()'s length is at most %d", STRLEN_MAX);
 				return &ty_none;
 			}
-			if (len > STRLEN_DEFAULT)
-				len = STRLEN_DEFAULT;
+			/* at most BPFTRACE_STRLEN, as in bpftrace */
+			if (len > c->p->strlen)
+				len = c->p->strlen;
 		} else {
 			check_int(c, l, "str()'s length");
 		}
@@ -369,6 +370,23 @@ static struct type *check_kaddr(struct check *c, struct expr *e)
 	return &ty_u64;
 }
 
+/* uptr(p), kptr(p): p points into user (kernel) memory, whatever it was typed as */
+static struct type *check_addr_space(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	struct type *t = check_expr(c, a);
+
+	if (t->kind == TY_INT)
+		return type_ptr(&c->p->arena, &ty_u8, e->id == FN_UPTR);
+	if (t->kind != TY_PTR) {
+		if (t->kind != TY_NONE)
+			CERR(c, a->span, E_ARG_TYPE, "%s() expects a pointer or an address, got %s",
+			     e->u.call.name, type_str_of(t));
+		return &ty_none;
+	}
+	return type_in_space(c, t, e->id == FN_UPTR);
+}
+
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
@@ -414,6 +432,8 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
 	[FN_REG] = { "reg", FN_REG, 1, 1, FK_VALUE, 0, check_reg, gen_reg },
 	[FN_KADDR] = { "kaddr", FN_KADDR, 1, 1, FK_VALUE, 0, check_kaddr, gen_kaddr },
+	[FN_UPTR] = { "uptr", FN_UPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
+	[FN_KPTR] = { "kptr", FN_KPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
 };
 
 const struct func_def *func_lookup(const char *name)

@@ -423,6 +423,8 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return check_cast(c, e);
 	case EXPR_SIZEOF:
 		return check_sizeof(c, e);
+	case EXPR_OFFSETOF:
+		return check_offsetof(c, e);
 	}
 	return &ty_none;
 }

@@ -45,6 +45,7 @@ struct type *check_index(struct check *c, struct expr *e);
 struct type *check_typename(struct check *c, const struct ast_typename *tn);
 struct type *check_cast(struct check *c, struct expr *e);
 struct type *check_sizeof(struct check *c, struct expr *e);
+struct type *check_offsetof(struct check *c, struct expr *e);
 struct type *check_ident(struct check *c, struct expr *e);
 struct type *check_deref(struct check *c, struct expr *e, struct type *t);
 struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);

@@ -106,6 +106,34 @@ struct type *check_sizeof(struct check *c, struct expr *e)
 	return &ty_u64;
 }
 
+/* offsetof(struct X, a.b): where the field starts in the struct, in bytes */
+struct type *check_offsetof(struct check *c, struct expr *e)
+{
+	struct type *t = check_typename(c, &e->u.offset_of.type);
+	const char *path = e->u.offset_of.field;
+	uint32_t total = 0;
+
+	if (t->kind == TY_NONE)
+		return t;
+	while (*path) {
+		size_t n = strcspn(path, ".");
+		char name[128];
+		const struct field *f;
+		uint32_t off;
+		snprintf(name, sizeof(name), "%.*s", (int)n, path);
+		if (t->kind != TY_RECORD || !(f = type_field(t, name, &off))) {
+			CERR(c, e->u.offset_of.field_span, E_UNKNOWN_FIELD, "%s has no field '%s'",
+			     type_str_of(t), name);
+			return &ty_none;
+		}
+		total += off;
+		t = f->type;
+		path += n + (path[n] == '.');
+	}
+	e->id = (int)total;
+	return &ty_u64;
+}
+
 /* A name that is neither a builtin nor a variable: a constant, or an error. */
 struct type *check_ident(struct check *c, struct expr *e)
 {

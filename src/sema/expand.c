@@ -55,7 +55,7 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 				diag_error(&p->diag, ap->span, E_UNSUPPORTED,
 					   "%s probes are not supported by lantern yet", prov->name);
 				diag_hint(&p->diag,
-					  "probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
+					  "probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, kfunc, kretfunc, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
 				continue;
 			}
 			prov->expand(p, prov, pr, ap);

@@ -32,12 +32,15 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 }
 
 int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
-		  uint32_t n, char *log, size_t log_size)
+		  uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
+		  size_t log_size)
 {
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
+	attr.expected_attach_type = attach_type;
+	attr.attach_btf_id = attach_btf_id;
 	attr.insns = (uint64_t)(uintptr_t)insns;
 	attr.insn_cnt = n;
 	attr.license = (uint64_t)(uintptr_t)"GPL";

@@ -29,11 +29,20 @@ void btf_src_init(struct btf_src *b, struct arena *a)
 	b->arena = a;
 }
 
+/*
+ * vmlinux's BTF, parsed once per process and kept: every plan converts its
+ * own types from it (tests and the fuzzer compile thousands of scripts).
+ */
+static struct btf *vmlinux;
+static char vmlinux_err[256];
+static bool vmlinux_tried;
+
 void btf_src_free(struct btf_src *b)
 {
-	/* modules' BTF is split from vmlinux's: free them first */
+	/* modules' BTF is split from vmlinux's: free them first; vmlinux's stays */
 	for (uint32_t i = b->nobjs; i-- > 0;) {
-		btf__free(b->objs[i].btf);
+		if (b->objs[i].btf != vmlinux)
+			btf__free(b->objs[i].btf);
 		free(b->objs[i].types);
 	}
 	free(b->objs);
@@ -52,18 +61,32 @@ static void add_obj(struct btf_src *b, struct btf *btf)
 bool btf_src_load(struct btf_src *b)
 {
 	const char *path = getenv("LANTERN_BTF");
-	struct btf *btf;
 
 	if (b->tried)
 		return b->nobjs > 0;
 	b->tried = true;
-	btf = path ? btf__parse_raw(path) : btf__load_vmlinux_btf();
-	if (!btf) {
-		snprintf(b->err, sizeof(b->err), "the kernel has no BTF (%s: %s)",
-			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+	if (path) {
+		/* tests: another BTF, or none */
+		struct btf *btf = btf__parse_raw(path);
+		if (!btf) {
+			snprintf(b->err, sizeof(b->err), "the kernel has no BTF (%s: %s)", path,
+				 strerror(errno));
+			return false;
+		}
+		add_obj(b, btf);
+		return true;
+	}
+	if (!vmlinux_tried) {
+		vmlinux_tried = true;
+		if (!(vmlinux = btf__load_vmlinux_btf()))
+			snprintf(vmlinux_err, sizeof(vmlinux_err),
+				 "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+	}
+	if (!vmlinux) {
+		snprintf(b->err, sizeof(b->err), "%s", vmlinux_err);
 		return false;
 	}
-	add_obj(b, btf);
+	add_obj(b, vmlinux);
 	return true;
 }
 
@@ -283,30 +306,134 @@ struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name)
 	return NULL;
 }
 
-bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
+bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out)
 {
+	const struct btf *btf;
+	const struct btf_type *t;
+	const struct btf_param *p;
+	int32_t id;
+
+	memset(out, 0, sizeof(*out));
 	if (!btf_src_load(b))
 		return false;
-	for (uint32_t obj = 0; obj < b->nobjs; obj++) {
-		const struct btf *btf = b->objs[obj].btf;
-		for (uint32_t id = obj ? b->objs[0].ntypes : 1; id < b->objs[obj].ntypes; id++) {
-			const struct btf_type *t = btf__type_by_id(btf, id);
+	btf = b->objs[0].btf;
+	id = btf__find_by_name_kind(btf, name, typedef_ptr ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC);
+	if (id <= 0)
+		return false;
+	out->id = (uint32_t)id;
+	t = btf__type_by_id(btf, id);
+	/* FUNC -> FUNC_PROTO; TYPEDEF -> PTR -> FUNC_PROTO */
+	t = btf__type_by_id(btf, t->type);
+	if (typedef_ptr && t && btf_is_ptr(t))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_func_proto(t))
+		return false;
+	out->ret = convert(b, 0, t->type);
+	p = btf_params(t);
+	for (uint16_t i = 0; i < btf_vlen(t) && out->nparams < BTF_MAX_PARAMS; i++, p++) {
+		struct func_param *o = &out->params[out->nparams++];
+		const char *n = btf__name_by_offset(btf, p->name_off);
+		o->name = arena_strdup(b->arena, n && *n ? n : "");
+		o->type = convert(b, 0, p->type);
+	}
+	return true;
+}
+
+int btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
+		  void *arg)
+{
+	const struct btf *btf;
+	int n = 0;
+
+	if (!btf_src_load(b))
+		return -1;
+	btf = b->objs[0].btf;
+	for (uint32_t id = 1; id < b->objs[0].ntypes; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (name && wildcard_match(pattern, name)) {
+			int rc = fn(name, arg);
+			if (rc)
+				return rc;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* vmlinux's enum constants, sorted by name: built on the first lookup, kept */
+struct enum_const {
+	const char *name;
+	int64_t value;
+};
+static struct enum_const *enums;
+static size_t nenums;
+static bool enums_built;
+
+static int by_enum_name(const void *a, const void *b)
+{
+	return strcmp(((const struct enum_const *)a)->name, ((const struct enum_const *)b)->name);
+}
+
+static void index_enums(const struct btf *btf)
+{
+	size_t cap = 0;
+
+	for (uint32_t id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		uint16_t n = btf_vlen(t);
+		if (!btf_is_any_enum(t))
+			continue;
+		if (nenums + n > cap) {
+			cap = (nenums + n) * 2;
+			enums = xrealloc(enums, cap * sizeof(*enums));
+		}
+		for (uint16_t i = 0; i < n; i++) {
+			struct enum_const *e = &enums[nenums++];
 			if (btf_is_enum(t)) {
-				const struct btf_enum *e = btf_enum(t);
-				for (uint16_t i = 0; i < btf_vlen(t); i++, e++)
-					if (!strcmp(btf__name_by_offset(btf, e->name_off), name)) {
-						*value = btf_kflag(t) ? (int64_t)e->val : (int64_t)(uint32_t)e->val;
-						return true;
-					}
-			} else if (btf_is_enum64(t)) {
-				const struct btf_enum64 *e = btf_enum64(t);
-				for (uint16_t i = 0; i < btf_vlen(t); i++, e++)
-					if (!strcmp(btf__name_by_offset(btf, e->name_off), name)) {
-						*value = (int64_t)btf_enum64_value(e);
-						return true;
-					}
+				e->name = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
+				e->value = btf_kflag(t) ? (int64_t)btf_enum(t)[i].val
+							: (int64_t)(uint32_t)btf_enum(t)[i].val;
+			} else {
+				e->name = btf__name_by_offset(btf, btf_enum64(t)[i].name_off);
+				e->value = (int64_t)btf_enum64_value(&btf_enum64(t)[i]);
 			}
 		}
 	}
-	return false;
+	if (nenums)
+		qsort(enums, nenums, sizeof(*enums), by_enum_name);
+}
+
+bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
+{
+	struct enum_const key = { name, 0 }, *hit;
+
+	if (!btf_src_load(b))
+		return false;
+	if (b->objs[0].btf != vmlinux) {
+		/* another BTF file (tests): looked through */
+		const struct btf *btf = b->objs[0].btf;
+		for (uint32_t id = 1; id < b->objs[0].ntypes; id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			if (!btf_is_enum(t))
+				continue;
+			for (uint16_t i = 0; i < btf_vlen(t); i++)
+				if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name)) {
+					*value = (int64_t)btf_enum(t)[i].val;
+					return true;
+				}
+		}
+		return false;
+	}
+	if (!enums_built) {
+		enums_built = true;
+		index_enums(vmlinux);
+	}
+	hit = nenums ? bsearch(&key, enums, nenums, sizeof(*enums), by_enum_name) : NULL;
+	if (hit)
+		*value = hit->value;
+	return hit != NULL;
 }

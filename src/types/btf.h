@@ -53,6 +53,31 @@ bool btf_src_load(struct btf_src *b);
  * has no such type (or there is no BTF: see b->err).
  */
 struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name);
+/* A function's parameter or return value, as BTF types them. */
+struct func_param {
+	const char *name;
+	struct type *type;
+};
+
+#define BTF_MAX_PARAMS 12 /* what a tracing program can read (MAX_BPF_FUNC_ARGS) */
+
+/* A kernel function's prototype: its BTF id, parameters and return type. */
+struct btf_func {
+	uint32_t id; /* of the FUNC, for attach_btf_id */
+	struct func_param params[BTF_MAX_PARAMS];
+	uint32_t nparams;
+	struct type *ret; /* void for none */
+};
+
+/*
+ * The prototype of kernel function name (typedef: the function pointer
+ * typedef name, as btf_trace_<tracepoint> is). false when BTF has none.
+ */
+bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out);
+/* fn(name, arg) for every kernel function (vmlinux) whose name matches pattern ('*', '?'). */
+int btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
+		  void *arg);
+
 /* The value of the kernel enum constant name (TASK_COMM_LEN, ...); false if none. */
 bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value);
 #endif

@@ -14,6 +14,7 @@ struct cp {
 	struct diag *d;
 	const char *text;
 	uint32_t lo, pos, len;
+	bool plain_char; /* the last type parsed was `char`: char[N] is a string */
 	jmp_buf fail;
 };
 
@@ -197,9 +198,27 @@ static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, 
 	t->size = (uint32_t)ALIGN_UP(size, align);
 }
 
+/* members in the arena: an error longjmps out of any depth of nesting */
+struct members {
+	struct member *v;
+	uint32_t n, cap;
+};
+
+static void push_member(struct cp *c, struct members *ms, struct member m)
+{
+	if (ms->n == ms->cap) {
+		struct member *v = ARENA_ARRAY(c->env->arena, struct member, ms->cap ? 2 * ms->cap : 8);
+		if (ms->n)
+			memcpy(v, ms->v, sizeof(*v) * ms->n);
+		ms->v = v;
+		ms->cap = ms->cap ? 2 * ms->cap : 8;
+	}
+	ms->v[ms->n++] = m;
+}
+
 static void parse_members(struct cp *c, struct type *t, bool is_union)
 {
-	VEC(struct member) ms = { 0 };
+	struct members ms = { 0 };
 
 	expect(c, '{');
 	while (!eat(c, '}')) {
@@ -211,7 +230,7 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 			struct member m = { .type = base, .bits = -1, .pos = at };
 			if (!tag)
 				cp_error(c, at, c->pos, "a member needs a name%s", "");
-			vec_push(&ms, m);
+			push_member(c, &ms, m);
 			continue;
 		}
 		do {
@@ -222,12 +241,11 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 			if (m.type->kind == TY_VOID || (m.type->kind == TY_RECORD && !m.type->size))
 				cp_error(c, m.pos, c->pos, "member '%s' has an incomplete type: a struct "
 					 "defined nowhere (not in the script, not in the kernel's BTF)", m.name);
-			vec_push(&ms, m);
+			push_member(c, &ms, m);
 		} while (eat(c, ','));
 		expect(c, ';');
 	}
-	layout(c, t, ms.data, ms.len, is_union);
-	vec_free(&ms);
+	layout(c, t, ms.v, ms.n, is_union);
 }
 
 static struct type *parse_enum(struct cp *c, const char *name)
@@ -292,6 +310,7 @@ static struct type *parse_type(struct cp *c, const char **record_tag)
 
 	skip_qualifiers(c);
 	at = c->pos;
+	c->plain_char = false;
 	if (eat_word(c, "struct") || eat_word(c, "union")) {
 		const char *tag = c->text[at] == 's' ? "struct" : "union";
 		*record_tag = tag;
@@ -322,6 +341,7 @@ static struct type *parse_type(struct cp *c, const char **record_tag)
 	if (!*words)
 		cp_error(c, at, at + 1, "expected a type in the C definition%s", "");
 	t = type_env_lookup(c->env, NULL, words);
+	c->plain_char = !strcmp(words, "char");
 	if (!t)
 		cp_error(c, at, c->pos, "unknown type '%s': not in the script's definitions, nor a base type, nor in the kernel's BTF", words);
 	skip_qualifiers(c);
@@ -359,7 +379,7 @@ static void parse_declarator(struct cp *c, struct type *base, struct member *m)
 		dims[ndims++] = peek(c) == ']' ? 0 : (uint32_t)const_expr(c, "]");
 		expect(c, ']');
 	}
-	if (ndims == 1 && t->kind == TY_INT && t->size == 1) {
+	if (ndims == 1 && c->plain_char && t == base) {
 		/* char[N]: a string, as bpftrace reads it */
 		m->read_size = dims[0];
 		m->type = type_str(c->env->arena, dims[0] + 1);

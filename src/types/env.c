@@ -41,6 +41,8 @@ struct type *type_env_lazy_ptr(struct type_env *env, const char *tag, const char
 
 void type_env_free(struct type_env *env)
 {
+	vec_foreach(&env->dwarf, d) dwarf_src_free(*d);
+	vec_free(&env->dwarf);
 	btf_src_free(&env->btf);
 	vec_free(&env->types);
 	vec_free(&env->consts);
@@ -135,7 +137,27 @@ struct type *type_env_lookup(struct type_env *env, const char *tag, const char *
 	}
 	if (!tag && (t = type_base(name)))
 		return t;
+	vec_foreach(&env->dwarf, d)
+	{
+		if ((t = dwarf_src_named(*d, tag, name)))
+			return t;
+	}
 	return btf_src_named(&env->btf, tag, name);
+}
+
+struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path)
+{
+	struct dwarf_src *d;
+
+	vec_foreach(&env->dwarf, dp)
+	{
+		if (!strcmp((*dp)->path, path))
+			return *dp;
+	}
+	d = ARENA_NEW(env->arena, struct dwarf_src);
+	dwarf_src_init(d, env->arena, arena_strdup(env->arena, path));
+	vec_push(&env->dwarf, d);
+	return d;
 }
 
 /*

@@ -6,9 +6,11 @@
  *   1. its own C definitions and #defines (cdef.c)
  *   2. the base type names: int8 .. uint64, u8 .. s64, char, short, int,
  *      long, unsigned, long long, bool, ...
- *   3. the kernel's types and enum constants, from BTF (btf.c), loaded only
+ *   3. the types of the programs and libraries the script's uprobes probe,
+ *      from their debug info (dwarf.c), read when a name is not found before
+ *   4. the kernel's types and enum constants, from BTF (btf.c), loaded only
  *      when a name is not found before
- *   4. constants: the object-like macros of the headers the script
+ *   5. constants: the object-like macros of the headers the script
  *      #includes when they are installed, else a small table of the
  *      kernel ABI constants scripts use and BTF lacks (abi.c)
  */
@@ -18,6 +20,7 @@
 #include "base/arena.h"
 #include "base/vec.h"
 #include "types/btf.h"
+#include "types/dwarf.h"
 #include "types/type.h"
 
 /* A type the script defines: struct NAME, union NAME, enum NAME, or a typedef. */
@@ -47,6 +50,7 @@ struct type_env {
 	struct type_src named; /* resolves lazy_ptr targets */
 	VEC(struct lazy_name) lazy;
 	VEC(struct named_type) types;
+	VEC(struct dwarf_src *) dwarf; /* the debug info of the programs uprobes probe */
 	VEC(struct constant) consts;
 	VEC(const char *) includes; /* the headers the script #includes, to read constants from */
 	bool headers_read;
@@ -67,6 +71,8 @@ const struct constant *type_env_constant(struct type_env *env, const char *name)
  */
 struct type *type_env_lazy_ptr(struct type_env *env, const char *tag, const char *name,
 			       uint32_t depth, bool user);
+/* The debug info of the program or library at path, added once (read when first asked). */
+struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path);
 /* Add a type or a constant the script defines. */
 void type_env_add_type(struct type_env *env, const char *tag, const char *name, struct type *t);
 void type_env_add_const(struct type_env *env, const char *name, int64_t value, const char *str);

@@ -84,7 +84,8 @@ struct type {
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
 	ty_probe, ty_comm, ty_count;
 
-#define STRLEN_DEFAULT 64 /* bpftrace's default string size */
+#define STRLEN_DEFAULT 64 /* bpftrace's default string size (BPFTRACE_STRLEN) */
+#define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
 
 struct type *type_int(unsigned size, bool is_signed);
 struct type *type_str(struct arena *a, uint32_t size);

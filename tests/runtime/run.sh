@@ -13,8 +13,9 @@
 #   EXPECT-RE:             (or: every following line is an extended regex that
 #                           some output line must match, in order)
 #
-# RUN is a shell command; `lantern` is the binary under test and $PROGS the
-# directory of the workload programs (tests/progs). The last line printed
+# RUN is a shell command; `lantern` is the binary under test, $PROGS the
+# directory of the workload programs (tests/progs) and $FIXTURES that of the
+# scripts tests run (tests/runtime/fixtures). The last line printed
 # is "N passed, N failed".
 set -u
 build=${1:-build}
@@ -23,6 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=$(cd "$root/$build" && pwd)
 export PROGS="$bin/progs"
+export FIXTURES="$here/fixtures"
 export PATH="$here/bin:$PATH"
 mkdir -p "$here/bin"
 cat > "$here/bin/lantern" <<WRAP

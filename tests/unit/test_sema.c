@@ -171,11 +171,11 @@ static const struct sema_case cases[] = {
 		  "BEGIN { exit(\"a\"); }\n"
 		  "             ~~~\n"
 		  "" },
-	{ "kfunc:do_nanosleep { }",
-	  "stdin:1:1-19: error E209: kfunc probes are not supported by lantern yet\n"
-		  "kfunc:do_nanosleep { }\n"
-		  "~~~~~~~~~~~~~~~~~~\n"
-		  "hint: probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END\n"
+	{ "watchpoint:0x10000000:8:w { }",
+	  "stdin:1:1-26: error E209: watchpoint probes are not supported by lantern yet\n"
+		  "watchpoint:0x10000000:8:w { }\n"
+		  "~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+		  "hint: probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, kfunc, kretfunc, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
 	  "stdin:1:24-30: error E208: retval is not available in BEGIN probes\n"

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A program's (or library's) types from its DWARF debug info, through
+ * libdw: the structs, unions, enums and typedefs it defines, and its
+ * functions' parameters. Read only when a uprobe script names a type or
+ * `args`; converted like BTF types (btf.h): char arrays as strings,
+ * pointers followed lazily, bitfields, anonymous members.
+ */
+#ifndef LANTERN_TYPES_DWARF_H
+#define LANTERN_TYPES_DWARF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/strbuf.h"
+#include "base/vec.h"
+#include "types/btf.h"
+#include "types/type.h"
+
+struct Dwarf;
+
+struct dwarf_src {
+	struct type_src src; /* resolves lazy pointer targets */
+	struct arena *arena;
+	const char *path;
+	int fd;
+	struct Dwarf *dw;
+	bool tried;
+	VEC(uint64_t) lazy; /* DIE offsets of lazy pointer targets, by src_id */
+	VEC(struct dwarf_conv { uint64_t off; struct type *t; }) done;
+	char err[256];
+};
+
+void dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path);
+void dwarf_src_free(struct dwarf_src *d);
+/* Open the file's DWARF on first use; false, with d->err, when it has none. */
+bool dwarf_src_load(struct dwarf_src *d);
+/* The type named name (tag "struct", "union", "enum", or NULL: a typedef); NULL if none. */
+struct type *dwarf_src_named(struct dwarf_src *d, const char *tag, const char *name);
+/*
+ * Function func's parameters and return type; with ctypes, each
+ * parameter's C declaration ("struct node * n") for listing. false when
+ * the debug info has no such function.
+ */
+bool dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func *out,
+		    struct strbuf *ctypes);
+
+#endif
