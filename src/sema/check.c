@@ -176,6 +176,17 @@ static struct type *arith_result(struct type *a, struct type *b)
 }
 
 /*
+ * A literal, as the sign warnings see it: a number, or a constant that
+ * bpftrace would have substituted as one (#define, enum member).
+ */
+static bool literal(const struct expr *e)
+{
+	const struct constant *k = e->kind == EXPR_IDENT ? e->info : NULL;
+
+	return e->kind == EXPR_INT || (k && !k->str && k->value >= 0);
+}
+
+/*
  * Integers of different signs compared, or in arithmetic (+ - * / %):
  * bpftrace warns, unless a side is a literal (a non-negative one: -1 is an
  * operator and a literal). lhs and rhs are the operands, or NULL for a
@@ -189,8 +200,7 @@ static void warn_mixed_signs(struct check *c, enum op op, struct span sp, struct
 	bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV || op == OP_MOD;
 
 	if (!c->final || !(cmp || arith) || a->kind != TY_INT || b->kind != TY_INT ||
-	    a->is_signed == b->is_signed || (lhs && lhs->kind == EXPR_INT) ||
-	    (rhs && rhs->kind == EXPR_INT))
+	    a->is_signed == b->is_signed || (lhs && literal(lhs)) || (rhs && literal(rhs)))
 		return;
 	struct strbuf an = { 0 }, bn = { 0 };
 	type_name(&an, a);
@@ -246,8 +256,8 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_s64;
 	case OP_DIV:
 	case OP_MOD:
-		warn_signed_div(c, op, e->span, a->is_signed && e->u.binary.lhs->kind != EXPR_INT,
-				b->is_signed && e->u.binary.rhs->kind != EXPR_INT);
+		warn_signed_div(c, op, e->span, a->is_signed && !literal(e->u.binary.lhs),
+				b->is_signed && !literal(e->u.binary.rhs));
 		return &ty_u64;
 	default:
 		return arith_result(a, b);
@@ -496,7 +506,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 			warn_mixed_signs(c, st->u.assign.op, st->span, m->value, t, NULL, v);
 		if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
 			warn_signed_div(c, st->u.assign.op, st->span, !m->value || m->value->is_signed,
-					t->is_signed && v->kind != EXPR_INT);
+					t->is_signed && !literal(v));
 		if (t->kind == TY_INT)
 			t = &ty_s64;
 	}
@@ -526,22 +536,27 @@ static void check_assign_var(struct check *c, struct stmt *st)
 					 st->u.assign.value);
 			if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
 				warn_signed_div(c, st->u.assign.op, st->span, v->type->is_signed,
-						t->is_signed && st->u.assign.value->kind != EXPR_INT);
+						t->is_signed && !literal(st->u.assign.value));
 		}
 		target->info = v;
 		target->type = v->type;
 		return;
 	}
-	if (t->kind == TY_NONE) {
-		if (v) {
-			target->info = v;
-			target->type = v->type;
-		}
-		return;
-	}
 	if (t->kind == TY_INT)
 		t = type_int(8, t->is_signed);
-	if (!v) {
+	if (v && v->type->kind == TY_NONE) {
+		v->type = t; /* its first assignment had an error (or a type not known yet) */
+	} else if (t->kind == TY_NONE) {
+		/* an error in the value, reported already: the variable exists (untyped), so
+		   its uses say nothing more */
+		if (!v) {
+			v = ARENA_NEW(&c->p->arena, struct var_info);
+			v->name = target->u.name;
+			v->type = &ty_none;
+			v->span = target->span;
+			vec_push(&c->vars, v);
+		}
+	} else if (!v) {
 		v = ARENA_NEW(&c->p->arena, struct var_info);
 		v->name = target->u.name;
 		v->type = t;

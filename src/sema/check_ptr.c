@@ -17,12 +17,21 @@ static const char *const tags[] = { [TN_PLAIN] = NULL, [TN_STRUCT] = "struct",
 				     [TN_UNION] = "union", [TN_ENUM] = "enum" };
 
 /* Where a type that is not found was looked for. */
+/* Where a type that is not found was looked for; why there is no BTF, once. */
 static void hint_where(struct check *c)
 {
-	if (c->p->types.btf.tried && !c->p->types.btf.nobjs)
-		CHINT(c, "lantern looked in the script's definitions; %s", c->p->types.btf.err);
-	else
+	struct btf_src *b = &c->p->types.btf;
+
+	if (!c->final)
+		return;
+	if (b->tried && !b->nobjs && !b->err_said) {
+		CHINT(c, "lantern looked in the script's definitions; %s", b->err);
+		b->err_said = true;
+	} else if (b->tried && !b->nobjs) {
+		CHINT(c, "lantern looked in the script's definitions (the kernel has no BTF)");
+	} else {
 		CHINT(c, "lantern looked in the script's definitions and the kernel's BTF");
+	}
 }
 
 struct type *check_typename(struct check *c, const struct ast_typename *tn)

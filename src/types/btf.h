@@ -41,6 +41,7 @@ struct btf_src {
 	uint32_t nobjs;
 	bool tried, mods_read;
 	char err[256]; /* why there is no BTF */
+	bool err_said; /* a message gave err already */
 };
 
 void btf_src_init(struct btf_src *b, struct arena *a);

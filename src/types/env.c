@@ -241,6 +241,7 @@ struct macro_scan {
 	struct type_env *env;
 	VEC(struct macro) macros;
 	VEC(const char *) seen;
+	int depth; /* macros inside macros: "#define SOCK_STREAM SOCK_STREAM" ends here */
 };
 
 static bool abi_value(const char *name, int64_t *value);
@@ -299,8 +300,15 @@ static bool header_name(void *ctx, const char *name, int64_t *value)
 
 	vec_foreach(&ms->macros, m)
 	{
-		if (!strcmp(m->name, name))
-			return cexpr_eval(m->text, header_name, ms, value);
+		if (!strcmp(m->name, name)) {
+			bool ok = false;
+			if (ms->depth < 16) {
+				ms->depth++;
+				ok = cexpr_eval(m->text, header_name, ms, value);
+				ms->depth--;
+			}
+			return ok;
+		}
 	}
 	vec_foreach(&ms->env->consts, c)
 	{
