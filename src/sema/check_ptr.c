@@ -22,16 +22,25 @@ static void hint_where(struct check *c)
 {
 	struct btf_src *b = &c->p->types.btf;
 
+	struct strbuf where = { 0 };
+
 	if (!c->final)
 		return;
+	sb_puts(&where, "the script's definitions");
+	vec_foreach(&c->p->types.dwarf, d)
+	{
+		if ((*d)->dw)
+			sb_printf(&where, ", %s's debug info", (*d)->path);
+	}
 	if (b->tried && !b->nobjs && !b->err_said) {
-		CHINT(c, "lantern looked in the script's definitions; %s", b->err);
+		CHINT(c, "lantern looked in %s; %s", sb_str(&where), b->err);
 		b->err_said = true;
 	} else if (b->tried && !b->nobjs) {
-		CHINT(c, "lantern looked in the script's definitions (the kernel has no BTF)");
+		CHINT(c, "lantern looked in %s (the kernel has no BTF)", sb_str(&where));
 	} else {
-		CHINT(c, "lantern looked in the script's definitions and the kernel's BTF");
+		CHINT(c, "lantern looked in %s and the kernel's BTF", sb_str(&where));
 	}
+	sb_free(&where);
 }
 
 struct type *check_typename(struct check *c, const struct ast_typename *tn)
