@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
-	rc = session_run(&o);
+	rc = session_run(&o, &script_frontend);
 	free(text);
 	return rc;
 }

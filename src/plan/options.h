@@ -37,6 +37,7 @@ struct options {
 	bool dry_run;		   /* --dry-run: compile and load, attach nothing */
 	bool unsafe;		   /* --unsafe: system() may run commands */
 	const char *cmd;	   /* -c */
+	char **cmd_argv;	   /* lantern trace CMD ARGS...: run as given, not split */
 	pid_t pid;		   /* -p */
 };
 

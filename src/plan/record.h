@@ -27,6 +27,7 @@ enum record_kind {
 	REC_SYSTEM, /* system(fmt, ...): run the text as a shell command */
 	REC_CAT,    /* cat(fmt, ...): print the file the text names */
 	REC_PRINT_VALUE, /* print(value) */
+	REC_FRONTEND,	 /* a front end's own (lantern trace): its handler does it */
 	REC_COUNT_
 };
 
@@ -42,7 +43,10 @@ struct record_desc {
 	struct type *args;	/* TY_TUPLE of the arguments after the id */
 	struct map_info *map;	/* REC_*_MAP */
 	int64_t top, div;	/* print(@m, top, div) */
-	uint32_t size;		/* bytes, with the id */
+	uint32_t size;		/* bytes, with the id (at least: REC_FRONTEND's vary) */
+	/* REC_FRONTEND: what user space does with the record */
+	void (*handler)(void *ctx, const struct record_desc *r, const void *data, size_t size);
+	void *ctx;
 };
 
 #endif

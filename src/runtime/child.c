@@ -30,24 +30,31 @@ static char *resolve(const char *name)
 
 int child_spawn(struct session *s)
 {
-	wordexp_t we;
+	wordexp_t we = { 0 };
+	char **argv = s->opts->cmd_argv;
 	char *file;
 	int pipefd[2];
 	pid_t pid;
 
-	if (wordexp(s->opts->cmd, &we, WRDE_NOCMD) != 0 || we.we_wordc == 0) {
-		fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
-		return -1;
+	if (!argv) {
+		if (wordexp(s->opts->cmd, &we, WRDE_NOCMD) != 0 || we.we_wordc == 0) {
+			fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
+			return -1;
+		}
+		argv = we.we_wordv;
 	}
-	file = resolve(we.we_wordv[0]);
+	file = resolve(argv[0]);
 	if (!file) {
-		fprintf(stderr, "lantern: -c: cannot run '%s': %s\n", we.we_wordv[0], strerror(errno));
-		wordfree(&we);
+		fprintf(stderr, "lantern: %s: cannot run '%s': %s\n", s->opts->cmd ? "-c" : "trace",
+			argv[0], strerror(errno));
+		if (!s->opts->cmd_argv)
+			wordfree(&we);
 		return -1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(file);
-		wordfree(&we);
+		if (!s->opts->cmd_argv)
+			wordfree(&we);
 		return -1;
 	}
 	fflush(NULL);
@@ -55,7 +62,8 @@ int child_spawn(struct session *s)
 	if (pid < 0) {
 		fprintf(stderr, "lantern: fork: %s\n", strerror(errno));
 		free(file);
-		wordfree(&we);
+		if (!s->opts->cmd_argv)
+			wordfree(&we);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return -1;
@@ -68,12 +76,13 @@ int child_spawn(struct session *s)
 		close(pipefd[1]);
 		if (read(pipefd[0], &c, 1) != 1)
 			_exit(127); /* lantern gave up before starting us */
-		execv(file, we.we_wordv);
+		execv(file, argv);
 		fprintf(stderr, "lantern: cannot run %s: %s\n", file, strerror(errno));
 		_exit(127);
 	}
 	free(file);
-	wordfree(&we);
+	if (!s->opts->cmd_argv)
+		wordfree(&we);
 	close(pipefd[0]);
 	s->cpid = pid;
 	s->child_go_fd = pipefd[1];

@@ -143,12 +143,8 @@ int run_loop(struct session *s)
 	run_special(s, PROV_END);
 	consume(&l, rb);
 
-	/* two blank lines, on stdout even with -o, and in JSON too (as 0.17) */
-	fflush(s->out);
-	fputs("\n\n", stdout);
-	fflush(stdout);
 	sb_reset(&l.line);
-	maps_print_all(&s->oc, &l.line);
+	s->fe->finish(s, &l.line);
 	if (l.line.len)
 		fwrite(l.line.s, 1, l.line.len, s->out);
 	report_lost(&l);

@@ -85,6 +85,12 @@ static int rec_print_value(struct loop *l, const struct record_desc *r, const ui
 	return 0;
 }
 
+static int rec_frontend(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	r->handler(r->ctx, r, data, l->size);
+	return 0;
+}
+
 static int rec_clear_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
 	map_clear(&l->s->maps, r->map);
@@ -163,7 +169,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
 	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
-	[REC_PRINT_VALUE] = rec_print_value,
+	[REC_PRINT_VALUE] = rec_print_value, [REC_FRONTEND] = rec_frontend,
 };
 
 int on_record(void *ctx, void *data, size_t size)
@@ -182,6 +188,7 @@ int on_record(void *ctx, void *data, size_t size)
 	r = p->records.data[id];
 	if (size < r->size)
 		return 0;
+	l->size = size;
 	sb_reset(&l->line);
 	sb_reset(&l->text);
 	rc = handlers[r->kind](l, r, data);

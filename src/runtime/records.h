@@ -14,6 +14,7 @@ struct loop {
 	struct strbuf line; /* what one record prints, through the writer */
 	struct strbuf text; /* printf() or time() text before the writer has it */
 	bool discard;	    /* drop records: those that follow exit() */
+	size_t size;	    /* the record being handled: its bytes */
 	bool exit_seen;
 };
 

@@ -47,28 +47,23 @@ static void flush_diag(struct session *s)
 static int start(struct session *s)
 {
 	struct options *o = s->opts;
-	struct strbuf dump = { 0 };
-	int rc = compile(&s->plan, o, &dump);
+	int rc = s->fe->build(s);
 
-	fputs(sb_str(&dump), stdout);
-	sb_free(&dump);
-	if (rc < 0)
-		return -1;
-	if (o->dump)
-		return 1;
+	if (rc != 0)
+		return rc;
 	if (!privileged()) {
 		fprintf(stderr, "lantern: error E%d: tracing needs root (or CAP_BPF and CAP_PERFMON)\n",
 			E_PERMISSION);
 		return -1;
 	}
-	if (o->cmd && child_spawn(s) < 0)
+	if ((o->cmd || o->cmd_argv) && child_spawn(s) < 0)
 		return -1;
-	if (load_all(s) < 0)
+	if (load_all(s) < 0 || (s->fe->loaded && s->fe->loaded(s) < 0))
 		return -1;
 	if (o->dry_run)
 		return 1;
 	flush_diag(s); /* warnings before the output */
-	if (!o->quiet) {
+	if (!o->quiet && !s->fe->quiet) {
 		struct strbuf sb = { 0 };
 		s->oc.writer->attached(&sb, s->plan.insts.len);
 		fwrite(sb.s, 1, sb.len, s->out);
@@ -78,10 +73,38 @@ static int start(struct session *s)
 	return attach_all(s) < 0 ? -1 : 0;
 }
 
-static void session_init(struct session *s, struct options *o)
+/* lantern scripts: compile(), with the -d stages it shows */
+static int script_build(struct session *s)
+{
+	struct strbuf dump = { 0 };
+	int rc = compile(&s->plan, s->opts, &dump);
+
+	fputs(sb_str(&dump), stdout);
+	sb_free(&dump);
+	if (rc < 0)
+		return -1;
+	return s->opts->dump ? 1 : 0;
+}
+
+/* two blank lines, on stdout even with -o, and in JSON too (as 0.17); the maps */
+static void script_finish(struct session *s, struct strbuf *out)
+{
+	fflush(s->out);
+	fputs("\n\n", stdout);
+	fflush(stdout);
+	maps_print_all(&s->oc, out);
+}
+
+const struct frontend script_frontend = {
+	.build = script_build,
+	.finish = script_finish,
+};
+
+static void session_init(struct session *s, struct options *o, const struct frontend *fe)
 {
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
+	s->fe = fe;
 	s->child_go_fd = -1;
 	s->start_ns = now_ns();
 	s->out = stdout;
@@ -103,12 +126,12 @@ static void session_free(struct session *s)
 	tracefs_release();
 }
 
-int session_run(struct options *o)
+int session_run(struct options *o, const struct frontend *fe)
 {
 	struct session s;
 	int rc;
 
-	session_init(&s, o);
+	session_init(&s, o, fe);
 	if (o->output && !(s.out = fopen(o->output, "w"))) {
 		fprintf(stderr, "lantern: cannot write %s: %s\n", o->output, strerror(errno));
 		session_free(&s);

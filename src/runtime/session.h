@@ -15,8 +15,29 @@
 #include "plan/plan.h"
 #include "plan/provider.h"
 
+struct session;
+
+/*
+ * What makes the plan and ends the run: the script compiler (every
+ * lantern script), or lantern trace. The session does the rest.
+ */
+struct frontend {
+	/* Fill s->plan; 0 to run it, 1 when there is nothing to run (-d), -1 on errors. */
+	int (*build)(struct session *s);
+	/* The plan's maps exist (before any probe attaches): fill what only the run knows. */
+	int (*loaded)(struct session *s);
+	/* The probes stopped and END ran: what is left to print (the maps, a summary). */
+	void (*finish)(struct session *s, struct strbuf *out);
+	bool quiet; /* no "Attaching N probes..." */
+	void *ctx;  /* the front end's own */
+};
+
+/* lantern scripts: compile() and the maps at the end, as bpftrace prints them */
+extern const struct frontend script_frontend;
+
 struct session {
 	struct options *opts;
+	const struct frontend *fe;
 	struct plan plan;	/* what compile() made of the script */
 	FILE *out;		/* stdout or -o */
 	struct out_ctx oc;	/* the plan, the maps and the writer of -f */
@@ -35,7 +56,7 @@ struct session {
 	int exit_code;
 };
 
-/* Compile, load, attach and run opts' script; the process's exit status. */
-int session_run(struct options *opts);
+/* Build (fe), load, attach and run; the process's exit status. */
+int session_run(struct options *opts, const struct frontend *fe);
 
 #endif

@@ -11,6 +11,7 @@
 static const struct arch_regs regs = {
 	.name = "x86_64",
 	.arg = { 112, 104, 96, 88, 72, 64 }, /* di si dx cx r8 r9 */
+	.sysarg = { 112, 104, 96, 56, 72, 64 }, /* di si dx r10 r8 r9 */
 	.ret = 80,			      /* ax */
 	.ip = 128,
 	.sp = 152,
@@ -23,6 +24,7 @@ static const struct arch_regs regs = {
 static const struct arch_regs regs = {
 	.name = "aarch64",
 	.arg = { 0, 8, 16, 24, 32, 40 }, /* x0 .. x5 */
+	.sysarg = { 264, 8, 16, 24, 32, 40 }, /* orig_x0, x1 .. x5 */
 	.ret = 0,
 	.ip = 256,
 	.sp = 248,

@@ -17,6 +17,7 @@
 struct arch_regs {
 	const char *name;
 	int16_t arg[ARCH_MAX_ARGS]; /* the first integer arguments of a function */
+	int16_t sysarg[ARCH_MAX_ARGS]; /* a system call's arguments */
 	int16_t ret;		    /* the return value */
 	int16_t ip, sp;
 	int16_t sys_nr; /* the syscall number as sys_exit sees it; -1: unknown */

@@ -415,11 +415,44 @@ int syscall_number(const char *name)
 	return e ? e->nr : -1;
 }
 
+const char *syscall_tp_name(int nr)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].nr == nr)
+			return table[i].name;
+	return NULL;
+}
+
+const char *syscall_name(int nr)
+{
+	/* where the tracepoints' names differ from the syscall table's */
+	static const struct sysent renamed[] = {
+		{ "stat", 4 },	 { "fstat", 5 },      { "lstat", 6 },
+		{ "uname", 63 }, { "umount2", 166 }, { "sysctl", 156 },
+	};
+	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+		if (renamed[i].nr == nr)
+			return renamed[i].name;
+	return syscall_tp_name(nr);
+}
+
 #else
 int syscall_number(const char *name)
 {
 	(void)name;
 	return -1;
+}
+
+const char *syscall_tp_name(int nr)
+{
+	(void)nr;
+	return NULL;
+}
+
+const char *syscall_name(int nr)
+{
+	(void)nr;
+	return NULL;
 }
 
 #endif
