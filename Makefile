@@ -61,7 +61,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblantern.a
 # functions and loops stay as written.
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@) $(CC) -O1 -g -Wall -o $@ $<
+	$(call say,CC,$@) $(CC) -O1 -g -Wall -pthread -o $@ $<
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -127,7 +127,7 @@ deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
-		util-linux python3 systemtap-sdt-dev >/dev/null
+		util-linux python3 systemtap-sdt-dev strace linux-perf >/dev/null
 
 format:
 	clang-format -i $(LIB_SRCS) src/main.c

@@ -3,6 +3,7 @@
 #include "base/util.h"
 #include "probes/list.h"
 #include "runtime/session.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@ static void usage(FILE *f)
 	fputs("USAGE:\n"
 	      "    lantern [options] script.bt [params...]\n"
 	      "    lantern [options] -e 'program' [params...]\n"
+	      "    lantern trace [options] CMD [ARGS...]   (strace's options: lantern trace -h)\n"
 	      "\n"
 	      "Runs bpftrace scripts: compiles them to eBPF itself, no LLVM needed.\n"
 	      "\n"
@@ -105,6 +107,9 @@ int main(int argc, char **argv)
 	bool list = false;
 	char *text;
 	int c, rc;
+
+	if (argc > 1 && !strcmp(argv[1], "trace"))
+		return trace_main(argc - 1, argv + 1);
 
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */

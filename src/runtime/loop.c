@@ -53,9 +53,13 @@ static void report_lost(struct loop *l)
 
 	if (lost <= s->lost_reported)
 		return;
-	sb_reset(&l->line);
-	s->oc.writer->lost(&l->line, lost - s->lost_reported);
-	fwrite(l->line.s, 1, l->line.len, s->out);
+	if (s->fe->lost) {
+		s->fe->lost(s, lost - s->lost_reported);
+	} else {
+		sb_reset(&l->line);
+		s->oc.writer->lost(&l->line, lost - s->lost_reported);
+		fwrite(l->line.s, 1, l->line.len, s->out);
+	}
 	fflush(s->out);
 	s->lost_reported = lost;
 }
@@ -72,7 +76,7 @@ static void handle_signal(struct session *s, int sfd)
 		if (s->cpid && !s->child_exited &&
 		    waitpid(s->cpid, &s->child_status, WNOHANG) == s->cpid) {
 			s->child_exited = true;
-			s->done = true;
+			s->done = !s->fe->finished; /* else the front end says when */
 		}
 	}
 }
@@ -132,6 +136,8 @@ int run_loop(struct session *s)
 			else
 				consume(&l, rb);
 		}
+		if (s->fe->finished && (!s->cpid || s->child_exited) && s->fe->finished(s))
+			s->done = true;
 	}
 
 	/* Stop the probes, finish what they sent, then END and the maps. */

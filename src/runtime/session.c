@@ -117,7 +117,7 @@ static void session_free(struct session *s)
 	release_all(s);
 	child_reap(s);
 	symbols_release();
-	if (s->out && s->out != stdout)
+	if (s->out && s->out != stdout && s->out != stderr)
 		fclose(s->out);
 	else
 		fflush(stdout);
@@ -132,7 +132,7 @@ int session_run(struct options *o, const struct frontend *fe)
 	int rc;
 
 	session_init(&s, o, fe);
-	if (o->output && !(s.out = fopen(o->output, "w"))) {
+	if (o->output && !(s.out = fopen(o->output, "we"))) {
 		fprintf(stderr, "lantern: cannot write %s: %s\n", o->output, strerror(errno));
 		session_free(&s);
 		return 1;

@@ -28,6 +28,10 @@ struct frontend {
 	int (*loaded)(struct session *s);
 	/* The probes stopped and END ran: what is left to print (the maps, a summary). */
 	void (*finish)(struct session *s, struct strbuf *out);
+	/* Optional: polled while running; true ends the run (the child's exit alone does not). */
+	bool (*finished)(struct session *s);
+	/* Optional: n events lost since the last report, said the front end's way. */
+	void (*lost)(struct session *s, uint64_t n);
 	bool quiet; /* no "Attaching N probes..." */
 	void *ctx;  /* the front end's own */
 };

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* Values as strace prints them (decode.c, decode_structs.c). */
+#ifndef LANTERN_TRACE_DECODE_H
+#define LANTERN_TRACE_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strbuf.h"
+#include "trace/sysdesc.h"
+
+/* One argument, with what the programs read for it. */
+struct targ_val {
+	int64_t v;	     /* its value (the register) */
+	const uint8_t *data; /* the bytes read, or NULL */
+	uint32_t len;	     /* their number */
+	bool unread;	     /* the memory could not be read */
+	bool notread;	     /* not read: the call failed */
+};
+
+/* What decoding needs besides the value. */
+struct tdecode {
+	uint32_t strsize; /* -s */
+	int hex;	  /* -x, -xx */
+	int64_t ret;	  /* the call's result (at exit) */
+	bool failed;	  /* the call failed */
+	const int64_t *args; /* every argument's value (sizes, commands) */
+	int pid;	  /* the task, for -y's /proc/PID/fd */
+	int paths;	  /* -y */
+};
+
+/* Argument a (of kind k) into out. */
+void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const struct tdecode *d);
+/* Calls whose argument list depends on the values (clone, futex): the whole list at entry. */
+bool decode_is_special(const char *name);
+/* false when name is not one of them */
+bool decode_special(struct strbuf *out, const char *name, const int64_t *a, const struct tdecode *d);
+/* The result of a call, " = ..." included. */
+void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdecode *d);
+
+/* A quoted string as strace writes it: n bytes, cut after max (then "..."). */
+void put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max, bool more, int hex);
+/* "ENOENT", "SIGCHLD": names; NULL when unknown */
+const char *errno_name(int e);
+const char *errno_text(int e); /* "No such file or directory" */
+const char *signal_name(int sig);
+/* A signal set ("[CHLD]", "~[RTMIN RT_1]") of n bytes at p. */
+void put_sigset(struct strbuf *out, const uint8_t *p, size_t n);
+/* "{si_signo=SIGCHLD, si_code=CLD_EXITED, ...}" from 48 bytes of siginfo */
+void put_siginfo(struct strbuf *out, const uint8_t *p, size_t n);
+
+/* Flags: names joined by '|', what is left in hex. */
+struct flag {
+	uint64_t bit;
+	const char *name;
+};
+void put_flags(struct strbuf *out, uint64_t v, const struct flag *t, size_t n, const char *zero);
+/* A constant's name, or the number (decimal; hex when hex). */
+void put_const(struct strbuf *out, int64_t v, const struct flag *t, size_t n, bool hex);
+
+/* Structures (decode_structs.c) */
+void put_stat(struct strbuf *out, const uint8_t *p, size_t n);
+void put_statx(struct strbuf *out, const uint8_t *p, size_t n);
+void put_statx_mask(struct strbuf *out, uint64_t mask);
+const char *family_name(int family); /* "AF_INET"; NULL when unknown */
+void put_sockaddr(struct strbuf *out, const uint8_t *p, size_t n);
+void put_sigaction(struct strbuf *out, const uint8_t *p, size_t n);
+void put_utsname(struct strbuf *out, const uint8_t *p, size_t n);
+void put_rlimit(struct strbuf *out, const uint8_t *p, size_t n, int resource);
+void put_timespec(struct strbuf *out, const uint8_t *p, size_t n);
+void put_wait_status(struct strbuf *out, int status);
+int dirents_count(const uint8_t *p, size_t n);
+/* struct pollfd[]: "[{fd=0, events=POLLIN}]", or the revents of those that have any */
+void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents);
+void put_sock_proto(struct strbuf *out, int64_t family, int64_t proto);
+
+#endif

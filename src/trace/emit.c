@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/* Emitters shared by lantern trace's programs: see emit.h. */
+#include "trace/emit.h"
+#include "plan/provider.h"
+
+/* r0 = map_lookup_elem(&map, fp + slot) */
+void lookup(struct tb *b, int map, int16_t slot)
+{
+	emit(b->ir, LD_MAP(R1, map));
+	emit(b->ir, MOV64_REG(R2, R10));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(b->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+}
+
+/* tid, tgid of the current task; leave unless it is traced (by thread id, or -a: not lantern) */
+void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+{
+	emit(b->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+	emit(b->ir, MOV64_REG(tgid, R0));
+	emit(b->ir, MOV32_REG(tid, R0));
+	emit(b->ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	if (b->o->all) {
+		emit(b->ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
+		return;
+	}
+	emit(b->ir, STX_MEM(BPF_W, R10, tid, slot));
+	lookup(b, b->traced, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+}
+
+/* s = this program's scratch entry, or leave */
+void scratch(struct tb *b, int16_t slot)
+{
+	emit(b->ir, ST_MEM(BPF_W, R10, slot, b->prog_index));
+	lookup(b, b->scratch, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, MOV64_REG(b->s, R0));
+}
+
+/* -a, --timeline: the task's name in the header */
+void put_comm(struct tb *b)
+{
+	if (!b->o->all && !b->o->timeline)
+		return;
+	emit(b->ir, MOV64_REG(R1, b->s));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R1, HDR(comm)));
+	emit(b->ir, MOV64_IMM(R2, 16));
+	emit(b->ir, CALL(BPF_FUNC_get_current_comm, 2));
+}
+
+/* fn(s + off, size, src): off and size registers */
+void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src)
+{
+	emit(b->ir, MOV64_REG(R1, b->s));
+	emit(b->ir, ALU64_REG(BPF_ADD, R1, off));
+	emit(b->ir, MOV64_REG(R2, size));
+	emit(b->ir, MOV64_REG(R3, src));
+	emit(b->ir, CALL(fn, 3));
+}
+
+/* The record from s + SCR_REC, off - SCR_REC bytes long, to the ring buffer; lost++ if full. */
+void send(struct tb *b, int32_t off, int16_t slot)
+{
+	int32_t size = ir_vreg(b->ir), flags = ir_vreg(b->ir), ok = ir_label(b->ir), go = ir_label(b->ir);
+	uint32_t half = b->p->maps.bpf.data[b->ringbuf].max_entries / 2;
+
+	// off in [SCR_DATA, the end of the data], for the verifier: it always is
+	int32_t low = ir_label(b->ir), high = ir_label(b->ir);
+	emit(b->ir, JMP_IMM(BPF_JGE, off, SCR_DATA, low));
+	emit(b->ir, MOV64_IMM(off, SCR_DATA));
+	emit(b->ir, LABEL(low));
+	emit(b->ir, JMP_IMM(BPF_JLE, off, SCR_DATA + TRACE_NARGS * TRACE_DATA_MAX, high));
+	emit(b->ir, MOV64_IMM(off, SCR_DATA));
+	emit(b->ir, LABEL(high));
+	// hdr.len = off - SCR_DATA; size = off - SCR_REC
+	emit(b->ir, MOV64_REG(size, off));
+	emit(b->ir, ALU64_IMM(BPF_SUB, size, SCR_DATA));
+	emit(b->ir, STX_MEM(BPF_W, b->s, size, HDR(len)));
+	emit(b->ir, ALU64_IMM(BPF_ADD, size, SCR_DATA - SCR_REC));
+	// wake the reader only when the buffer is half full: it drains on a timer
+	emit(b->ir, LD_MAP(R1, b->ringbuf));
+	emit(b->ir, MOV64_IMM(R2, BPF_RB_AVAIL_DATA));
+	emit(b->ir, CALL(BPF_FUNC_ringbuf_query, 2));
+	emit(b->ir, MOV64_IMM(flags, BPF_RB_NO_WAKEUP));
+	emit(b->ir, JMP_IMM(BPF_JLE, R0, half, go));
+	emit(b->ir, MOV64_IMM(flags, BPF_RB_FORCE_WAKEUP));
+	emit(b->ir, LABEL(go));
+	emit(b->ir, LD_MAP(R1, b->ringbuf));
+	emit(b->ir, MOV64_REG(R2, b->s));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R2, SCR_REC));
+	emit(b->ir, MOV64_REG(R3, size));
+	emit(b->ir, MOV64_REG(R4, flags));
+	emit(b->ir, CALL(BPF_FUNC_ringbuf_output, 4));
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
+	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
+	lookup(b, b->lost, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
+	emit(b->ir, MOV64_IMM(R1, 1));
+	emit(b->ir, ATOMIC_ADD(BPF_DW, R0, R1, 0));
+	emit(b->ir, LABEL(ok));
+}
+
+/* off = MIN(off, the start of the last argument's room): keeps every read in the entry */
+static void clamp_off(struct tb *b, int32_t off)
+{
+	int32_t fine = ir_label(b->ir);
+
+	emit(b->ir, JMP_IMM(BPF_JLE, off, SCR_DATA + (TRACE_NARGS - 1) * TRACE_DATA_MAX, fine));
+	emit(b->ir, MOV64_IMM(off, SCR_DATA + (TRACE_NARGS - 1) * TRACE_DATA_MAX));
+	emit(b->ir, LABEL(fine));
+}
+
+/* dlen[i] = len */
+void set_dlen(struct tb *b, int i, int32_t len)
+{
+	emit(b->ir, STX_MEM(BPF_H, b->s, len, HDR(dlen) + 2 * i));
+}
+
+/*
+ * Argument i is to be read again at exit. The bits live in the scratch
+ * entry, not in a register: paths that differ only in what failed then
+ * look alike to the verifier, which prunes them.
+ */
+static void mark_retry(struct tb *b, int i)
+{
+	int32_t t = ir_vreg(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_W, t, b->s, INFL(retry)));
+	emit(b->ir, ALU64_IMM(BPF_OR, t, 1 << i));
+	emit(b->ir, STX_MEM(BPF_W, b->s, t, INFL(retry)));
+}
+
+/* Forget what the verifier knows of off (its exact value on each path): see mark_retry */
+void blur_off(struct tb *b, int32_t off)
+{
+	emit(b->ir, STX_MEM(BPF_DW, b->s, off, SCR_OFF));
+	emit(b->ir, LDX_MEM(BPF_DW, off, b->s, SCR_OFF));
+}
+
+/* A string: n = probe_read_user_str(s + off, MIN(cap, TRACE_DATA_MAX), src); off += n; else unread */
+void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry)
+{
+	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), fail = ir_label(b->ir), done = ir_label(b->ir);
+	int32_t small = ir_label(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX, small));
+	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX));
+	emit(b->ir, LABEL(small));
+	clamp_off(b, off);
+	read_to(b, BPF_FUNC_probe_read_user_str, off, cap, src);
+	emit(b->ir, MOV64_REG(n, R0));
+	emit(b->ir, JMP_IMM(BPF_JSLE, n, 0, fail));
+	emit(b->ir, JMP_IMM(BPF_JGT, n, TRACE_DATA_MAX, fail));
+	set_dlen(b, i, n);
+	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
+	emit(b->ir, JA(done));
+	emit(b->ir, LABEL(fail));
+	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
+	set_dlen(b, i, n);
+	if (retry)
+		mark_retry(b, i);
+	emit(b->ir, LABEL(done));
+}
+
+/* Bytes: the size the spec says (fixed, an argument, the result), at most its cap. */
+void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
+	      bool retry)
+{
+	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), how = ir_vreg(b->ir), from = ir_vreg(b->ir);
+	int32_t fixed = ir_label(b->ir), sized = ir_label(b->ir), fail = ir_label(b->ir),
+		done = ir_label(b->ir), not_arg = ir_label(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX, fixed));
+	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX));
+	emit(b->ir, LABEL(fixed));
+	emit(b->ir, MOV64_REG(n, cap));
+	emit(b->ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i + 1));
+	if (ret >= 0) {
+		// TS_RET: the result
+		int32_t no = ir_label(b->ir);
+		emit(b->ir, JMP_IMM(BPF_JNE, how, TS_RET, no));
+		emit(b->ir, MOV64_REG(n, ret));
+		emit(b->ir, LABEL(no));
+	}
+	// TS_ARG, TS_ARG8: the argument the spec names (args + 8 * from), times 8 for TS_ARG8
+	int32_t is_arg = ir_label(b->ir), bytes = ir_label(b->ir);
+	emit(b->ir, JMP_IMM(BPF_JEQ, how, TS_ARG, is_arg));
+	emit(b->ir, JMP_IMM(BPF_JNE, how, TS_ARG8, not_arg));
+	emit(b->ir, LABEL(is_arg));
+	emit(b->ir, LDX_MEM(BPF_B, from, sp, 4 + 6 * i + 2));
+	emit(b->ir, ALU64_IMM(BPF_AND, from, 7));
+	emit(b->ir, JMP_IMM(BPF_JGE, from, TRACE_NARGS, not_arg));
+	emit(b->ir, ALU64_IMM(BPF_LSH, from, 3));
+	emit(b->ir, ALU64_REG(BPF_ADD, from, b->s));
+	emit(b->ir, LDX_MEM(BPF_DW, n, from, args));
+	emit(b->ir, JMP_IMM(BPF_JNE, how, TS_ARG8, bytes));
+	emit(b->ir, JMP_IMM(BPF_JGT, n, TRACE_DATA_MAX, bytes)); /* stays above the cap */
+	emit(b->ir, ALU64_IMM(BPF_LSH, n, 3));
+	emit(b->ir, LABEL(bytes));
+	emit(b->ir, LABEL(not_arg));
+	// n = MIN(n, cap), unsigned: a negative count reads the cap
+	emit(b->ir, JMP_REG(BPF_JLE, n, cap, sized));
+	emit(b->ir, MOV64_REG(n, cap));
+	emit(b->ir, LABEL(sized));
+	clamp_off(b, off);
+	read_to(b, BPF_FUNC_probe_read_user, off, n, src);
+	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, fail));
+	set_dlen(b, i, n);
+	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
+	emit(b->ir, JA(done));
+	emit(b->ir, LABEL(fail));
+	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
+	set_dlen(b, i, n);
+	if (retry)
+		mark_retry(b, i);
+	emit(b->ir, LABEL(done));
+}
+
+/*
+ * argv and envp: a u32 count of the pointers up to NULL (at most
+ * ENVP_MAX), a u32 slot size, then (slot > 1) the first ARGV_MAX strings,
+ * each in its slot of that many bytes (NUL-padded; a string longer than
+ * the slot is cut). envp (slot 1) is only counted. A bounded loop whose
+ * iterations the verifier can prune: no length depends on what was read.
+ */
+void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot)
+{
+	int32_t cap = ir_vreg(b->ir), start = ir_vreg(b->ir), p = ir_vreg(b->ir), k = ir_vreg(b->ir);
+	int32_t at = ir_vreg(b->ir), n = ir_vreg(b->ir);
+	int32_t loop = ir_label(b->ir), done = ir_label(b->ir), next = ir_label(b->ir);
+	int32_t small = ir_label(b->ir), some = ir_label(b->ir), fits = ir_label(b->ir);
+
+	clamp_off(b, off);
+	emit(b->ir, MOV64_REG(start, off));
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX / ARGV_MAX - 1, small));
+	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX / ARGV_MAX - 1));
+	emit(b->ir, LABEL(small));
+	emit(b->ir, MOV64_IMM(k, 0));
+	emit(b->ir, LABEL(loop));
+	emit(b->ir, JMP_IMM(BPF_JGE, k, ENVP_MAX, done));
+	// p = src[k] (user memory); stop at NULL or a fault
+	emit(b->ir, MOV64_REG(p, k));
+	emit(b->ir, ALU64_IMM(BPF_LSH, p, 3));
+	emit(b->ir, ALU64_REG(BPF_ADD, p, src));
+	emit(b->ir, MOV64_REG(R1, R10));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R1, slot));
+	emit(b->ir, MOV64_IMM(R2, 8));
+	emit(b->ir, MOV64_REG(R3, p));
+	emit(b->ir, CALL(BPF_FUNC_probe_read_user, 3));
+	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, done));
+	emit(b->ir, LDX_MEM(BPF_DW, p, R10, slot));
+	emit(b->ir, JMP_IMM(BPF_JEQ, p, 0, done));
+	// the string of the first ARGV_MAX, in slot k: start + 8 + k * cap
+	emit(b->ir, JMP_IMM(BPF_JGE, k, ARGV_MAX, next));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, 1, next));
+	emit(b->ir, MOV64_REG(at, k));
+	emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
+	emit(b->ir, ALU64_REG(BPF_ADD, at, start));
+	emit(b->ir, ALU64_IMM(BPF_ADD, at, 8));
+	read_to(b, BPF_FUNC_probe_read_user_str, at, cap, p);
+	emit(b->ir, LABEL(next));
+	emit(b->ir, ALU64_IMM(BPF_ADD, k, 1));
+	emit(b->ir, JA(loop));
+	emit(b->ir, LABEL(done));
+	// the count, the slot size; then off = start + 8 + MIN(k, ARGV_MAX) * cap (cap > 1)
+	emit(b->ir, MOV64_REG(R1, b->s));
+	emit(b->ir, ALU64_REG(BPF_ADD, R1, start));
+	emit(b->ir, STX_MEM(BPF_W, R1, k, 0));
+	emit(b->ir, STX_MEM(BPF_W, R1, cap, 4));
+	emit(b->ir, MOV64_IMM(n, 8));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, 1, some));
+	emit(b->ir, MOV64_REG(at, k));
+	emit(b->ir, JMP_IMM(BPF_JLE, at, ARGV_MAX, fits));
+	emit(b->ir, MOV64_IMM(at, ARGV_MAX));
+	emit(b->ir, LABEL(fits));
+	emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
+	emit(b->ir, ALU64_REG(BPF_ADD, n, at));
+	emit(b->ir, LABEL(some));
+	set_dlen(b, i, n);
+	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
+}
+
+void prologue(struct tb *b, struct ir *ir)
+{
+	b->ir = ir;
+	b->ctx = ir_vreg(ir);
+	b->s = ir_vreg(ir);
+	b->out = ir_label(ir);
+	emit(ir, MOV64_REG(b->ctx, R1));
+}
+
+void epilogue(struct tb *b)
+{
+	emit(b->ir, LABEL(b->out));
+	emit(b->ir, MOV64_IMM(R0, 0));
+	emit(b->ir, EXIT_INSN());
+}
+
+/* *dst = the u32 at task + off (kernel memory) */
+void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot)
+{
+	emit(b->ir, ST_MEM(BPF_DW, R10, slot, 0));
+	emit(b->ir, MOV64_REG(R1, R10));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R1, slot));
+	emit(b->ir, MOV64_IMM(R2, 4));
+	emit(b->ir, MOV64_REG(R3, task));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R3, (int32_t)off));
+	emit(b->ir, CALL(BPF_FUNC_probe_read_kernel, 3));
+	emit(b->ir, LDX_MEM(BPF_W, dst, R10, slot));
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The building blocks of lantern trace's programs (emit.c): the scratch
+ * memory's layout, the maps' entries, and emitters for what every program
+ * does (find the traced task, read user memory into the record, send it).
+ */
+#ifndef LANTERN_TRACE_EMIT_H
+#define LANTERN_TRACE_EMIT_H
+
+#include "codegen/ir.h"
+#include "plan/plan.h"
+#include "trace/trace.h"
+
+#include <stddef.h>
+
+#define SCR_REGS 0
+#define SCR_INFL 176
+#define SCR_OFF 240 /* the enter program's write offset, spilled */
+#define SCR_REC 256
+#define SCR_DATA (SCR_REC + (int32_t)sizeof(struct trace_hdr))
+#define SCR_SIZE (SCR_DATA + TRACE_NARGS * TRACE_DATA_MAX + 8)
+#define ARGV_MAX 32	/* argv strings read; strace shows "..." after them */
+#define ENVP_MAX 256	/* envp pointers counted */
+#define INFLIGHT_MAX 16384
+
+/* What the enter program keeps for the exit one (map inflight, by thread id). */
+struct trace_inflight {
+	uint64_t ts;
+	int64_t a[6];
+	uint32_t nr;
+	uint32_t retry; /* arguments to read again at exit: bit i for argument i */
+};
+
+/* What the programs read for one call (map spec, by number). */
+struct trace_spec {
+	uint32_t selected;
+	struct tread_spec r[TRACE_NARGS];
+};
+
+_Static_assert(sizeof(struct trace_hdr) == 112, "the record header is 112 bytes");
+_Static_assert(sizeof(struct tread_spec) == 6, "a read spec is 6 bytes");
+_Static_assert(sizeof(struct trace_inflight) == 64, "an inflight entry is 64 bytes");
+
+#define HDR(field) (SCR_REC + (int32_t)offsetof(struct trace_hdr, field))
+#define INFL(field) (SCR_INFL + (int32_t)offsetof(struct trace_inflight, field))
+
+/* The maps and what the builder needs while it emits. */
+struct tb {
+	struct plan *p;
+	const struct trace_opts *o;
+	struct ir *ir;
+	int traced, spec, inflight, counts, ringbuf, lost, scratch; /* map indexes */
+	uint32_t ids[TREC_COUNT_];				   /* record ids */
+	uint32_t task_pid, task_tgid, task_exit_code;		   /* task_struct offsets */
+	int32_t ctx, s, out;					   /* vregs, label */
+	uint32_t prog_index;
+};
+
+void lookup(struct tb *b, int map, int16_t slot);
+void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+void scratch(struct tb *b, int16_t slot);
+void put_comm(struct tb *b);
+void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src);
+void send(struct tb *b, int32_t off, int16_t slot);
+void set_dlen(struct tb *b, int i, int32_t len);
+void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry);
+void blur_off(struct tb *b, int32_t off);
+void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
+	      bool retry);
+void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot);
+void prologue(struct tb *b, struct ir *ir);
+void epilogue(struct tb *b);
+void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot);
+
+#endif

@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Records in, strace's lines out.
+ *
+ * As strace does, a call's line starts when the call does: its name and
+ * the arguments known at entry are written, and the line stays open. The
+ * call's exit finishes it (the arguments the kernel filled, the result).
+ * When another task's event comes first, the open line ends with
+ * " <unfinished ...>" and the exit later prints "<... read resumed>" and
+ * the rest. Entries are kept back and printed whole at exit when the line
+ * may not be printed at all (-Z, -z) or when a string could not be read
+ * at entry (the exit program read it again).
+ *
+ * Besides the text, --json writes one object per call and --timeline a
+ * Chrome trace of every call as a span on its thread's track.
+ */
+#include "trace/trace.h"
+#include "base/util.h"
+#include "output/json.h"
+#include "plan/record.h"
+#include "runtime/session.h"
+#include "sys/syscalls.h"
+#include "trace/decode.h"
+#include "trace/printer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, pid_t child)
+{
+	struct trace_printer *tp = xcalloc(1, sizeof(*tp));
+
+	tp->o = o;
+	tp->main.f = out;
+	tp->cap = 64;
+	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
+	tp->prefix_always = o->output && o->follow && !o->follow_files;
+	tp->real_off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
+	tp->child = child;
+	tp->timeline_first = true;
+	return tp;
+}
+
+static struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add);
+
+static void grow(struct trace_printer *tp)
+{
+	struct ttask *old = tp->tasks;
+	size_t n = tp->cap;
+
+	tp->cap *= 2;
+	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
+	tp->used = 0;
+	for (size_t i = 0; i < n; i++)
+		if (old[i].used) {
+			struct ttask *t = task_find(tp, old[i].tid, true);
+			*t = old[i];
+			if (t->out && t->out->open == &old[i])
+				t->out->open = t;
+			if (tp->main.open == &old[i])
+				tp->main.open = t;
+		}
+	free(old);
+}
+
+static struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
+{
+	size_t mask = tp->cap - 1, i = ((uint32_t)tid * 2654435761u) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		struct ttask *t = &tp->tasks[i];
+		if (t->used && t->tid == tid)
+			return t;
+		if (!t->used)
+			break;
+	}
+	if (!add)
+		return NULL;
+	if ((tp->used + 1) * 2 > tp->cap) {
+		grow(tp);
+		return task_find(tp, tid, true);
+	}
+	struct ttask *t = &tp->tasks[i];
+	memset(t, 0, sizeof(*t));
+	t->used = true;
+	t->tid = tid;
+	tp->used++;
+	return t;
+}
+
+/* A task the printer has not seen yet counts as alive (the child, -p's). */
+void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid)
+{
+	struct ttask *t = task_find(tp, tid, true);
+
+	t->pid = pid;
+	tp->live++;
+}
+
+/* Where task t's lines go: its own file with -ff, else the one output. */
+static struct tout *out_of(struct trace_printer *tp, struct ttask *t)
+{
+	char path[4096];
+
+	if (!tp->o->follow_files)
+		return &tp->main;
+	if (!t->out) {
+		t->out = xcalloc(1, sizeof(*t->out));
+		snprintf(path, sizeof(path), "%s.%d", tp->o->output, t->tid);
+		t->out->f = fopen(path, "we");
+		if (!t->out->f) {
+			fprintf(stderr, "lantern: cannot write %s: %s\n", path, strerror(errno));
+			t->out->f = tp->main.f;
+		}
+	}
+	return t->out;
+}
+
+static void flush_line(struct tout *to)
+{
+	fwrite(to->line.s, 1, to->line.len, to->f);
+	sb_reset(&to->line);
+}
+
+/* The open line, if any, ends unfinished. */
+static void close_open(struct tout *to)
+{
+	if (!to->open)
+		return;
+	sb_puts(&to->line, " <unfinished ...>\n");
+	flush_line(to);
+	to->open = NULL;
+}
+
+/* The start of a line: the task, the time. */
+static void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts)
+{
+	const struct trace_opts *o = tp->o;
+
+	close_open(to);
+	if (o->all)
+		sb_printf(&to->line, "[%.16s %d] ", t->comm, t->tid);
+	else if (tp->prefix_always)
+		sb_printf(&to->line, "%-5d ", t->tid);
+	else if (tp->live > 1 && !o->follow_files && !o->output)
+		sb_printf(&to->line, "[pid %5d] ", t->tid);
+	if (o->relative) {
+		uint64_t d = tp->last_ts && ts > tp->last_ts ? ts - tp->last_ts : 0;
+		sb_printf(&to->line, "%6llu.%06llu ", (unsigned long long)(d / 1000000000),
+			  (unsigned long long)(d % 1000000000 / 1000));
+		tp->last_ts = ts;
+	} else if (o->timestamps) {
+		uint64_t real = ts + (uint64_t)tp->real_off;
+		time_t sec = (time_t)(real / 1000000000);
+		unsigned us = (unsigned)(real % 1000000000 / 1000);
+		if (o->timestamps == 3) {
+			sb_printf(&to->line, "%lld.%06u ", (long long)sec, us);
+		} else {
+			struct tm tm;
+			localtime_r(&sec, &tm);
+			sb_printf(&to->line, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+			if (o->timestamps == 2)
+				sb_printf(&to->line, ".%06u", us);
+			sb_putc(&to->line, ' ');
+		}
+	}
+}
+
+/* An argument is printed at exit when the kernel fills what it points to. */
+static bool at_exit(enum targ k)
+{
+	switch (k) {
+	case A_BUF_OUT:
+	case A_BUF_HEX:
+	case A_STAT:
+	case A_STATX:
+	case A_RLIMIT_OUT:
+	case A_TIMESPEC_OUT:
+	case A_SIGSET_OUT:
+	case A_SIGACTION_OUT:
+	case A_WAIT_STATUS:
+	case A_PIPEFDS:
+	case A_DIRENTS:
+	case A_UTSNAME:
+	case A_SOCKADDR_OUT:
+	case A_EPOLL_EVENTS:
+	case A_IOVEC_OUT:
+	case A_MSGHDR_OUT:
+	case A_POLLFDS:
+	case A_CLONE_ARGS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int split_of(const struct sysdesc *d)
+{
+	int i = 0;
+
+	while (i < d->nargs && !at_exit(d->arg[i]))
+		i++;
+	return i;
+}
+
+/* The arguments' bytes in a record: in order, dlen[i] bytes each. */
+static void record_vals(const struct trace_hdr *h, const uint8_t *data, size_t size, const int64_t *a,
+			struct targ_val v[TRACE_NARGS])
+{
+	size_t off = 0, avail = size > sizeof(*h) ? size - sizeof(*h) : 0;
+
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		uint16_t n = h->dlen[i];
+		v[i] = (struct targ_val){ .v = a[i] };
+		if (n == TRACE_UNREAD) {
+			v[i].unread = true;
+		} else if (n == TRACE_NOTREAD) {
+			v[i].notread = true;
+		} else if (n && off + n <= avail) {
+			v[i].data = data + sizeof(*h) + off;
+			v[i].len = n;
+			off += n;
+		}
+	}
+}
+
+/* The arguments strace shows: open's mode only when the flags create a file. */
+int shown_nargs(const struct sysdesc *d, const int64_t *a)
+{
+	int flags = -1;
+
+	if (!strcmp(d->name, "open"))
+		flags = 1;
+	else if (!strcmp(d->name, "openat"))
+		flags = 2;
+	if (flags >= 0 && !(a[flags] & (0100 | 020000000))) /* O_CREAT, __O_TMPFILE */
+		return d->nargs - 1;
+	return d->nargs;
+}
+
+/* Arguments [from, to) of the call, each followed by ", " unless it is the last. */
+static void put_args(struct trace_printer *tp, struct strbuf *out, const struct sysdesc *d, int from,
+		     int to, const struct targ_val *v, struct tdecode *dc)
+{
+	int n = shown_nargs(d, dc->args);
+
+	for (int i = from; i < to && i < n; i++) {
+		decode_arg(out, d->arg[i], &v[i], dc);
+		if (i + 1 < n)
+			sb_puts(out, ", ");
+	}
+}
+
+bool failed(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+/* -Z, -z */
+static bool status_shown(const struct trace_opts *o, int64_t ret, bool returns)
+{
+	if (o->status == 1)
+		return returns && failed(ret);
+	if (o->status == 2)
+		return !returns || !failed(ret);
+	return true;
+}
+
+static void pad_to_column(struct strbuf *line)
+{
+	size_t start = 0;
+
+	/* the column of the line's last line: entries may hold newlines of their own? never: quoted */
+	if (line->len - start < ACOLUMN)
+		sb_pad(line, ' ', ACOLUMN - (line->len - start));
+}
+
+
+/* The whole argument list, entry's and exit's, into out. */
+static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
+		     const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc)
+{
+	int split = split_of(d);
+	struct targ_val v[TRACE_NARGS];
+
+	if (decode_special(out, d->name, t->a, dc))
+		return;
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		v[i] = i < split || !xv ? ev[i] : xv[i];
+		/* a string the entry could not read, read again at exit */
+		if (i < split && ev[i].unread && xv && xv[i].data)
+			v[i] = xv[i];
+	}
+	put_args(tp, out, d, 0, d->nargs, v, dc);
+}
+
+static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
+{
+	const struct trace_opts *o = tp->o;
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	const struct sysdesc *d = sysdesc_of((int)h->nr);
+	struct targ_val v[TRACE_NARGS];
+	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths };
+	int split = split_of(d);
+	bool returns = d->ret != R_NONE;
+	struct tout *to;
+
+	t->pid = (pid_t)h->pid;
+	memcpy(t->comm, h->comm, sizeof(t->comm));
+	t->nr = h->nr;
+	memcpy(t->a, h->a, sizeof(t->a));
+	t->ts = h->ts;
+	t->in_call = true;
+	t->deferred = o->status != 0 || o->json;
+	record_vals(h, data, size, h->a, v);
+	for (int i = 0; i < split; i++)
+		if (v[i].unread && v[i].v) /* not in memory yet: the exit reads it again */
+			t->deferred = true;
+	if (!returns) {
+		/* exit_group: the line is whole now */
+		t->in_call = false;
+		if (!status_shown(o, 0, false))
+			return;
+		sb_reset(&tp->args);
+		all_args(tp, &tp->args, t, d, v, NULL, &dc);
+		if (o->json) {
+			json_call(tp, t, d, v, v, &dc, 0, 0, false, h->ts);
+			return;
+		}
+		to = out_of(tp, t);
+		leader(tp, to, t, h->ts);
+		sb_printf(&to->line, "%s(%s) ", d->name, sb_str(&tp->args));
+		pad_to_column(&to->line);
+		sb_puts(&to->line, "= ?\n");
+		flush_line(to);
+		timeline_call(tp, t, d, &tp->args, 0, h->ts, 0, false);
+		return;
+	}
+	if (t->deferred) {
+		/* the entry's values are all the exit needs: keep the bytes too */
+		sb_reset(&t->entry);
+		sb_putn(&t->entry, (const char *)data, size);
+		return;
+	}
+	to = out_of(tp, t);
+	leader(tp, to, t, h->ts);
+	sb_printf(&to->line, "%s(", d->name);
+	if (!decode_special(&to->line, d->name, t->a, &dc))
+		put_args(tp, &to->line, d, 0, split, v, &dc);
+	to->open = t;
+	if (tp->timeline) {
+		sb_reset(&t->entry);
+		sb_putn(&t->entry, (const char *)data, size);
+	}
+}
+
+static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
+{
+	const struct trace_opts *o = tp->o;
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	const struct sysdesc *d = sysdesc_of((int)h->nr);
+	int64_t ret = h->a[0];
+	uint64_t dur = (uint64_t)h->a[1];
+	bool known = t->in_call && t->nr == h->nr;
+	struct targ_val ev[TRACE_NARGS], xv[TRACE_NARGS];
+	struct tdecode dc;
+	int split = split_of(d);
+	struct tout *to;
+
+	memcpy(t->comm, h->comm, sizeof(t->comm));
+	if (!known) /* the entry was lost, or came before the start: its values are unknown */
+		memset(t->a, 0, sizeof(t->a));
+	dc = (struct tdecode){ o->strsize, o->hex, ret, failed(ret), t->a, (int)h->pid, o->paths };
+	record_vals(h, data, size, t->a, xv);
+	t->in_call = false;
+	if (known && (t->deferred || tp->timeline) && t->entry.len >= sizeof(struct trace_hdr)) {
+		record_vals((const struct trace_hdr *)t->entry.s, (const uint8_t *)t->entry.s, t->entry.len, t->a,
+			    ev);
+	} else {
+		for (int i = 0; i < TRACE_NARGS; i++)
+			ev[i] = (struct targ_val){ .v = t->a[i] };
+	}
+	if (o->json) {
+		if (known && status_shown(o, ret, true))
+			json_call(tp, t, d, ev, xv, &dc, ret, dur, true, h->ts);
+		return;
+	}
+	if (tp->timeline && known) {
+		sb_reset(&tp->args);
+		all_args(tp, &tp->args, t, d, ev, xv, &dc);
+		timeline_call(tp, t, d, &tp->args, ret, t->ts, dur, true);
+	}
+	if (!status_shown(o, ret, true))
+		return;
+	to = out_of(tp, t);
+	if (known && t->deferred) {
+		leader(tp, to, t, t->ts);
+		sb_printf(&to->line, "%s(", d->name);
+		all_args(tp, &to->line, t, d, ev, xv, &dc);
+	} else if (to->open == t) {
+		if (!decode_is_special(d->name))
+			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
+		to->open = NULL;
+	} else {
+		leader(tp, to, t, h->ts);
+		sb_printf(&to->line, "<... %s resumed>", d->name);
+		if (!decode_is_special(d->name))
+			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
+	}
+	sb_puts(&to->line, ") ");
+	pad_to_column(&to->line);
+	size_t retpos = to->line.len;
+	decode_ret(&to->line, d->ret, ret, &dc);
+	if (d->arg[0] == A_POLLFDS && ret == 0) {
+		sb_puts(&to->line, " (Timeout)");
+	} else if (d->arg[0] == A_POLLFDS && ret > 0 && xv[0].data) {
+		sb_puts(&to->line, " (");
+		put_pollfds(&to->line, xv[0].data, xv[0].len, true);
+		sb_putc(&to->line, ')');
+	}
+	if (o->durations)
+		sb_printf(&to->line, " <%llu.%06llu>", (unsigned long long)(dur / 1000000000),
+			  (unsigned long long)(dur % 1000000000 / 1000));
+	sb_putc(&to->line, '\n');
+	if (ret <= -512 && ret >= -516) {
+		/* interrupted: a fatal signal's "= ?" (strace never sees such a call return) or a restart */
+		sb_reset(&t->held);
+		sb_putn(&t->held, to->line.s, to->line.len);
+		t->held_ret = retpos;
+		sb_reset(&to->line);
+		return;
+	}
+	flush_line(to);
+}
+
+/* The line held back for t: as it was, or "= ?" when the task was killed */
+static void release_held(struct trace_printer *tp, struct ttask *t, bool killed)
+{
+	struct tout *to = out_of(tp, t);
+
+	close_open(to);
+	if (killed) {
+		fwrite(t->held.s, 1, t->held_ret, to->f);
+		fputs("= ?\n", to->f);
+	} else {
+		fwrite(t->held.s, 1, t->held.len, to->f);
+	}
+	sb_reset(&t->held);
+}
+
+/* A line of its own: "--- SIGCHLD {...} ---", "+++ exited with 0 +++" */
+static void event_line(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *text)
+{
+	struct tout *to = out_of(tp, t);
+
+	leader(tp, to, t, ts);
+	sb_puts(&to->line, text);
+	sb_putc(&to->line, '\n');
+	flush_line(to);
+}
+
+/* The ignored signals held back while t was in a call */
+static void held_signals(struct trace_printer *tp, struct ttask *t, uint64_t ts)
+{
+	char *p, *nl, *text;
+
+	if (!t->signals.len)
+		return;
+	text = xstrdup(sb_str(&t->signals));
+	sb_reset(&t->signals);
+	for (p = text; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = 0;
+		event_line(tp, t, ts, p);
+	}
+	free(text);
+}
+
+static void on_exit_rec(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
+{
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+
+	exit_line(tp, h, data, size);
+	held_signals(tp, t, h->ts);
+}
+
+static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
+{
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	const char *name = signal_name((int)h->nr);
+
+	t->pid = (pid_t)h->pid;
+	memcpy(t->comm, h->comm, sizeof(t->comm));
+	sb_reset(&tp->tmp);
+	if (name)
+		sb_printf(&tp->tmp, "--- %s ", name);
+	else
+		sb_printf(&tp->tmp, "--- %u ", h->nr);
+	if (size >= sizeof(*h) + 48 && h->dlen[0] == 48)
+		put_siginfo(&tp->tmp, data + sizeof(*h), 48);
+	else if (name) /* SEND_SIG_NOINFO, SEND_SIG_PRIV */
+		sb_printf(&tp->tmp, "{si_signo=%s, si_code=%s}", name, h->a[0] ? "SI_KERNEL" : "SI_USER");
+	else
+		sb_printf(&tp->tmp, "{si_signo=%u, si_code=%s}", h->nr, h->a[0] ? "SI_KERNEL" : "SI_USER");
+	sb_puts(&tp->tmp, " ---");
+	if (h->a[1] && t->in_call && !tp->o->json) {
+		/* ignored, so dropped when sent: strace sees it once the call returns */
+		sb_printf(&t->signals, "%s\n", sb_str(&tp->tmp));
+		return;
+	}
+	if (tp->o->json) {
+		char *text = xstrdup(sb_str(&tp->tmp) + 4);
+		text[strlen(text) - 4] = 0;
+		json_event(tp, t, h->ts, "signal", text, true);
+		free(text);
+		return;
+	}
+	char *line = xstrdup(sb_str(&tp->tmp));
+	event_line(tp, t, h->ts, line);
+	free(line);
+}
+
+static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
+{
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+
+	t->pid = (pid_t)h->pid;
+	if (t->gone || !t->in_call) {
+		t->gone = false;
+	}
+	tp->live++;
+	if (!tp->o->quiet && !tp->o->json && !tp->o->all) {
+		struct tout *to = out_of(tp, t);
+		close_open(&tp->main);
+		sb_printf(&tp->tmp, "%s", "");
+		fprintf(stderr, "lantern: Process %d attached\n", (int)h->tid);
+		(void)to;
+	}
+}
+
+static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
+{
+	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	int code = (int)h->a[0];
+	char text[96];
+
+	t->pid = (pid_t)h->pid;
+	memcpy(t->comm, h->comm, sizeof(t->comm));
+	if (t->in_call) {
+		/* a call that never returned (the task was killed in it) */
+		const struct sysdesc *d = sysdesc_of((int)t->nr);
+		struct tout *to = out_of(tp, t);
+		if (!tp->o->json && (to->open == t || !t->deferred)) {
+			if (to->open != t) {
+				leader(tp, to, t, h->ts);
+				sb_printf(&to->line, "<... %s resumed>", d->name);
+			}
+			sb_puts(&to->line, ") ");
+			pad_to_column(&to->line);
+			sb_puts(&to->line, "= ?\n");
+			flush_line(to);
+			to->open = NULL;
+		}
+		t->in_call = false;
+	}
+	held_signals(tp, t, h->ts);
+	if ((code & 0x7f) == 0)
+		snprintf(text, sizeof(text), "+++ exited with %d +++", (code >> 8) & 0xff);
+	else
+		snprintf(text, sizeof(text), "+++ killed by %s%s +++",
+			 signal_name(code & 0x7f) ? signal_name(code & 0x7f) : "?",
+			 code & 0x80 ? " (core dumped)" : "");
+	if (tp->o->json) {
+		if ((code & 0x7f) == 0) {
+			snprintf(text, sizeof(text), "%d", (code >> 8) & 0xff);
+			json_event(tp, t, h->ts, "exited", text, false);
+		} else {
+			json_event(tp, t, h->ts, "killed",
+				   signal_name(code & 0x7f) ? signal_name(code & 0x7f) : "?", true);
+		}
+	} else if (tp->o->qq < 2 || (tp->o->qq < 3 && (code & 0x7f))) {
+		/* -qq: no "exited with"; -qqq: no "killed by" either */
+		event_line(tp, t, h->ts, text);
+	}
+	t->gone = true;
+	if (tp->live > 0)
+		tp->live--;
+	if (t->out && t->out->f != tp->main.f) {
+		fclose(t->out->f);
+		sb_free(&t->out->line);
+		free(t->out);
+		t->out = NULL;
+	}
+	if (tp->s && tp->live == 0 && (tp->o->pids.len || tp->o->follow))
+		tp->s->done = true; /* nothing left to trace */
+}
+
+void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size)
+{
+	struct trace_printer *tp = printer;
+	const struct trace_hdr *h = data;
+
+	if (size < sizeof(*h))
+		return;
+	struct ttask *t = task_find(tp, (pid_t)h->tid, false);
+	if (t && t->held.len)
+		release_held(tp, t, r->top == TREC_EXITED && (h->a[0] & 0x7f));
+	switch ((enum trace_rec)r->top) {
+	case TREC_ENTER:
+		on_enter(tp, h, data, size);
+		break;
+	case TREC_EXIT:
+		on_exit_rec(tp, h, data, size);
+		break;
+	case TREC_FORK:
+		on_fork(tp, h);
+		break;
+	case TREC_EXITED:
+		on_exited(tp, h);
+		break;
+	case TREC_SIGNAL:
+		on_signal(tp, h, data, size);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "... 12 events lost ..." where they were lost */
+void trace_printer_lost(struct trace_printer *tp, uint64_t n)
+{
+	close_open(&tp->main);
+	if (tp->o->json)
+		fprintf(tp->main.f, "{\"lost\": %llu}\n", (unsigned long long)n);
+	else
+		fprintf(tp->main.f, "... %llu events lost ...\n", (unsigned long long)n);
+}
+
+void trace_printer_attach(struct trace_printer *tp, struct session *s)
+{
+	tp->s = s;
+}
+
+/* The calls still running when tracing stopped (-p's Ctrl-C), the lines held */
+static void unfinished_at_end(struct trace_printer *tp)
+{
+	close_open(&tp->main);
+	for (size_t i = 0; i < tp->cap; i++) {
+		struct ttask *t = &tp->tasks[i];
+		if (t->used && t->held.len)
+			release_held(tp, t, false);
+		if (t->used && t->out)
+			close_open(t->out);
+	}
+}
+
+void trace_printer_finish(struct trace_printer *tp, struct session *s)
+{
+	unfinished_at_end(tp);
+	timeline_end(tp);
+}
+
+void trace_printer_free(struct trace_printer *tp)
+{
+	if (!tp)
+		return;
+	if (tp->timeline)
+		timeline_end(tp);
+	for (size_t i = 0; i < tp->cap; i++) {
+		struct ttask *t = &tp->tasks[i];
+		if (!t->used)
+			continue;
+		sb_free(&t->entry);
+		sb_free(&t->signals);
+		sb_free(&t->held);
+		if (t->out) {
+			if (t->out->f != tp->main.f)
+				fclose(t->out->f);
+			sb_free(&t->out->line);
+			free(t->out);
+		}
+	}
+	free(tp->tasks);
+	sb_free(&tp->main.line);
+	sb_free(&tp->tmp);
+	sb_free(&tp->args);
+	free(tp);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The printer's state, shared by print.c (strace's lines) and formats.c (--json, --timeline). */
+#ifndef LANTERN_TRACE_PRINTER_H
+#define LANTERN_TRACE_PRINTER_H
+
+#include "base/strbuf.h"
+#include "trace/decode.h"
+#include "trace/trace.h"
+
+#define ACOLUMN 40 /* strace's column of " = result" */
+
+struct tout;
+
+/* One traced task. */
+struct ttask {
+	pid_t tid, pid;
+	bool used;
+	bool in_call;  /* an entry without its exit */
+	bool deferred; /* the entry prints at exit */
+	bool gone;     /* exited */
+	uint32_t nr;
+	int64_t a[TRACE_NARGS];
+	uint64_t ts;	     /* the entry's time */
+	struct strbuf entry; /* deferred: the entry's arguments' text */
+	struct strbuf signals; /* ignored signals that came during the call: shown after it */
+	struct strbuf held;    /* a line ending "= ? ERESTART...": "= ?" if the task was killed */
+	size_t held_ret;       /* where its "= " starts */
+	struct tout *out;    /* -ff: the task's own file */
+	char comm[16];
+};
+
+/* An output stream and its line: open (no newline yet) while a call runs. */
+struct tout {
+	FILE *f;
+	struct strbuf line;
+	struct ttask *open; /* whose line is open, or NULL */
+};
+
+struct trace_printer {
+	const struct trace_opts *o;
+	struct session *s;
+	struct tout main;
+	struct ttask *tasks; /* open addressing by tid */
+	size_t cap, used;
+	int live;	    /* tasks alive: more than one gives [pid N] */
+	bool prefix_always; /* -o with -f: every line starts with the pid */
+	int64_t real_off;   /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	uint64_t last_ts;   /* -r */
+	uint64_t lost_shown;
+	struct strbuf tmp, args;
+	FILE *timeline;
+	bool timeline_first;
+	pid_t child;
+};
+
+
+/* The first argument printed at exit; the arguments strace shows */
+int split_of(const struct sysdesc *d);
+int shown_nargs(const struct sysdesc *d, const int64_t *a);
+bool failed(int64_t ret);
+
+/* formats.c */
+void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct targ_val *ev,
+	       const struct targ_val *xv, struct tdecode *dc, int64_t ret, uint64_t dur, bool returns,
+	       uint64_t ts);
+void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *key, const char *val,
+		bool quoted);
+void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct strbuf *args,
+		   int64_t ret, uint64_t ts, uint64_t dur, bool returns);
+void timeline_end(struct trace_printer *tp);
+
+#endif

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The programs and maps of lantern trace, built with lantern's own IR and
+ * register allocator into a plan the session loads and attaches as it
+ * does a script's:
+ *
+ *   raw_syscalls:sys_enter   a traced task's selected call: its arguments,
+ *                            and the strings and bytes they point to that
+ *                            the call reads (a path, write()'s buffer), go
+ *                            to the ring buffer; the arguments are kept
+ *                            (map inflight) for the exit
+ *   raw_syscalls:sys_exit    the result, the duration, and the bytes the
+ *                            call filled (read()'s buffer, a struct stat);
+ *                            a path that could not be read at entry (its
+ *                            page was not in memory yet) is read again
+ *   sched_process_fork       -f: the new task is traced before it runs
+ *   sched_process_exit       a traced task ended: its exit code
+ *   signal_deliver           a signal reached a traced task: its siginfo
+ *   signal_generate          ... or was dropped at once, being ignored
+ *
+ * With -c, the exit program counts calls, errors and time per call in a
+ * per-CPU map instead, and nothing is sent per call.
+ *
+ * Scratch memory (one entry per program), in bytes:
+ *   [0, 168)        the task's struct pt_regs, read once
+ *   [176, 240)      the inflight entry being built
+ *   [256, 368)      the record's header (struct trace_hdr)
+ *   [368, ...)      its data: at most TRACE_DATA_MAX bytes per argument
+ */
+#include "trace/emit.h"
+#include "codegen/gen.h"
+#include "codegen/regalloc.h"
+#include "plan/provider.h"
+#include "probes/provider.h"
+#include "sys/arch.h"
+#include "sys/syscalls.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* raw_syscalls:sys_enter: args[0] the task's pt_regs, args[1] the number */
+static void gen_enter(struct tb *b, struct ir *ir)
+{
+	const struct arch_regs *regs = arch_regs();
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), nr = ir_vreg(ir), sp = ir_vreg(ir);
+	int32_t t = ir_vreg(ir), off = ir_vreg(ir);
+	int16_t slot = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	traced_only(b, tid, tgid, slot);
+	// the call, if it is selected
+	emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
+	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
+	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
+	lookup(b, b->spec, slot);
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(ir, MOV64_REG(sp, R0));
+	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
+	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out));
+	scratch(b, slot);
+	// the registers, once: probe_read_kernel(s + SCR_REGS, 168, args[0])
+	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
+	emit(ir, MOV64_REG(R1, b->s));
+	emit(ir, MOV64_IMM(R2, 168));
+	emit(ir, MOV64_REG(R3, t));
+	emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
+	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		emit(ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + regs->sysarg[i]));
+		emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
+		emit(ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
+		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	}
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
+	emit(ir, STX_MEM(BPF_DW, b->s, R0, INFL(ts)));
+	emit(ir, STX_MEM(BPF_W, b->s, nr, INFL(nr)));
+	emit(ir, ST_MEM(BPF_W, b->s, INFL(retry), 0));
+	if (!b->o->summary || b->o->summary_too) {
+		emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_ENTER]));
+		emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
+		emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
+		emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
+		put_comm(b);
+		emit(ir, MOV64_IMM(off, SCR_DATA));
+		for (int i = 0; i < TRACE_NARGS; i++) {
+			int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir);
+			int32_t not_str = ir_label(ir), not_mem = ir_label(ir);
+			emit(ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i));
+			emit(ir, JMP_IMM(BPF_JEQ, how, TR_NONE, next));
+			emit(ir, LDX_MEM(BPF_DW, src, b->s, HDR(a) + 8 * i));
+			emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
+			read_str(b, i, sp, off, src, true);
+			emit(ir, JA(next));
+			emit(ir, LABEL(not_str));
+			emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, not_mem));
+			read_mem(b, i, sp, off, src, HDR(a), -1, true);
+			emit(ir, JA(next));
+			emit(ir, LABEL(not_mem));
+			if (i >= 1 && i <= 3) { /* execve's argv, envp; execveat's */
+				emit(ir, JMP_IMM(BPF_JNE, how, TR_ARGV, next));
+				read_argv(b, i, sp, off, src, slot);
+			}
+			emit(ir, LABEL(next));
+			blur_off(b, off);
+		}
+		send(b, off, slot);
+	}
+	// keep the arguments for the exit
+	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
+	emit(ir, LD_MAP(R1, b->inflight));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(ir, MOV64_REG(R3, b->s));
+	emit(ir, ALU64_IMM(BPF_ADD, R3, SCR_INFL));
+	emit(ir, MOV64_IMM(R4, BPF_ANY));
+	emit(ir, CALL(BPF_FUNC_map_update_elem, 4));
+	epilogue(b);
+}
+
+/* -c: calls, errors and time of the call, on this CPU */
+static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t slot)
+{
+	int32_t st = ir_vreg(b->ir), t = ir_vreg(b->ir), ok = ir_label(b->ir);
+
+	emit(b->ir, STX_MEM(BPF_W, R10, nr, slot));
+	lookup(b, b->counts, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, MOV64_REG(st, R0));
+	emit(b->ir, LDX_MEM(BPF_DW, t, st, 0));
+	emit(b->ir, ALU64_IMM(BPF_ADD, t, 1));
+	emit(b->ir, STX_MEM(BPF_DW, st, t, 0));
+	emit(b->ir, LDX_MEM(BPF_DW, t, st, 16));
+	emit(b->ir, ALU64_REG(BPF_ADD, t, dur));
+	emit(b->ir, STX_MEM(BPF_DW, st, t, 16));
+	// an error is -4095 .. -1
+	emit(b->ir, JMP_IMM(BPF_JSGE, ret, 0, ok));
+	emit(b->ir, JMP_IMM(BPF_JSLT, ret, -4095, ok));
+	emit(b->ir, LDX_MEM(BPF_DW, t, st, 8));
+	emit(b->ir, ALU64_IMM(BPF_ADD, t, 1));
+	emit(b->ir, STX_MEM(BPF_DW, st, t, 8));
+	emit(b->ir, LABEL(ok));
+}
+
+/* raw_syscalls:sys_exit: args[1] the result */
+static void gen_exit(struct tb *b, struct ir *ir)
+{
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), e = ir_vreg(ir), ret = ir_vreg(ir);
+	int32_t nr = ir_vreg(ir), t = ir_vreg(ir), sp = ir_vreg(ir), off = ir_vreg(ir);
+	int32_t retry = ir_vreg(ir), gone = ir_label(ir);
+	int16_t slot = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+	emit(ir, MOV64_REG(tgid, R0));
+	emit(ir, MOV32_REG(tid, R0));
+	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	// the call's entry, if it was traced
+	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
+	lookup(b, b->inflight, slot);
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(ir, MOV64_REG(e, R0));
+	emit(ir, LDX_MEM(BPF_DW, ret, b->ctx, 8));
+	emit(ir, LDX_MEM(BPF_W, nr, e, offsetof(struct trace_inflight, nr)));
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
+	emit(ir, MOV64_REG(off, R0)); /* the time, for now */
+	emit(ir, ALU64_REG(BPF_SUB, R0, t));
+	emit(ir, MOV64_REG(t, R0)); /* the duration */
+	if (b->o->summary) {
+		count(b, nr, ret, t, slot);
+		if (!b->o->summary_too)
+			goto done;
+	}
+	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, gone));
+	scratch(b, slot);
+	emit(ir, STX_MEM(BPF_DW, b->s, off, HDR(ts)));
+	emit(ir, STX_MEM(BPF_DW, b->s, ret, HDR(a)));
+	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8));
+	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_EXIT]));
+	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
+	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
+	emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
+	put_comm(b);
+	// the entry's arguments, for what they point to
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, a) + 8 * i));
+		emit(ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
+		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	}
+	emit(ir, LDX_MEM(BPF_W, retry, e, offsetof(struct trace_inflight, retry)));
+	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
+	lookup(b, b->spec, slot);
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, gone));
+	emit(ir, MOV64_REG(sp, R0));
+	emit(ir, MOV64_IMM(off, SCR_DATA));
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir), not_out = ir_label(ir);
+		int32_t unread = ir_label(ir);
+		emit(ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i));
+		emit(ir, LDX_MEM(BPF_DW, src, b->s, INFL(a) + 8 * i));
+		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_OUT, not_out));
+		// a failed call filled nothing
+		emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));
+		read_mem(b, i, sp, off, src, INFL(a), ret, false);
+		emit(ir, JA(next));
+		emit(ir, LABEL(unread));
+		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, TRACE_NOTREAD));
+		emit(ir, JA(next));
+		emit(ir, LABEL(not_out));
+		// what the entry could not read: again, now that the call faulted it in
+		int32_t not_str = ir_label(ir);
+		emit(ir, MOV64_REG(t, retry));
+		emit(ir, ALU64_IMM(BPF_AND, t, 1 << i));
+		emit(ir, JMP_IMM(BPF_JEQ, t, 0, next));
+		emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
+		read_str(b, i, sp, off, src, false);
+		emit(ir, JA(next));
+		emit(ir, LABEL(not_str));
+		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, next));
+		read_mem(b, i, sp, off, src, INFL(a), -1, false);
+		emit(ir, LABEL(next));
+	}
+	send(b, off, slot);
+	emit(ir, LABEL(gone));
+done:
+	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
+	emit(ir, LD_MAP(R1, b->inflight));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	epilogue(b);
+}
+
+/* A record of just the header: kind, tid, pid, nr, a[0], a[1]. */
+static void send_small(struct tb *b, enum trace_rec kind, int32_t tid, int32_t pid, int32_t nr,
+		       int32_t a0, int32_t a1, int16_t slot)
+{
+	int32_t off = ir_vreg(b->ir);
+
+	scratch(b, slot);
+	emit(b->ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[kind]));
+	emit(b->ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(b->ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
+	emit(b->ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
+	emit(b->ir, STX_MEM(BPF_W, b->s, pid, HDR(pid)));
+	emit(b->ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
+	emit(b->ir, STX_MEM(BPF_DW, b->s, a0, HDR(a)));
+	emit(b->ir, STX_MEM(BPF_DW, b->s, a1, HDR(a) + 8));
+	put_comm(b);
+	for (int i = 0; i < TRACE_NARGS; i++)
+		emit(b->ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	emit(b->ir, MOV64_IMM(off, SCR_DATA));
+	send(b, off, slot);
+}
+
+/* sched_process_fork(parent, child): a traced task's new task is traced (-f) */
+static void gen_fork(struct tb *b, struct ir *ir)
+{
+	int32_t parent = ir_vreg(ir), child = ir_vreg(ir), ppid = ir_vreg(ir), cpid = ir_vreg(ir);
+	int32_t ctgid = ir_vreg(ir), zero = ir_vreg(ir);
+	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	emit(ir, LDX_MEM(BPF_DW, parent, b->ctx, 0));
+	emit(ir, LDX_MEM(BPF_DW, child, b->ctx, 8));
+	task_u32(b, parent, b->task_pid, ppid, slot);
+	task_u32(b, child, b->task_pid, cpid, slot);
+	task_u32(b, child, b->task_tgid, ctgid, slot);
+	if (b->o->all) {
+		emit(ir, JMP_CONST(BPF_JEQ, ctgid, LC_SELF_PID, b->out));
+	} else {
+		emit(ir, STX_MEM(BPF_W, R10, ppid, key));
+		lookup(b, b->traced, key);
+		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+		// traced[child] = 1, before it runs
+		emit(ir, STX_MEM(BPF_W, R10, cpid, key));
+		emit(ir, ST_MEM(BPF_W, R10, slot, 1));
+		emit(ir, LD_MAP(R1, b->traced));
+		emit(ir, MOV64_REG(R2, R10));
+		emit(ir, ALU64_IMM(BPF_ADD, R2, key));
+		emit(ir, MOV64_REG(R3, R10));
+		emit(ir, ALU64_IMM(BPF_ADD, R3, slot));
+		emit(ir, MOV64_IMM(R4, BPF_ANY));
+		emit(ir, CALL(BPF_FUNC_map_update_elem, 4));
+	}
+	if (!b->o->summary || b->o->summary_too) {
+		emit(ir, MOV64_IMM(zero, 0));
+		send_small(b, TREC_FORK, cpid, ctgid, zero, ppid, zero, slot);
+	}
+	epilogue(b);
+}
+
+/* sched_process_exit(task, group_dead): a traced task ended */
+static void gen_task_exit(struct tb *b, struct ir *ir)
+{
+	int32_t task = ir_vreg(ir), pid = ir_vreg(ir), tgid = ir_vreg(ir), code = ir_vreg(ir);
+	int32_t dead = ir_vreg(ir), zero = ir_vreg(ir);
+	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	emit(ir, LDX_MEM(BPF_DW, task, b->ctx, 0));
+	emit(ir, LDX_MEM(BPF_DW, dead, b->ctx, 8));
+	emit(ir, ALU64_IMM(BPF_AND, dead, 0xff));
+	task_u32(b, task, b->task_pid, pid, slot);
+	task_u32(b, task, b->task_tgid, tgid, slot);
+	task_u32(b, task, b->task_exit_code, code, slot);
+	if (b->o->all) {
+		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
+	} else {
+		emit(ir, STX_MEM(BPF_W, R10, pid, key));
+		lookup(b, b->traced, key);
+		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+		emit(ir, LD_MAP(R1, b->traced));
+		emit(ir, MOV64_REG(R2, R10));
+		emit(ir, ALU64_IMM(BPF_ADD, R2, key));
+		emit(ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	}
+	if (!b->o->summary || b->o->summary_too) {
+		emit(ir, MOV64_IMM(zero, 0));
+		send_small(b, TREC_EXITED, pid, tgid, zero, code, dead, slot);
+	}
+	epilogue(b);
+}
+
+/*
+ * The record of signal sig reaching task tid: its siginfo (48 bytes of
+ * kernel memory), or none when the kernel passed SEND_SIG_NOINFO (0) or
+ * SEND_SIG_PRIV (1): a[0] says which; a[1] is 1 for an ignored signal. SIGKILL never shows (as in strace:
+ * the task is just killed).
+ */
+static void signal_record(struct tb *b, int32_t tid, int32_t tgid, int32_t sig, int32_t info, bool ignored,
+			  int16_t slot)
+{
+	int32_t off = ir_vreg(b->ir), n = ir_vreg(b->ir), noinfo = ir_label(b->ir),
+		sent = ir_label(b->ir);
+	struct ir *ir = b->ir;
+
+	emit(ir, JMP_IMM(BPF_JEQ, sig, SIGKILL, b->out));
+	scratch(b, slot);
+	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_SIGNAL]));
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
+	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
+	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
+	emit(ir, STX_MEM(BPF_W, b->s, sig, HDR(nr)));
+	emit(ir, STX_MEM(BPF_DW, b->s, info, HDR(a)));
+	emit(ir, ST_MEM(BPF_DW, b->s, HDR(a) + 8, ignored));
+	put_comm(b);
+	for (int i = 0; i < TRACE_NARGS; i++)
+		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	emit(ir, MOV64_IMM(off, SCR_DATA));
+	emit(ir, JMP_IMM(BPF_JLE, info, 1, noinfo));
+	emit(ir, MOV64_IMM(n, 48));
+	read_to(b, BPF_FUNC_probe_read_kernel, off, n, info);
+	emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen), 48));
+	emit(ir, ALU64_IMM(BPF_ADD, off, 48));
+	emit(ir, JA(sent));
+	emit(ir, LABEL(noinfo));
+	emit(ir, LABEL(sent));
+	send(b, off, slot);
+}
+
+/* signal_deliver(sig, info, ka): a traced task takes a signal */
+static void gen_signal(struct tb *b, struct ir *ir)
+{
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), sig = ir_vreg(ir), info = ir_vreg(ir);
+	int16_t slot = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	traced_only(b, tid, tgid, slot);
+	emit(ir, LDX_MEM(BPF_DW, sig, b->ctx, 0));
+	emit(ir, LDX_MEM(BPF_DW, info, b->ctx, 8));
+	signal_record(b, tid, tgid, sig, info, false, slot);
+	epilogue(b);
+}
+
+/*
+ * signal_generate(sig, info, task, group, result): a signal the kernel
+ * drops at once because it is ignored (SIGCHLD by default) never reaches
+ * signal_deliver. Under strace it would (a traced task ignores nothing),
+ * so strace shows it: so does lantern.
+ */
+static void gen_signal_ignored(struct tb *b, struct ir *ir)
+{
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), sig = ir_vreg(ir), info = ir_vreg(ir);
+	int32_t task = ir_vreg(ir), t = ir_vreg(ir);
+	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
+
+	prologue(b, ir);
+	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 32));
+	emit(ir, JMP_IMM(BPF_JNE, t, 1, b->out)); /* TRACE_SIGNAL_IGNORED */
+	emit(ir, LDX_MEM(BPF_DW, sig, b->ctx, 0));
+	emit(ir, LDX_MEM(BPF_DW, info, b->ctx, 8));
+	emit(ir, LDX_MEM(BPF_DW, task, b->ctx, 16));
+	task_u32(b, task, b->task_pid, tid, slot);
+	task_u32(b, task, b->task_tgid, tgid, slot);
+	if (b->o->all) {
+		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
+	} else {
+		emit(ir, STX_MEM(BPF_W, R10, tid, key));
+		lookup(b, b->traced, key);
+		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	}
+	signal_record(b, tid, tgid, sig, info, true, slot);
+	epilogue(b);
+}
+
+/* One program on raw tracepoint event, from the IR gen makes. */
+static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, struct ir *))
+{
+	struct plan *p = b->p;
+	struct probe *pr = ARENA_NEW(&p->arena, struct probe);
+	struct attach_point *ap = ARENA_NEW(&p->arena, struct attach_point);
+	struct probe_inst *in;
+	struct prog *pg;
+	struct ir ir;
+	char err[256];
+	int n;
+
+	ap->text = arena_printf(&p->arena, "rawtracepoint:%s", event);
+	ap->span = SPAN_NONE;
+	pr->aps = ARENA_NEW(&p->arena, struct attach_point *);
+	pr->aps[0] = ap;
+	pr->naps = 1;
+	in = plan_add_inst(p, pr, ap, &prov_rawtracepoint, ap->text);
+	in->data = arena_strdup(&p->arena, event);
+	pg = plan_add_prog(p, pr, in);
+	prog_attach_inst(pg, in);
+	pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	b->prog_index = pg->index;
+	ir_init(&ir);
+	gen(b, &ir);
+	ir_prune(&ir);
+	if (regalloc(&ir, err, sizeof(err)) < 0 || (n = ir_assemble(&ir, &pg->insns, err, sizeof(err))) < 0) {
+		diag_error(&p->diag, SPAN_NONE, E_CODEGEN, "%s: %s", ap->text, err);
+		ir_free(&ir);
+		return -1;
+	}
+	pg->ninsns = (uint32_t)n;
+	pg->scratch_size = SCR_SIZE;
+	ir_free(&ir);
+	return 0;
+}
+
+/* The spec map's contents: every call, what to read for it, whether it is shown. */
+static void fill_spec(struct tb *b)
+{
+	struct bpf_map_desc *d = &b->p->maps.bpf.data[b->spec];
+	size_t entry = 4 + sizeof(struct trace_spec);
+	uint8_t *init = arena_alloc(&b->p->arena, entry * SYSCALL_NR_LIMIT);
+
+	for (uint32_t nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+		struct trace_spec sp = { 0 };
+		const struct sysdesc *sd = sysdesc_of((int)nr);
+		/* -c counts every selected call; a shown call's memory is read */
+		sp.selected = b->o->select_all || b->o->selected[nr];
+		if (sp.selected && (!b->o->summary || b->o->summary_too))
+			sysdesc_reads(sd, b->o->strsize, sp.r);
+		memcpy(init + entry * nr, &nr, 4);
+		memcpy(init + entry * nr + 4, &sp, sizeof(sp));
+	}
+	d->init = init;
+	d->ninit = SYSCALL_NR_LIMIT;
+}
+
+/* task_struct's pid, tgid and exit_code, from BTF: where fork and exit read them */
+static int task_offsets(struct tb *b)
+{
+	struct type *t = type_env_lookup(&b->p->types, "struct", "task_struct");
+	const struct field *f;
+
+	if (!t || t->kind != TY_RECORD) {
+		diag_error(&b->p->diag, SPAN_NONE, E_MECHANISM_MISSING,
+			   "lantern trace needs the kernel's BTF to follow tasks: %s",
+			   b->p->types.btf.err[0] ? b->p->types.btf.err : "no struct task_struct");
+		return -1;
+	}
+	if (!(f = type_field(t, "pid", &b->task_pid)) || !(f = type_field(t, "tgid", &b->task_tgid)) ||
+	    !(f = type_field(t, "exit_code", &b->task_exit_code))) {
+		diag_error(&b->p->diag, SPAN_NONE, E_MECHANISM_MISSING,
+			   "this kernel's struct task_struct has no pid, tgid or exit_code");
+		return -1;
+	}
+	return 0;
+}
+
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer)
+{
+	struct tb b = { .p = p, .o = o };
+	const char *e = getenv("LANTERN_RINGBUF_KB");
+
+	if (!arch_regs()) {
+		diag_error(&p->diag, SPAN_NONE, E_MECHANISM_MISSING,
+			   "lantern trace does not know this architecture's registers");
+		return -1;
+	}
+	if (task_offsets(&b) < 0)
+		return -1;
+	for (int k = 0; k < TREC_COUNT_; k++) {
+		struct record_desc *r = ARENA_NEW(&p->arena, struct record_desc);
+		r->kind = REC_FRONTEND;
+		r->size = sizeof(struct trace_hdr);
+		r->handler = trace_record;
+		r->ctx = printer;
+		r->top = k; /* the record's trace kind */
+		b.ids[k] = plan_add_record(p, r);
+	}
+	/* 8 MB: the bursts of a busy program fit while user space drains */
+	maps_plan(&p->maps, &p->arena, e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : 8u << 20);
+	b.scratch = p->maps.scratch;
+	b.ringbuf = p->maps.ringbuf;
+	b.lost = p->maps.lost;
+	b.traced = maps_add(&p->maps, "traced", BPF_MAP_TYPE_HASH, 4, 4, INFLIGHT_MAX);
+	b.spec = maps_add(&p->maps, "spec", BPF_MAP_TYPE_ARRAY, 4, sizeof(struct trace_spec),
+			  SYSCALL_NR_LIMIT);
+	b.inflight = maps_add(&p->maps, "inflight", BPF_MAP_TYPE_HASH, 4,
+			      sizeof(struct trace_inflight), INFLIGHT_MAX);
+	b.counts = maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+			    sizeof(struct trace_count), SYSCALL_NR_LIMIT);
+	fill_spec(&b);
+	if (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", gen_exit) < 0)
+		return -1;
+	if ((o->follow || o->all) && add_prog(&b, "sched_process_fork", gen_fork) < 0)
+		return -1;
+	/* the exit program ends the run (the traced map empties), -c too */
+	if (add_prog(&b, "sched_process_exit", gen_task_exit) < 0)
+		return -1;
+	if ((!o->summary || o->summary_too) &&
+	    (add_prog(&b, "signal_deliver", gen_signal) < 0 ||
+	     add_prog(&b, "signal_generate", gen_signal_ignored) < 0))
+		return -1;
+	p->maps.bpf.data[p->maps.scratch].value_size = ALIGN_UP(SCR_SIZE, 8);
+	p->maps.bpf.data[p->maps.scratch].max_entries = p->progs.len;
+	return 0;
+}
+
+int trace_counts_map(const struct plan *p)
+{
+	/* the map after "inflight": see trace_plan */
+	for (size_t i = 0; i < p->maps.bpf.len; i++)
+		if (!strcmp(p->maps.bpf.data[i].name, "counts"))
+			return (int)i;
+	return -1;
+}
+
+int trace_traced_map(const struct plan *p)
+{
+	for (size_t i = 0; i < p->maps.bpf.len; i++)
+		if (!strcmp(p->maps.bpf.data[i].name, "traced"))
+			return (int)i;
+	return -1;
+}

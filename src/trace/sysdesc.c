@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/* System call descriptions: see sysdesc.h. */
+#include "trace/sysdesc.h"
+#include "base/util.h"
+#include "sys/syscalls.h"
+#include "types/tpformat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F TC_FILE
+#define P TC_PROCESS
+#define N TC_NETWORK
+#define S TC_SIGNAL
+#define I TC_IPC
+#define D TC_DESC
+#define M TC_MEMORY
+#define C TC_CREDS
+#define K TC_CLOCK
+
+/* As strace prints them; classes as strace's -e trace=%CLASS has them. */
+static const struct sysdesc known[] = {
+	{ "read", 3, { A_FD, A_BUF_OUT, A_UINT }, R_INT, D },
+	{ "write", 3, { A_FD, A_BUF_IN, A_UINT }, R_INT, D },
+	{ "pread64", 4, { A_FD, A_BUF_OUT, A_UINT, A_LONG }, R_INT, D },
+	{ "pwrite64", 4, { A_FD, A_BUF_IN, A_UINT, A_LONG }, R_INT, D },
+	{ "readv", 3, { A_FD, A_IOVEC_OUT, A_UINT }, R_INT, D },
+	{ "writev", 3, { A_FD, A_IOVEC_IN, A_UINT }, R_INT, D },
+	{ "open", 3, { A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F },
+	{ "openat", 4, { A_DIRFD, A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F },
+	{ "creat", 2, { A_PATH, A_OCTAL }, R_FD, D | F },
+	{ "close", 1, { A_FD }, R_INT, D },
+	{ "stat", 2, { A_PATH, A_STAT }, R_INT, F | TC_STAT },
+	{ "lstat", 2, { A_PATH, A_STAT }, R_INT, F | TC_LSTAT },
+	{ "fstat", 2, { A_FD, A_STAT }, R_INT, D | TC_FSTAT },
+	{ "newfstatat", 4, { A_DIRFD, A_PATH, A_STAT, A_AT_FLAGS }, R_INT, D | F | TC_STAT },
+	{ "statx", 5, { A_DIRFD, A_PATH, A_STATX_FLAGS, A_STATX_MASK, A_STATX }, R_INT, D | F | TC_STAT },
+	{ "statfs", 2, { A_PATH, A_PTR }, R_INT, F | TC_STATFS },
+	{ "fstatfs", 2, { A_FD, A_PTR }, R_INT, D | TC_STATFS },
+	{ "access", 2, { A_PATH, A_ACCESS_MODE }, R_INT, F },
+	{ "faccessat", 3, { A_DIRFD, A_PATH, A_ACCESS_MODE }, R_INT, D | F },
+	{ "faccessat2", 4, { A_DIRFD, A_PATH, A_ACCESS_MODE, A_AT_FLAGS }, R_INT, D | F },
+	{ "readlink", 3, { A_PATH, A_BUF_OUT, A_UINT }, R_INT, F },
+	{ "readlinkat", 4, { A_DIRFD, A_PATH, A_BUF_OUT, A_UINT }, R_INT, D | F },
+	{ "unlink", 1, { A_PATH }, R_INT, F },
+	{ "unlinkat", 3, { A_DIRFD, A_PATH, A_AT_FLAGS }, R_INT, D | F },
+	{ "mkdir", 2, { A_PATH, A_OCTAL }, R_INT, F },
+	{ "mkdirat", 3, { A_DIRFD, A_PATH, A_OCTAL }, R_INT, D | F },
+	{ "rmdir", 1, { A_PATH }, R_INT, F },
+	{ "rename", 2, { A_PATH, A_PATH }, R_INT, F },
+	{ "renameat", 4, { A_DIRFD, A_PATH, A_DIRFD, A_PATH }, R_INT, D | F },
+	{ "renameat2", 5, { A_DIRFD, A_PATH, A_DIRFD, A_PATH, A_HEX }, R_INT, D | F },
+	{ "chdir", 1, { A_PATH }, R_INT, F },
+	{ "fchdir", 1, { A_FD }, R_INT, D },
+	{ "chmod", 2, { A_PATH, A_OCTAL }, R_INT, F },
+	{ "fchmod", 2, { A_FD, A_OCTAL }, R_INT, D },
+	{ "fchmodat", 3, { A_DIRFD, A_PATH, A_OCTAL }, R_INT, D | F },
+	{ "chown", 3, { A_PATH, A_INT, A_INT }, R_INT, F },
+	{ "fchown", 3, { A_FD, A_INT, A_INT }, R_INT, D },
+	{ "getcwd", 2, { A_BUF_OUT, A_UINT }, R_INT, F },
+	{ "symlink", 2, { A_PATH, A_PATH }, R_INT, F },
+	{ "link", 2, { A_PATH, A_PATH }, R_INT, F },
+	{ "truncate", 2, { A_PATH, A_LONG }, R_INT, F },
+	{ "ftruncate", 2, { A_FD, A_LONG }, R_INT, D },
+	{ "lseek", 3, { A_FD, A_LONG, A_WHENCE }, R_INT, D },
+	{ "dup", 1, { A_FD }, R_FD, D },
+	{ "dup2", 2, { A_FD, A_FD }, R_FD, D },
+	{ "dup3", 3, { A_FD, A_FD, A_FD_FLAGS }, R_FD, D },
+	{ "pipe", 1, { A_PIPEFDS }, R_INT, D },
+	{ "pipe2", 2, { A_PIPEFDS, A_FD_FLAGS }, R_INT, D },
+	{ "fcntl", 3, { A_FD, A_FCNTL_CMD, A_FCNTL_ARG }, R_INT, D },
+	{ "ioctl", 3, { A_FD, A_IOCTL_REQ, A_PTR }, R_INT, D },
+	{ "getdents64", 3, { A_FD, A_DIRENTS, A_UINT }, R_INT, D },
+	{ "fsync", 1, { A_FD }, R_INT, D },
+	{ "fdatasync", 1, { A_FD }, R_INT, D },
+	{ "fadvise64", 4, { A_FD, A_LONG, A_UINT, A_FADVICE }, R_INT, D },
+	{ "poll", 3, { A_POLLFDS, A_UINT, A_INT }, R_INT, D },
+	{ "select", 5, { A_INT, A_PTR, A_PTR, A_PTR, A_PTR }, R_INT, D },
+	{ "epoll_create1", 1, { A_FD_FLAGS }, R_FD, D },
+	{ "epoll_ctl", 4, { A_FD, A_EPOLL_CTL_OP, A_FD, A_EPOLL_EVENT_IN }, R_INT, D },
+	{ "epoll_wait", 4, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT }, R_INT, D },
+	{ "epoll_pwait", 6, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT, A_PTR, A_UINT }, R_INT, D },
+	{ "eventfd2", 2, { A_UINT, A_FD_FLAGS }, R_FD, D },
+	{ "mmap", 6, { A_PTR, A_UINT, A_PROT, A_MAP_FLAGS, A_FD, A_HEX }, R_HEX, M | D },
+	{ "munmap", 2, { A_PTR, A_UINT }, R_INT, M },
+	{ "mprotect", 3, { A_PTR, A_UINT, A_PROT }, R_INT, M },
+	{ "madvise", 3, { A_PTR, A_UINT, A_MADVISE }, R_INT, M },
+	{ "mremap", 5, { A_PTR, A_UINT, A_UINT, A_HEX, A_PTR }, R_HEX, M },
+	{ "brk", 1, { A_PTR }, R_HEX, M },
+	{ "execve", 3, { A_PATH, A_ARGV, A_ENVP }, R_INT, F | P },
+	{ "execveat", 5, { A_DIRFD, A_PATH, A_ARGV, A_ENVP, A_AT_FLAGS }, R_INT, D | F | P },
+	{ "exit", 1, { A_INT }, R_NONE, P },
+	{ "exit_group", 1, { A_INT }, R_NONE, P },
+	{ "clone", 5, { A_PTR, A_CLONE_FLAGS, A_PTR, A_PTR, A_HEX }, R_INT, P },
+	{ "clone3", 2, { A_CLONE_ARGS, A_UINT }, R_INT, P },
+	{ "fork", 0, { 0 }, R_INT, P },
+	{ "vfork", 0, { 0 }, R_INT, P },
+	{ "wait4", 4, { A_INT, A_WAIT_STATUS, A_WAIT_OPTIONS, A_PTR }, R_INT, P },
+	{ "kill", 2, { A_INT, A_SIGNAL }, R_INT, P | S },
+	{ "tkill", 2, { A_INT, A_SIGNAL }, R_INT, S },
+	{ "tgkill", 3, { A_INT, A_INT, A_SIGNAL }, R_INT, S },
+	{ "rt_sigaction", 4, { A_SIGNAL, A_SIGACTION_IN, A_SIGACTION_OUT, A_UINT }, R_INT, S },
+	{ "rt_sigprocmask", 4, { A_SIGHOW, A_SIGSET_IN, A_SIGSET_OUT, A_UINT }, R_INT, S },
+	{ "rt_sigreturn", 0, { 0 }, R_INT, S },
+	{ "pause", 0, { 0 }, R_INT, S },
+	{ "getpid", 0, { 0 }, R_INT, TC_PURE },
+	{ "getppid", 0, { 0 }, R_INT, TC_PURE },
+	{ "gettid", 0, { 0 }, R_INT, TC_PURE },
+	{ "getuid", 0, { 0 }, R_INT, C | TC_PURE },
+	{ "geteuid", 0, { 0 }, R_INT, C | TC_PURE },
+	{ "getgid", 0, { 0 }, R_INT, C | TC_PURE },
+	{ "getegid", 0, { 0 }, R_INT, C | TC_PURE },
+	{ "setuid", 1, { A_INT }, R_INT, C },
+	{ "setgid", 1, { A_INT }, R_INT, C },
+	{ "umask", 1, { A_UMASK }, R_OCTAL, 0 },
+	{ "uname", 1, { A_UTSNAME }, R_INT, 0 },
+	{ "arch_prctl", 2, { A_ARCH_PRCTL, A_HEX }, R_INT, P },
+	{ "prctl", 5, { A_PRCTL_OP, A_HEX, A_HEX, A_HEX, A_HEX }, R_INT, 0 },
+	{ "set_tid_address", 1, { A_PTR }, R_INT, 0 },
+	{ "set_robust_list", 2, { A_PTR, A_UINT }, R_INT, 0 },
+	{ "rseq", 4, { A_PTR, A_HEX, A_INT, A_HEX }, R_INT, 0 },
+	{ "prlimit64", 4, { A_INT, A_RLIMIT_RESOURCE, A_RLIMIT_IN, A_RLIMIT_OUT }, R_INT, 0 },
+	{ "getrlimit", 2, { A_RLIMIT_RESOURCE, A_RLIMIT_OUT }, R_INT, 0 },
+	{ "getrandom", 3, { A_BUF_HEX, A_UINT, A_GRND_FLAGS }, R_INT, 0 },
+	{ "futex", 6, { A_PTR, A_FUTEX_OP, A_INT, A_PTR, A_PTR, A_INT }, R_INT, 0 },
+	{ "nanosleep", 2, { A_TIMESPEC_IN, A_PTR }, R_INT, K },
+	{ "clock_nanosleep", 4, { A_CLOCKID, A_INT, A_TIMESPEC_IN, A_PTR }, R_INT, K },
+	{ "clock_gettime", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
+	{ "clock_getres", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
+	{ "sched_yield", 0, { 0 }, R_INT, 0 },
+	{ "socket", 3, { A_SOCK_FAMILY, A_SOCK_TYPE, A_SOCK_PROTO }, R_FD, N | D },
+	{ "connect", 3, { A_FD, A_SOCKADDR_IN, A_UINT }, R_INT, N | D },
+	{ "bind", 3, { A_FD, A_SOCKADDR_IN, A_UINT }, R_INT, N | D },
+	{ "listen", 2, { A_FD, A_INT }, R_INT, N | D },
+	{ "accept", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_FD, N | D },
+	{ "accept4", 4, { A_FD, A_SOCKADDR_OUT, A_PTR, A_FD_FLAGS }, R_FD, N | D },
+	{ "getsockname", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_INT, N | D },
+	{ "getpeername", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_INT, N | D },
+	{ "sendto", 6, { A_FD, A_BUF_IN, A_UINT, A_MSG_FLAGS, A_SOCKADDR_IN, A_UINT }, R_INT, N | D },
+	{ "recvfrom", 6, { A_FD, A_BUF_OUT, A_UINT, A_MSG_FLAGS, A_SOCKADDR_OUT, A_PTR }, R_INT, N | D },
+	{ "sendmsg", 3, { A_FD, A_MSGHDR_IN, A_MSG_FLAGS }, R_INT, N | D },
+	{ "recvmsg", 3, { A_FD, A_MSGHDR_OUT, A_MSG_FLAGS }, R_INT, N | D },
+	{ "shutdown", 2, { A_FD, A_INT }, R_INT, N | D },
+	{ "setsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_PTR, A_UINT }, R_INT, N | D },
+	{ "getsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_PTR, A_PTR }, R_INT, N | D },
+	{ "socketpair", 4, { A_SOCK_FAMILY, A_SOCK_TYPE, A_SOCK_PROTO, A_PIPEFDS }, R_INT, N | D },
+	{ "kcmp", 5, { A_INT, A_INT, A_KCMP, A_UINT, A_UINT }, R_INT, 0 },
+};
+
+#undef F
+#undef P
+#undef N
+#undef S
+#undef I
+#undef D
+#undef M
+#undef C
+#undef K
+
+static const struct sysdesc *find_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(known[i].name, name))
+			return &known[i];
+	return NULL;
+}
+
+/* A tracepoint field's C type as an argument kind. */
+static enum targ generic_arg(const struct tp_field *f)
+{
+	static const char *const paths[] = { "filename", "pathname", "path", "oldname", "newname",
+					     "dir_name", "name", "specialfile", "library" };
+	if (f->is_pointer && f->is_string && f->ptr_depth == 1) {
+		for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+			if (!strcmp(f->name, paths[i]))
+				return A_PATH;
+		return strstr(f->ctype, "const") ? A_STR : A_PTR;
+	}
+	if (f->is_pointer)
+		return A_PTR;
+	size_t n = strlen(f->name);
+	if (n >= 2 && !strcmp(f->name + n - 2, "fd") && strcmp(f->name, "dfd"))
+		return A_FD;
+	if (!strcmp(f->name, "dfd") || !strcmp(f->name, "dirfd"))
+		return A_DIRFD;
+	if (!strcmp(f->name, "mode"))
+		return A_OCTAL;
+	if (!strcmp(f->name, "flags"))
+		return A_HEX;
+	if (!f->is_signed)
+		return A_UINT;
+	return strstr(f->ctype, "long") || strstr(f->ctype, "off_t") ? A_LONG : A_INT;
+}
+
+/* From the syscall's tracepoint format file, when tracefs has it. */
+static struct sysdesc *generic(const char *tp_name, const char *name)
+{
+	struct tp_format fmt;
+	struct sysdesc *d;
+	char ev[128], err[256];
+
+	snprintf(ev, sizeof(ev), "sys_enter_%s", tp_name);
+	d = xcalloc(1, sizeof(*d));
+	d->name = name;
+	if (tp_format_load("syscalls", ev, &fmt, err, sizeof(err)) < 0) {
+		d->nargs = TRACE_NARGS; /* unknown: every register, in hex */
+		for (int i = 0; i < TRACE_NARGS; i++)
+			d->arg[i] = A_HEX;
+		return d;
+	}
+	for (uint32_t i = 0; i < fmt.nfields && d->nargs < TRACE_NARGS; i++) {
+		const struct tp_field *f = &fmt.fields[i];
+		if (f->is_common || !strcmp(f->name, "__syscall_nr"))
+			continue;
+		d->arg[d->nargs++] = generic_arg(f);
+		if (d->arg[d->nargs - 1] == A_PATH)
+			d->classes |= TC_FILE;
+	}
+	tp_format_free(&fmt);
+	return d;
+}
+
+const struct sysdesc *sysdesc_of(int nr)
+{
+	static struct sysdesc *made[SYSCALL_NR_LIMIT];
+	const char *name = nr >= 0 && nr < SYSCALL_NR_LIMIT ? syscall_name(nr) : NULL;
+	const struct sysdesc *k;
+
+	if (nr < 0 || nr >= SYSCALL_NR_LIMIT)
+		nr = SYSCALL_NR_LIMIT - 1;
+	if (name && (k = find_known(name)))
+		return k;
+	if (!made[nr]) {
+		const char *tp = syscall_tp_name(nr);
+		made[nr] = generic(tp ? tp : "", name ? name : xasprintf("syscall_%d", nr));
+	}
+	return made[nr];
+}
+
+void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS])
+{
+	memset(out, 0, sizeof(struct tread_spec) * TRACE_NARGS);
+	for (int i = 0; i < d->nargs; i++) {
+		struct tread_spec *r = &out[i];
+		switch (d->arg[i]) {
+		case A_PATH:
+			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, 4096 };
+			break;
+		case A_STR:
+			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, (uint16_t)(strsize + 1) };
+			break;
+		case A_BUF_IN:
+			*r = (struct tread_spec){ TR_MEM_IN, TS_ARG, (uint8_t)(i + 1), 0, (uint16_t)strsize };
+			break;
+		case A_BUF_OUT:
+		case A_BUF_HEX:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_RET, 0, 0, (uint16_t)strsize };
+			break;
+		case A_STAT:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 144 };
+			break;
+		case A_STATX:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 256 };
+			break;
+		case A_ARGV:
+			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, (uint16_t)(strsize + 1) };
+			break;
+		case A_ENVP:
+			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, 1 }; /* counted only */
+			break;
+		case A_RLIMIT_IN:
+		case A_TIMESPEC_IN:
+		case A_SIGSET_IN:
+			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 16 };
+			if (d->arg[i] == A_SIGSET_IN)
+				r->size = 8;
+			break;
+		case A_RLIMIT_OUT:
+		case A_TIMESPEC_OUT:
+		case A_SIGSET_OUT:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 16 };
+			if (d->arg[i] == A_SIGSET_OUT)
+				r->size = 8;
+			break;
+		case A_SIGACTION_IN:
+			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 32 };
+			break;
+		case A_SIGACTION_OUT:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 32 };
+			break;
+		case A_WAIT_STATUS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 4 };
+			break;
+		case A_PIPEFDS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 8 };
+			break;
+		case A_UTSNAME:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 390 };
+			break;
+		case A_DIRENTS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_RET, 0, 0, 4096 };
+			break;
+		case A_SOCKADDR_IN:
+			*r = (struct tread_spec){ TR_MEM_IN, TS_ARG, (uint8_t)(i + 1), 0, 128 };
+			break;
+		case A_SOCKADDR_OUT:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 128 };
+			break;
+		case A_POLLFDS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_ARG8, (uint8_t)(i + 1), 0, 8 * 16 };
+			break;
+		case A_CLONE_ARGS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 88 };
+			break;
+		case A_EPOLL_EVENTS:
+			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 12 * 16 };
+			break;
+		case A_EPOLL_EVENT_IN:
+			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 12 };
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+uint32_t trace_class_named(const char *name)
+{
+	static const struct {
+		const char *name;
+		uint32_t bits;
+	} classes[] = {
+		{ "file", TC_FILE },	     { "process", TC_PROCESS }, { "network", TC_NETWORK },
+		{ "net", TC_NETWORK },	     { "signal", TC_SIGNAL },	{ "ipc", TC_IPC },
+		{ "desc", TC_DESC },	     { "memory", TC_MEMORY },	{ "creds", TC_CREDS },
+		{ "clock", TC_CLOCK },	     { "stat", TC_STAT },	{ "lstat", TC_LSTAT },
+		{ "fstat", TC_FSTAT },	     { "statfs", TC_STATFS },	{ "pure", TC_PURE },
+	};
+
+	if (*name == '%')
+		name++;
+	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
+		if (!strcmp(classes[i].name, name))
+			return classes[i].bits;
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lantern trace: strace's output and options, from BPF programs.
+ *
+ *   trace.c     the command line, and the front end the session runs
+ *   progs.c     the programs and maps: raw_syscalls enter and exit (the
+ *               arguments, and what they point to, read in the kernel),
+ *               task fork and exit, signal delivery
+ *   print.c     records -> strace's lines; the -c summary
+ *   decode.c    arguments as strace prints them: strings, flags,
+ *               constants, structures
+ *   sysdesc.c   what each system call takes and returns
+ *
+ * The traced program is never stopped: the programs filter by the traced
+ * task set (a map of thread ids that fork extends with -f) and by the
+ * selected calls, and send records through the ring buffer. -c counts in a
+ * per-CPU map and sends nothing per call.
+ */
+#ifndef LANTERN_TRACE_TRACE_H
+#define LANTERN_TRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "base/vec.h"
+#include "trace/sysdesc.h"
+
+struct plan;
+struct record_desc;
+struct session;
+
+/* strace's options, as lantern takes them. */
+struct trace_opts {
+	bool follow;	  /* -f */
+	bool follow_files; /* -ff: with -o, one file per process */
+	bool all;	  /* -a: every process on the machine */
+	VEC(pid_t) pids;  /* -p */
+	bool selected[512]; /* -e trace=: the calls to show */
+	bool select_all;
+	int status;	  /* -e status=, -Z, -z: 0 all, 1 failed only, 2 successful only */
+	int timestamps;	  /* -t 1, -tt 2, -ttt 3 */
+	bool relative;	  /* -r */
+	bool durations;	  /* -T */
+	bool summary;	  /* -c: the table only; -C: the table and the calls */
+	bool summary_too;
+	const char *sort_by; /* -S: time (default), calls, errors, name, avg-time */
+	bool quiet;	  /* -q: no attach/detach messages; -qq: no exits either */
+	int qq;
+	uint32_t strsize; /* -s, default 32 */
+	int hex;	  /* -x 1 (non-ASCII in hex), -xx 2 (all in hex) */
+	int paths;	  /* -y 1: paths of descriptors; -yy 2: socket endpoints too */
+	const char *output; /* -o */
+	bool json;	  /* --json */
+	const char *timeline; /* --timeline FILE */
+	char **cmd;	  /* CMD ARGS..., NULL-ended; NULL with -p / -a */
+};
+
+/* The record a program sends: a header, then each argument's bytes in order. */
+#define TRACE_DATA_MAX 4096 /* the most bytes of one argument */
+struct trace_hdr {
+	uint64_t id; /* the record's id in the plan: its kind (enum trace_rec) */
+	uint64_t ts; /* CLOCK_MONOTONIC ns */
+	uint32_t tid, pid;
+	uint32_t nr;	 /* the system call, or the signal */
+	uint32_t len;	 /* bytes after the header */
+	int64_t a[6];	 /* enter: the arguments; exit: a[0] the result, a[1] the duration */
+	uint16_t dlen[6]; /* bytes of each argument after the header; see TRACE_UNREAD */
+	uint32_t pad;
+	char comm[16];	 /* -a, --timeline: the task's name */
+};
+#define TRACE_UNREAD 0xffff  /* the memory could not be read */
+#define TRACE_NOTREAD 0xfffe /* not read (the call failed) */
+
+enum trace_rec {
+	TREC_ENTER,
+	TREC_EXIT,
+	TREC_FORK,   /* tid: the new task; pid: its parent */
+	TREC_EXITED, /* a task ended: a[0] its exit code, a[1] the group ended */
+	TREC_SIGNAL, /* nr: the signal; the siginfo follows */
+	TREC_COUNT_
+};
+
+/* -c: per call, per CPU (map "counts") */
+struct trace_count {
+	uint64_t calls, errors, ns;
+};
+
+/* Build the plan: maps, programs and records (progs.c). */
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer);
+/* The plan's maps of traced thread ids and of -c's counts */
+int trace_traced_map(const struct plan *p);
+int trace_counts_map(const struct plan *p);
+
+/* The printer (print.c): records in, strace's lines out. */
+struct trace_printer;
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, pid_t child);
+void trace_printer_free(struct trace_printer *tp);
+void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size);
+/* A task traced from the start (the child, -p's): it counts as alive. */
+void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid);
+/* The session the records come from. */
+void trace_printer_attach(struct trace_printer *tp, struct session *s);
+/* n events lost, said where they were lost */
+void trace_printer_lost(struct trace_printer *tp, uint64_t n);
+/* --timeline: open the file; 0 or -1 (said) */
+int trace_printer_timeline(struct trace_printer *tp, const char *path);
+/* The end: the calls left unfinished, the -c table; the child's exit status if known. */
+void trace_printer_finish(struct trace_printer *tp, struct session *s);
+
+int trace_main(int argc, char **argv);
+
+#endif

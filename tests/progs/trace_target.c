@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Workloads for lantern trace's runtime tests, each compared with strace:
+ *
+ *   trace_target threads     two threads, each writing and reading a pipe
+ *   trace_target fork        a child that writes and exits 7; the parent waits
+ *   trace_target signal      a SIGUSR1 handler, the signal sent to itself, then
+ *                            a child killed by SIGKILL
+ *   trace_target coldpath    openat() of a path in a page not yet touched (a
+ *                            file mapping): eBPF cannot read it at entry
+ *   trace_target structs     calls whose structures strace decodes: sockets
+ *                            and their addresses, poll, clock_gettime, uname
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *worker(void *arg)
+{
+	int fds[2];
+	char buf[16];
+
+	if (pipe(fds) < 0)
+		return NULL;
+	if (write(fds[1], arg, strlen(arg)) < 0 || read(fds[0], buf, sizeof(buf)) < 0)
+		perror("pipe");
+	close(fds[0]);
+	close(fds[1]);
+	return NULL;
+}
+
+static volatile sig_atomic_t got;
+
+static void on_usr1(int sig)
+{
+	got = sig;
+}
+
+static int threads(void)
+{
+	pthread_t a, b;
+
+	pthread_create(&a, NULL, worker, "thread a");
+	pthread_join(a, NULL);
+	pthread_create(&b, NULL, worker, "thread b");
+	pthread_join(b, NULL);
+	return 0;
+}
+
+static int forked(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (write(1, "child\n", 6) < 0)
+			_exit(1);
+		_exit(7);
+	}
+	waitpid(pid, &status, 0);
+	return WEXITSTATUS(status) == 7 ? 0 : 1;
+}
+
+static int signalled(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	pid_t pid;
+
+	int ready[2];
+	char c;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	kill(getpid(), SIGUSR1);
+	if (pipe(ready) < 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		/* running: then it waits to be killed */
+		if (write(ready[1], "r", 1) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	if (read(ready[0], &c, 1) != 1)
+		return 1;
+	/* time to reach pause(): strace shows it unfinished, "pause() = ?" */
+	struct timespec pause_time = { 0, 50 * 1000 * 1000 };
+	nanosleep(&pause_time, NULL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return got == SIGUSR1 ? 0 : 1;
+}
+
+static int coldpath(void)
+{
+	/* a file whose second page holds a path; mapped, never touched */
+	char tmpl[] = "/tmp/lantern-coldpath", page[8192] = { 0 };
+	int fd = open(tmpl, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	char *map;
+
+	strcpy(page + 4096, "/etc/hostname");
+	if (fd < 0 || write(fd, page, sizeof(page)) != sizeof(page))
+		return 1;
+	unlink(tmpl);
+	map = mmap(NULL, sizeof(page), PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return 1;
+	fd = (int)syscall(SYS_openat, AT_FDCWD, map + 4096, O_RDONLY);
+	close(fd);
+	return fd >= 0 ? 0 : 1;
+}
+
+static int structs(void)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(9) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct pollfd pfd = { .fd = 0, .events = POLLIN };
+	struct timespec ts;
+	struct utsname u;
+	int s;
+
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	connect(s, (struct sockaddr *)&in, sizeof(in));
+	close(s);
+	strcpy(un.sun_path, "/nonexistent/lantern.sock");
+	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	connect(s, (struct sockaddr *)&un, sizeof(un));
+	close(s);
+	poll(&pfd, 1, 0);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	uname(&u);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "threads"))
+		return threads();
+	if (!strcmp(mode, "fork"))
+		return forked();
+	if (!strcmp(mode, "signal"))
+		return signalled();
+	if (!strcmp(mode, "coldpath"))
+		return coldpath();
+	if (!strcmp(mode, "structs"))
+		return structs();
+	fprintf(stderr, "usage: trace_target threads|fork|signal|coldpath|structs\n");
+	return 2;
+}
