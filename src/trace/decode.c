@@ -550,22 +550,21 @@ static void put_futex(struct strbuf *out, const int64_t *a)
 	}
 }
 
-bool decode_is_special(const char *name)
+bool decode_is_special(const struct sysdesc *sd)
 {
-	return !strcmp(name, "clone") || !strcmp(name, "futex");
+	return sd->special == SD_CLONE || sd->special == SD_FUTEX;
 }
 
-bool decode_special(struct strbuf *out, const char *name, const int64_t *a, const struct tdecode *d)
+bool decode_special(struct strbuf *out, const struct sysdesc *sd, const int64_t *a, const struct tdecode *d)
 {
-	if (!strcmp(name, "clone"))
+	if (sd->special == SD_CLONE)
 		put_clone(out, a);
-	else if (!strcmp(name, "futex"))
+	else if (sd->special == SD_FUTEX)
 		put_futex(out, a);
 	else
 		return false;
 	return true;
 }
-
 
 void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const struct tdecode *d)
 {

@@ -33,9 +33,9 @@ struct tdecode {
 /* Argument a (of kind k) into out. */
 void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const struct tdecode *d);
 /* Calls whose argument list depends on the values (clone, futex): the whole list at entry. */
-bool decode_is_special(const char *name);
-/* false when name is not one of them */
-bool decode_special(struct strbuf *out, const char *name, const int64_t *a, const struct tdecode *d);
+bool decode_is_special(const struct sysdesc *sd);
+/* false when sd is not one of them */
+bool decode_special(struct strbuf *out, const struct sysdesc *sd, const int64_t *a, const struct tdecode *d);
 /* The result of a call, " = ..." included. */
 void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdecode *d);
 

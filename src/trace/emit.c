@@ -219,28 +219,20 @@ void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 }
 
 /*
- * argv and envp: a u32 count of the pointers up to NULL (at most
- * ENVP_MAX), a u32 slot size, then (slot > 1) the first ARGV_MAX strings,
- * each in its slot of that many bytes (NUL-padded; a string longer than
- * the slot is cut). envp (slot 1) is only counted. A bounded loop whose
- * iterations the verifier can prune: no length depends on what was read.
+ * k = the pointers of src[] up to NULL or a fault, at most bound; with
+ * strings, the first ARGV_MAX strings too, each in its slot of cap bytes
+ * from start + 8. Two loops with constant bounds (the strings of argv,
+ * the count of envp), so the verifier walks each only as far as it goes.
  */
-void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot)
+static void argv_loop(struct tb *b, int32_t src, int32_t k, int32_t cap, int32_t start, int16_t slot,
+		      int bound, bool strings)
 {
-	int32_t cap = ir_vreg(b->ir), start = ir_vreg(b->ir), p = ir_vreg(b->ir), k = ir_vreg(b->ir);
-	int32_t at = ir_vreg(b->ir), n = ir_vreg(b->ir);
+	int32_t p = ir_vreg(b->ir), at = ir_vreg(b->ir);
 	int32_t loop = ir_label(b->ir), done = ir_label(b->ir), next = ir_label(b->ir);
-	int32_t small = ir_label(b->ir), some = ir_label(b->ir), fits = ir_label(b->ir);
 
-	clamp_off(b, off);
-	emit(b->ir, MOV64_REG(start, off));
-	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
-	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX / ARGV_MAX - 1, small));
-	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX / ARGV_MAX - 1));
-	emit(b->ir, LABEL(small));
 	emit(b->ir, MOV64_IMM(k, 0));
 	emit(b->ir, LABEL(loop));
-	emit(b->ir, JMP_IMM(BPF_JGE, k, ENVP_MAX, done));
+	emit(b->ir, JMP_IMM(BPF_JGE, k, bound, done));
 	// p = src[k] (user memory); stop at NULL or a fault
 	emit(b->ir, MOV64_REG(p, k));
 	emit(b->ir, ALU64_IMM(BPF_LSH, p, 3));
@@ -253,18 +245,47 @@ void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_
 	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, done));
 	emit(b->ir, LDX_MEM(BPF_DW, p, R10, slot));
 	emit(b->ir, JMP_IMM(BPF_JEQ, p, 0, done));
-	// the string of the first ARGV_MAX, in slot k: start + 8 + k * cap
-	emit(b->ir, JMP_IMM(BPF_JGE, k, ARGV_MAX, next));
-	emit(b->ir, JMP_IMM(BPF_JLE, cap, 1, next));
-	emit(b->ir, MOV64_REG(at, k));
-	emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
-	emit(b->ir, ALU64_REG(BPF_ADD, at, start));
-	emit(b->ir, ALU64_IMM(BPF_ADD, at, 8));
-	read_to(b, BPF_FUNC_probe_read_user_str, at, cap, p);
+	if (strings) {
+		// the string of the first ARGV_MAX, in slot k: start + 8 + k * cap
+		emit(b->ir, JMP_IMM(BPF_JGE, k, ARGV_MAX, next));
+		emit(b->ir, MOV64_REG(at, k));
+		emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
+		emit(b->ir, ALU64_REG(BPF_ADD, at, start));
+		emit(b->ir, ALU64_IMM(BPF_ADD, at, 8));
+		read_to(b, BPF_FUNC_probe_read_user_str, at, cap, p);
+	}
 	emit(b->ir, LABEL(next));
 	emit(b->ir, ALU64_IMM(BPF_ADD, k, 1));
 	emit(b->ir, JA(loop));
 	emit(b->ir, LABEL(done));
+}
+
+/*
+ * argv and envp: a u32 count of the pointers up to NULL, a u32 slot size,
+ * then (slot > 1) the first ARGV_MAX strings, each in its slot of that
+ * many bytes (NUL-padded; a string longer than the slot is cut). argv is
+ * counted up to ARGV_MAX + 1 (more shows as "..."), envp (slot 1) up to
+ * ENVP_MAX and only counted.
+ */
+void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot)
+{
+	int32_t cap = ir_vreg(b->ir), start = ir_vreg(b->ir), k = ir_vreg(b->ir);
+	int32_t at = ir_vreg(b->ir), n = ir_vreg(b->ir);
+	int32_t small = ir_label(b->ir), some = ir_label(b->ir), fits = ir_label(b->ir);
+	int32_t counted = ir_label(b->ir), looped = ir_label(b->ir);
+
+	clamp_off(b, off);
+	emit(b->ir, MOV64_REG(start, off));
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX / ARGV_MAX - 1, small));
+	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX / ARGV_MAX - 1));
+	emit(b->ir, LABEL(small));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, 1, counted));
+	argv_loop(b, src, k, cap, start, slot, ARGV_MAX + 1, true);
+	emit(b->ir, JA(looped));
+	emit(b->ir, LABEL(counted));
+	argv_loop(b, src, k, cap, start, slot, ENVP_MAX, false);
+	emit(b->ir, LABEL(looped));
 	// the count, the slot size; then off = start + 8 + MIN(k, ARGV_MAX) * cap (cap > 1)
 	emit(b->ir, MOV64_REG(R1, b->s));
 	emit(b->ir, ALU64_REG(BPF_ADD, R1, start));

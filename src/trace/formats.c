@@ -41,9 +41,9 @@ void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *
 		  (double)(t->ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
 	json_string(b, d->name, strlen(d->name));
 	sb_puts(b, ", \"args\": [");
-	if (decode_is_special(d->name)) {
+	if (decode_is_special(d)) {
 		sb_reset(a);
-		decode_special(a, d->name, t->a, dc);
+		decode_special(a, d, t->a, dc);
 		json_string(b, a->s ? a->s : "", a->len);
 	} else {
 		for (int i = 0; i < shown_nargs(d, t->a); i++) {

@@ -176,41 +176,9 @@ static void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, u
 	}
 }
 
-/* An argument is printed at exit when the kernel fills what it points to. */
-static bool at_exit(enum targ k)
-{
-	switch (k) {
-	case A_BUF_OUT:
-	case A_BUF_HEX:
-	case A_STAT:
-	case A_STATX:
-	case A_RLIMIT_OUT:
-	case A_TIMESPEC_OUT:
-	case A_SIGSET_OUT:
-	case A_SIGACTION_OUT:
-	case A_WAIT_STATUS:
-	case A_PIPEFDS:
-	case A_DIRENTS:
-	case A_UTSNAME:
-	case A_SOCKADDR_OUT:
-	case A_EPOLL_EVENTS:
-	case A_IOVEC_OUT:
-	case A_MSGHDR_OUT:
-	case A_POLLFDS:
-	case A_CLONE_ARGS:
-		return true;
-	default:
-		return false;
-	}
-}
-
 int split_of(const struct sysdesc *d)
 {
-	int i = 0;
-
-	while (i < d->nargs && !at_exit(d->arg[i]))
-		i++;
-	return i;
+	return d->split;
 }
 
 /* The arguments' bytes in a record: in order, dlen[i] bytes each. */
@@ -237,13 +205,9 @@ static void record_vals(const struct trace_hdr *h, const uint8_t *data, size_t s
 /* The arguments strace shows: open's mode only when the flags create a file. */
 int shown_nargs(const struct sysdesc *d, const int64_t *a)
 {
-	int flags = -1;
+	int flags = d->nargs - 2; /* open(path, flags, mode), openat(dirfd, path, flags, mode) */
 
-	if (!strcmp(d->name, "open"))
-		flags = 1;
-	else if (!strcmp(d->name, "openat"))
-		flags = 2;
-	if (flags >= 0 && !(a[flags] & (0100 | 020000000))) /* O_CREAT, __O_TMPFILE */
+	if (d->special == SD_OPEN && !(a[flags] & (0100 | 020000000))) /* O_CREAT, __O_TMPFILE */
 		return d->nargs - 1;
 	return d->nargs;
 }
@@ -293,7 +257,7 @@ static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask 
 	int split = split_of(d);
 	struct targ_val v[TRACE_NARGS];
 
-	if (decode_special(out, d->name, t->a, dc))
+	if (decode_special(out, d, t->a, dc))
 		return;
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		v[i] = i < split || !xv ? ev[i] : xv[i];
@@ -355,7 +319,7 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	to = out_of(tp, t);
 	leader(tp, to, t, h->ts);
 	sb_printf(&to->line, "%s(", d->name);
-	if (!decode_special(&to->line, d->name, t->a, &dc))
+	if (!decode_special(&to->line, d, t->a, &dc))
 		put_args(tp, &to->line, d, 0, split, v, &dc);
 	to->open = t;
 	if (tp->timeline) {
@@ -408,13 +372,13 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_printf(&to->line, "%s(", d->name);
 		all_args(tp, &to->line, t, d, ev, xv, &dc);
 	} else if (to->open == t) {
-		if (!decode_is_special(d->name))
+		if (!decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 		to->open = NULL;
 	} else {
 		leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "<... %s resumed>", d->name);
-		if (!decode_is_special(d->name))
+		if (!decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 	}
 	sb_puts(&to->line, ") ");

@@ -221,6 +221,7 @@ static void gen_exit(struct tb *b, struct ir *ir)
 		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, next));
 		read_mem(b, i, sp, off, src, INFL(a), -1, false);
 		emit(ir, LABEL(next));
+		blur_off(b, off);
 	}
 	send(b, off, slot);
 	emit(ir, LABEL(gone));

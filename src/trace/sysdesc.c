@@ -221,21 +221,64 @@ static struct sysdesc *generic(const char *tp_name, const char *name)
 	return d;
 }
 
+/* An argument printed at exit: what the kernel fills */
+static bool at_exit(enum targ k)
+{
+	switch (k) {
+	case A_BUF_OUT:
+	case A_BUF_HEX:
+	case A_STAT:
+	case A_STATX:
+	case A_RLIMIT_OUT:
+	case A_TIMESPEC_OUT:
+	case A_SIGSET_OUT:
+	case A_SIGACTION_OUT:
+	case A_WAIT_STATUS:
+	case A_PIPEFDS:
+	case A_DIRENTS:
+	case A_UTSNAME:
+	case A_SOCKADDR_OUT:
+	case A_EPOLL_EVENTS:
+	case A_IOVEC_OUT:
+	case A_MSGHDR_OUT:
+	case A_POLLFDS:
+	case A_CLONE_ARGS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 const struct sysdesc *sysdesc_of(int nr)
 {
+	/* made once per number: every record looks its call up */
 	static struct sysdesc *made[SYSCALL_NR_LIMIT];
-	const char *name = nr >= 0 && nr < SYSCALL_NR_LIMIT ? syscall_name(nr) : NULL;
+	const char *name;
 	const struct sysdesc *k;
+	struct sysdesc *d;
 
 	if (nr < 0 || nr >= SYSCALL_NR_LIMIT)
 		nr = SYSCALL_NR_LIMIT - 1;
-	if (name && (k = find_known(name)))
-		return k;
-	if (!made[nr]) {
+	if (made[nr])
+		return made[nr];
+	name = syscall_name(nr);
+	if (name && (k = find_known(name))) {
+		d = xmalloc(sizeof(*d));
+		*d = *k;
+	} else {
 		const char *tp = syscall_tp_name(nr);
-		made[nr] = generic(tp ? tp : "", name ? name : xasprintf("syscall_%d", nr));
+		d = generic(tp ? tp : "", name ? name : xasprintf("syscall_%d", nr));
 	}
-	return made[nr];
+	if (!strcmp(d->name, "open") || !strcmp(d->name, "openat"))
+		d->special = SD_OPEN;
+	else if (!strcmp(d->name, "clone"))
+		d->special = SD_CLONE;
+	else if (!strcmp(d->name, "futex"))
+		d->special = SD_FUTEX;
+	while (d->split < d->nargs && !at_exit(d->arg[d->split]))
+		d->split++;
+	made[nr] = d;
+	return d;
 }
 
 void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS])

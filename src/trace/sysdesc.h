@@ -137,6 +137,16 @@ struct sysdesc {
 	enum tret ret;
 	/* -e trace= classes: TC_* bits */
 	uint32_t classes;
+	uint8_t special; /* enum sd_special, set by sysdesc_of() */
+	int8_t split;	 /* the first argument printed at exit (nargs if none) */
+};
+
+/* Calls printed their own way */
+enum sd_special {
+	SD_PLAIN,
+	SD_OPEN,  /* open, openat: the mode only when the flags create a file */
+	SD_CLONE, /* clone, futex: the argument list depends on the values */
+	SD_FUTEX,
 };
 
 enum trace_class {
