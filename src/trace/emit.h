@@ -54,6 +54,8 @@ struct tb {
 	uint32_t task_pid, task_tgid, task_exit_code;		   /* task_struct offsets */
 	int32_t ctx, s, out;					   /* vregs, label */
 	uint32_t prog_index;
+	bool calls;    /* the selected calls' own tracepoints, not raw_syscalls */
+	bool per_call; /* the program being made is on them */
 };
 
 void lookup(struct tb *b, int map, int16_t slot);

@@ -32,6 +32,8 @@
 #include "codegen/regalloc.h"
 #include "plan/provider.h"
 #include "probes/provider.h"
+#include "probes/tracepoint.h"
+#include "sys/tracefs.h"
 #include "sys/arch.h"
 #include "sys/syscalls.h"
 
@@ -39,7 +41,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* raw_syscalls:sys_enter: args[0] the task's pt_regs, args[1] the number */
+/*
+ * inflight[tid] = the 64 bytes at base + off: in place when the task has
+ * its entry already (every call but its first), a map update otherwise.
+ * Exits mark the entry done (ts = 0) rather than delete it; the task's
+ * end deletes it.
+ */
+static void keep_inflight(struct tb *b, int32_t tid, int32_t base, int16_t off, int16_t slot)
+{
+	int32_t dst = ir_vreg(b->ir), w = ir_vreg(b->ir), fresh = ir_label(b->ir), kept = ir_label(b->ir);
+
+	emit(b->ir, STX_MEM(BPF_W, R10, tid, slot));
+	lookup(b, b->inflight, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, fresh));
+	emit(b->ir, MOV64_REG(dst, R0));
+	for (int k = 0; k < (int)sizeof(struct trace_inflight); k += 8) {
+		emit(b->ir, LDX_MEM(BPF_DW, w, base, off + k));
+		emit(b->ir, STX_MEM(BPF_DW, dst, w, k));
+	}
+	emit(b->ir, JA(kept));
+	emit(b->ir, LABEL(fresh));
+	emit(b->ir, LD_MAP(R1, b->inflight));
+	emit(b->ir, MOV64_REG(R2, R10));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(b->ir, MOV64_REG(R3, base));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R3, off));
+	emit(b->ir, MOV64_IMM(R4, BPF_ANY));
+	emit(b->ir, CALL(BPF_FUNC_map_update_elem, 4));
+	emit(b->ir, LABEL(kept));
+}
+
+/*
+ * raw_syscalls:sys_enter (args[0] the task's pt_regs, args[1] the number),
+ * or with per_call, syscalls:sys_enter_X (the number and the arguments in
+ * the tracepoint's record)
+ */
 static void gen_enter(struct tb *b, struct ir *ir)
 {
 	const struct arch_regs *regs = arch_regs();
@@ -50,7 +86,10 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	prologue(b, ir);
 	traced_only(b, tid, tgid, slot);
 	// the call, if it is selected
-	emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
+	if (b->per_call)
+		emit(ir, LDX_MEM(BPF_W, nr, b->ctx, 8)); /* syscalls:sys_enter_X: __syscall_nr */
+	else
+		emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
 	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
 	lookup(b, b->spec, slot);
@@ -58,16 +97,40 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	emit(ir, MOV64_REG(sp, R0));
 	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
 	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out));
+	if (b->o->summary && !b->o->summary_too) {
+		/* -c: the exit needs the time and the number only */
+		int16_t e = ir_stack(ir, sizeof(struct trace_inflight));
+		emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+		emit(ir, STX_MEM(BPF_DW, R10, R0, e + (int16_t)offsetof(struct trace_inflight, ts)));
+		emit(ir, STX_MEM(BPF_W, R10, nr, e + (int16_t)offsetof(struct trace_inflight, nr)));
+		for (int k = 8; k < (int)offsetof(struct trace_inflight, nr); k += 8)
+			emit(ir, ST_MEM(BPF_DW, R10, e + k, 0));
+		emit(ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), 0));
+		keep_inflight(b, tid, R10, e, slot);
+		epilogue(b);
+		return;
+	}
 	scratch(b, slot);
-	// the registers, once: probe_read_kernel(s + SCR_REGS, 168, args[0])
-	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
+	if (b->per_call) {
+		/*
+		 * the tracepoint's args[], at 16: read, not loaded, as a
+		 * program may not load past the shortest record it is attached
+		 * to (close has one argument); what follows is not shown
+		 */
+		emit(ir, MOV64_REG(t, b->ctx));
+		emit(ir, ALU64_IMM(BPF_ADD, t, 16));
+		emit(ir, MOV64_IMM(R2, 8 * TRACE_NARGS));
+	} else {
+		// the registers, once: probe_read_kernel(s + SCR_REGS, 168, args[0])
+		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
+		emit(ir, MOV64_IMM(R2, 168));
+	}
 	emit(ir, MOV64_REG(R1, b->s));
-	emit(ir, MOV64_IMM(R2, 168));
 	emit(ir, MOV64_REG(R3, t));
 	emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
 	for (int i = 0; i < TRACE_NARGS; i++) {
-		emit(ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + regs->sysarg[i]));
+		emit(ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + (b->per_call ? 8 * i : regs->sysarg[i])));
 		emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
 		emit(ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
 		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
@@ -108,14 +171,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		send(b, off, slot);
 	}
 	// keep the arguments for the exit
-	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
-	emit(ir, LD_MAP(R1, b->inflight));
-	emit(ir, MOV64_REG(R2, R10));
-	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
-	emit(ir, MOV64_REG(R3, b->s));
-	emit(ir, ALU64_IMM(BPF_ADD, R3, SCR_INFL));
-	emit(ir, MOV64_IMM(R4, BPF_ANY));
-	emit(ir, CALL(BPF_FUNC_map_update_elem, 4));
+	keep_inflight(b, tid, b->s, SCR_INFL, slot);
 	epilogue(b);
 }
 
@@ -161,7 +217,9 @@ static void gen_exit(struct tb *b, struct ir *ir)
 	lookup(b, b->inflight, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(ir, MOV64_REG(e, R0));
-	emit(ir, LDX_MEM(BPF_DW, ret, b->ctx, 8));
+	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
+	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out)); /* done already */
+	emit(ir, LDX_MEM(BPF_DW, ret, b->ctx, b->per_call ? 16 : 8)); /* sys_exit_X: ret at 16 */
 	emit(ir, LDX_MEM(BPF_W, nr, e, offsetof(struct trace_inflight, nr)));
 	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
 	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
@@ -226,11 +284,7 @@ static void gen_exit(struct tb *b, struct ir *ir)
 	send(b, off, slot);
 	emit(ir, LABEL(gone));
 done:
-	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
-	emit(ir, LD_MAP(R1, b->inflight));
-	emit(ir, MOV64_REG(R2, R10));
-	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
-	emit(ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	emit(ir, ST_MEM(BPF_DW, e, offsetof(struct trace_inflight, ts), 0));
 	epilogue(b);
 }
 
@@ -307,6 +361,12 @@ static void gen_task_exit(struct tb *b, struct ir *ir)
 	task_u32(b, task, b->task_pid, pid, slot);
 	task_u32(b, task, b->task_tgid, tgid, slot);
 	task_u32(b, task, b->task_exit_code, code, slot);
+	// its entry of calls in flight goes (the exits only mark it done)
+	emit(ir, STX_MEM(BPF_W, R10, pid, key));
+	emit(ir, LD_MAP(R1, b->inflight));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, key));
+	emit(ir, CALL(BPF_FUNC_map_delete_elem, 2));
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	} else {
@@ -409,27 +469,62 @@ static void gen_signal_ignored(struct tb *b, struct ir *ir)
 }
 
 /* One program on raw tracepoint event, from the IR gen makes. */
+/* The instance of tracepoint syscalls:<dir>_<call nr> */
+static struct probe_inst *syscall_inst(struct tb *b, struct probe *pr, struct attach_point *ap,
+				       const char *dir, int nr)
+{
+	struct tp_inst *ti = ARENA_NEW(&b->p->arena, struct tp_inst);
+	struct probe_inst *in;
+
+	ti->cat = "syscalls";
+	ti->event = arena_printf(&b->p->arena, "%s_%s", dir, syscall_tp_name(nr));
+	ti->sysnr = nr;
+	in = plan_add_inst(b->p, pr, ap, &prov_tracepoint,
+			   arena_printf(&b->p->arena, "tracepoint:syscalls:%s", ti->event));
+	in->data = ti;
+	return in;
+}
+
+/*
+ * One program on raw tracepoint event, from the IR gen makes; with
+ * b->per_call and a "sys_enter" or "sys_exit" event, on the selected
+ * calls' own tracepoints instead.
+ */
 static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, struct ir *))
 {
 	struct plan *p = b->p;
 	struct probe *pr = ARENA_NEW(&p->arena, struct probe);
 	struct attach_point *ap = ARENA_NEW(&p->arena, struct attach_point);
-	struct probe_inst *in;
-	struct prog *pg;
+	bool per_call = b->calls && !strncmp(event, "sys_e", 5);
+	struct probe_inst *in = NULL;
+	struct prog *pg = NULL;
 	struct ir ir;
 	char err[256];
 	int n;
 
-	ap->text = arena_printf(&p->arena, "rawtracepoint:%s", event);
+	ap->text = arena_printf(&p->arena, "%s:%s", per_call ? "tracepoint:syscalls" : "rawtracepoint", event);
 	ap->span = SPAN_NONE;
 	pr->aps = ARENA_NEW(&p->arena, struct attach_point *);
 	pr->aps[0] = ap;
 	pr->naps = 1;
-	in = plan_add_inst(p, pr, ap, &prov_rawtracepoint, ap->text);
-	in->data = arena_strdup(&p->arena, event);
-	pg = plan_add_prog(p, pr, in);
-	prog_attach_inst(pg, in);
-	pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	if (per_call) {
+		for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+			if (!b->o->selected[nr])
+				continue;
+			in = syscall_inst(b, pr, ap, event, nr);
+			if (!pg)
+				pg = plan_add_prog(p, pr, in);
+			prog_attach_inst(pg, in);
+		}
+		pg->type = BPF_PROG_TYPE_TRACEPOINT;
+	} else {
+		in = plan_add_inst(p, pr, ap, &prov_rawtracepoint, ap->text);
+		in->data = arena_strdup(&p->arena, event);
+		pg = plan_add_prog(p, pr, in);
+		prog_attach_inst(pg, in);
+		pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	}
+	b->per_call = per_call;
 	b->prog_index = pg->index;
 	ir_init(&ir);
 	gen(b, &ir);
@@ -443,6 +538,43 @@ static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, st
 	pg->scratch_size = SCR_SIZE;
 	ir_free(&ir);
 	return 0;
+}
+
+/*
+ * A few calls selected: programs on their own tracepoints
+ * (syscalls:sys_enter_X), so that the other calls run no program at
+ * all (B5). Every selected call must have its tracepoints.
+ */
+static bool any_selected(const struct trace_opts *o)
+{
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
+		if (o->select_all || o->selected[nr])
+			return true;
+	return false;
+}
+
+#define PER_CALL_MAX 64
+static bool per_call_mode(const struct trace_opts *o)
+{
+	int n = 0;
+
+	if (o->select_all || o->all || getenv("LANTERN_TRACE_RAW"))
+		return false;
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+		const char *tp;
+		if (!o->selected[nr])
+			continue;
+		if (++n > PER_CALL_MAX || !(tp = syscall_tp_name(nr)))
+			return false;
+		char ev[128];
+		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
+		if (tracefs_event_id("syscalls", ev) < 0)
+			return false;
+		snprintf(ev, sizeof(ev), "sys_exit_%s", tp);
+		if (tracefs_event_id("syscalls", ev) < 0)
+			return false;
+	}
+	return n > 0;
 }
 
 /* The spec map's contents: every call, what to read for it, whether it is shown. */
@@ -521,7 +653,9 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer)
 	b.counts = maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 			    sizeof(struct trace_count), SYSCALL_NR_LIMIT);
 	fill_spec(&b);
-	if (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", gen_exit) < 0)
+	b.calls = per_call_mode(o);
+	if (any_selected(o) &&
+	    (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", gen_exit) < 0))
 		return -1;
 	if ((o->follow || o->all) && add_prog(&b, "sched_process_fork", gen_fork) < 0)
 		return -1;
