@@ -28,7 +28,7 @@ void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const ch
 	fwrite(b->s, 1, b->len, tp->main.f);
 }
 
-/* --json: {"time", "pid", "tid", "syscall", "args": [...], "return", "error", "duration"} */
+/* --json: {"time" (the call's start), "pid", "tid", "syscall", "args": [...], "return", "error", "duration"} */
 void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
 		      const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc, int64_t ret,
 		      uint64_t dur, bool returns, uint64_t ts)
@@ -38,7 +38,7 @@ void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *
 
 	sb_reset(b);
 	sb_printf(b, "{\"time\": %.6f, \"pid\": %d, \"tid\": %d, \"syscall\": ",
-		  (double)(t->ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
+		  (double)(ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
 	json_string(b, d->name, strlen(d->name));
 	sb_puts(b, ", \"args\": [");
 	if (decode_is_special(d)) {
@@ -73,7 +73,6 @@ void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *
 	if (returns)
 		sb_printf(b, ", \"duration\": %.9f", (double)dur / 1e9);
 	sb_puts(b, "}\n");
-	(void)ts;
 	fwrite(b->s, 1, b->len, tp->main.f);
 }
 

@@ -356,7 +356,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	}
 	if (o->json) {
 		if (known && status_shown(o, ret, true))
-			json_call(tp, t, d, ev, xv, &dc, ret, dur, true, h->ts);
+			json_call(tp, t, d, ev, xv, &dc, ret, dur, true, t->ts);
 		return;
 	}
 	if (tp->timeline && known) {
@@ -497,17 +497,17 @@ static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 {
 	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
 
+	/* a new task (its id may be an old one's): nothing of the old one carries over */
 	t->pid = (pid_t)h->pid;
-	if (t->gone || !t->in_call) {
-		t->gone = false;
-	}
+	t->in_call = t->deferred = t->gone = false;
+	sb_reset(&t->entry);
+	sb_reset(&t->signals);
+	sb_reset(&t->held);
 	tp->live++;
 	if (!tp->o->quiet && !tp->o->json && !tp->o->all) {
-		struct tout *to = out_of(tp, t);
-		close_open(&tp->main);
-		sb_printf(&tp->tmp, "%s", "");
+		if (tp->main.f == stderr)
+			close_open(&tp->main); /* the message goes where the open line is */
 		fprintf(stderr, "lantern: Process %d attached\n", (int)h->tid);
-		(void)to;
 	}
 }
 
