@@ -16,7 +16,7 @@
 #define SCR_REGS 0
 #define SCR_INFL 176
 #define SCR_OFF 240 /* the enter program's write offset, spilled */
-#define SCR_REC 256
+#define SCR_REC 256 /* then the record: SCR_DATA after its header */
 #define SCR_DATA (SCR_REC + (int32_t)sizeof(struct trace_hdr))
 #define SCR_SIZE (SCR_DATA + TRACE_NARGS * TRACE_DATA_MAX + 8)
 #define ARGV_MAX 32	/* argv strings read; strace shows "..." after them */
@@ -32,12 +32,13 @@ struct trace_inflight {
 };
 
 /* What the programs read for one call (map spec, by number). */
+#define SPEC_QUICK 2 /* selected: 1, and a quick call (sysdesc_quick): its exit is the whole call */
 struct trace_spec {
 	uint32_t selected;
 	struct tread_spec r[TRACE_NARGS];
 };
 
-_Static_assert(sizeof(struct trace_hdr) == 112, "the record header is 112 bytes");
+_Static_assert(sizeof(struct trace_hdr) == 128, "the record header is 128 bytes");
 _Static_assert(sizeof(struct tread_spec) == 6, "a read spec is 6 bytes");
 _Static_assert(sizeof(struct trace_inflight) == 64, "an inflight entry is 64 bytes");
 
@@ -56,6 +57,7 @@ struct tb {
 	uint32_t prog_index;
 	bool calls;    /* the selected calls' own tracepoints, not raw_syscalls */
 	bool per_call; /* the program being made is on them */
+	int32_t light;	/* the enter program's label: a quick call's entry */
 };
 
 void lookup(struct tb *b, int map, int16_t slot);

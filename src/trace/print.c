@@ -333,9 +333,21 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	const struct trace_opts *o = tp->o;
 	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
 	const struct sysdesc *d = sysdesc_of((int)h->nr);
-	int64_t ret = h->a[0];
-	uint64_t dur = (uint64_t)h->a[1];
-	bool known = t->in_call && t->nr == h->nr;
+	int64_t ret = h->ret;
+	uint64_t dur = h->dur;
+	bool known;
+
+	if (!(h->flags & TRACE_F_ENTERED)) {
+		/* a quick call: the exit is the whole of it, printed whole */
+		t->in_call = t->deferred = true;
+		t->nr = h->nr;
+		t->ts = h->ts - h->dur;
+		t->pid = (pid_t)h->pid;
+		sb_reset(&t->entry);
+	}
+	known = t->in_call && t->nr == h->nr;
+	if (known)
+		memcpy(t->a, h->a, sizeof(t->a));
 	struct targ_val ev[TRACE_NARGS], xv[TRACE_NARGS];
 	struct tdecode dc;
 	int split = split_of(d);

@@ -22,10 +22,11 @@
  * per-CPU map instead, and nothing is sent per call.
  *
  * Scratch memory (one entry per program), in bytes:
- *   [0, 168)        the task's struct pt_regs, read once
+ *   [0, 168)        the task's struct pt_regs (the span of the argument registers)
  *   [176, 240)      the inflight entry being built
- *   [256, 368)      the record's header (struct trace_hdr)
- *   [368, ...)      its data: at most TRACE_DATA_MAX bytes per argument
+ *   [240, 248)      the enter program's write offset, spilled (see blur_off)
+ *   [256, 384)      the record's header (struct trace_hdr)
+ *   [384, ...)      its data: at most TRACE_DATA_MAX bytes per argument
  */
 #include "trace/emit.h"
 #include "codegen/gen.h"
@@ -72,6 +73,43 @@ static void keep_inflight(struct tb *b, int32_t tid, int32_t base, int16_t off, 
 }
 
 /*
+ * The task's argument registers (raw_syscalls' args[0] is its struct
+ * pt_regs) into s + SCR_REGS at their pt_regs offsets: only the span
+ * that holds them (64 of x86-64's 168 bytes). R0: the helper's result.
+ */
+static void read_regs(struct tb *b, int32_t t)
+{
+	const struct arch_regs *regs = arch_regs();
+	int lo = regs->sysarg[0], hi = regs->sysarg[0];
+
+	for (int i = 1; i < TRACE_NARGS; i++) {
+		lo = regs->sysarg[i] < lo ? regs->sysarg[i] : lo;
+		hi = regs->sysarg[i] > hi ? regs->sysarg[i] : hi;
+	}
+	emit(b->ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
+	emit(b->ir, MOV64_REG(R1, b->s));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R1, SCR_REGS + lo));
+	emit(b->ir, MOV64_IMM(R2, hi + 8 - lo));
+	emit(b->ir, MOV64_REG(R3, t));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R3, lo));
+	emit(b->ir, CALL(BPF_FUNC_probe_read_kernel, 3));
+}
+
+/* inflight[tid] = the time and the number only: what -c and a quick call need */
+static void light_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
+{
+	int16_t e = ir_stack(b->ir, sizeof(struct trace_inflight));
+
+	emit(b->ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(b->ir, STX_MEM(BPF_DW, R10, R0, e + (int16_t)offsetof(struct trace_inflight, ts)));
+	emit(b->ir, STX_MEM(BPF_W, R10, nr, e + (int16_t)offsetof(struct trace_inflight, nr)));
+	for (int k = 8; k < (int)offsetof(struct trace_inflight, nr); k += 8)
+		emit(b->ir, ST_MEM(BPF_DW, R10, e + k, 0));
+	emit(b->ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), 0));
+	keep_inflight(b, tid, R10, e, slot);
+}
+
+/*
  * raw_syscalls:sys_enter (args[0] the task's pt_regs, args[1] the number),
  * or with per_call, syscalls:sys_enter_X (the number and the arguments in
  * the tracepoint's record)
@@ -84,6 +122,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	int16_t slot = ir_stack(ir, 8);
 
 	prologue(b, ir);
+	b->light = ir_label(ir);
 	traced_only(b, tid, tgid, slot);
 	// the call, if it is selected
 	if (b->per_call)
@@ -99,16 +138,13 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out));
 	if (b->o->summary && !b->o->summary_too) {
 		/* -c: the exit needs the time and the number only */
-		int16_t e = ir_stack(ir, sizeof(struct trace_inflight));
-		emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
-		emit(ir, STX_MEM(BPF_DW, R10, R0, e + (int16_t)offsetof(struct trace_inflight, ts)));
-		emit(ir, STX_MEM(BPF_W, R10, nr, e + (int16_t)offsetof(struct trace_inflight, nr)));
-		for (int k = 8; k < (int)offsetof(struct trace_inflight, nr); k += 8)
-			emit(ir, ST_MEM(BPF_DW, R10, e + k, 0));
-		emit(ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), 0));
-		keep_inflight(b, tid, R10, e, slot);
+		light_entry(b, tid, nr, slot);
 		epilogue(b);
 		return;
+	}
+	if (!b->per_call) {
+		/* a quick call: the exit reads the arguments from the registers, still there */
+		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, b->light));
 	}
 	scratch(b, slot);
 	if (b->per_call) {
@@ -120,14 +156,12 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		emit(ir, MOV64_REG(t, b->ctx));
 		emit(ir, ALU64_IMM(BPF_ADD, t, 16));
 		emit(ir, MOV64_IMM(R2, 8 * TRACE_NARGS));
+		emit(ir, MOV64_REG(R1, b->s));
+		emit(ir, MOV64_REG(R3, t));
+		emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 	} else {
-		// the registers, once: probe_read_kernel(s + SCR_REGS, 168, args[0])
-		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
-		emit(ir, MOV64_IMM(R2, 168));
+		read_regs(b, t);
 	}
-	emit(ir, MOV64_REG(R1, b->s));
-	emit(ir, MOV64_REG(R3, t));
-	emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		emit(ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + (b->per_call ? 8 * i : regs->sysarg[i])));
@@ -141,6 +175,10 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	emit(ir, STX_MEM(BPF_W, b->s, nr, INFL(nr)));
 	emit(ir, ST_MEM(BPF_W, b->s, INFL(retry), 0));
 	if (!b->o->summary || b->o->summary_too) {
+		// a quick call sends its exit only
+		int32_t sent = ir_label(ir);
+		emit(ir, LDX_MEM(BPF_W, t, sp, 0));
+		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, sent));
 		emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_ENTER]));
 		emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 		emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
@@ -169,9 +207,15 @@ static void gen_enter(struct tb *b, struct ir *ir)
 			blur_off(b, off);
 		}
 		send(b, off, slot);
+		emit(ir, LABEL(sent));
 	}
 	// keep the arguments for the exit
 	keep_inflight(b, tid, b->s, SCR_INFL, slot);
+	if (!b->per_call) {
+		emit(ir, JA(b->out));
+		emit(ir, LABEL(b->light));
+		light_entry(b, tid, nr, slot);
+	}
 	epilogue(b);
 }
 
@@ -197,6 +241,40 @@ static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t sl
 	emit(b->ir, ALU64_IMM(BPF_ADD, t, 1));
 	emit(b->ir, STX_MEM(BPF_DW, st, t, 8));
 	emit(b->ir, LABEL(ok));
+}
+
+/*
+ * The call's arguments, into the record and the scratch entry: from its
+ * inflight entry, or for a quick call (raw_syscalls only), from the task's
+ * registers, which the call left as they were.
+ */
+static void exit_args(struct tb *b, int32_t e, int32_t sp, int32_t t)
+{
+	const struct arch_regs *regs = arch_regs();
+	int32_t quick = ir_label(b->ir), copied = ir_label(b->ir);
+
+	for (int i = 0; i < TRACE_NARGS; i++)
+		emit(b->ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	if (!b->per_call) {
+		emit(b->ir, LDX_MEM(BPF_W, t, sp, 0));
+		emit(b->ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, quick));
+	}
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		emit(b->ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, a) + 8 * i));
+		emit(b->ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
+		emit(b->ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
+	}
+	if (b->per_call)
+		return;
+	emit(b->ir, JA(copied));
+	emit(b->ir, LABEL(quick));
+	read_regs(b, t);
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		emit(b->ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + regs->sysarg[i]));
+		emit(b->ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
+		emit(b->ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
+	}
+	emit(b->ir, LABEL(copied));
 }
 
 /* raw_syscalls:sys_exit: args[1] the result */
@@ -234,24 +312,26 @@ static void gen_exit(struct tb *b, struct ir *ir)
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, gone));
 	scratch(b, slot);
 	emit(ir, STX_MEM(BPF_DW, b->s, off, HDR(ts)));
-	emit(ir, STX_MEM(BPF_DW, b->s, ret, HDR(a)));
-	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8));
+	emit(ir, STX_MEM(BPF_DW, b->s, ret, HDR(ret)));
+	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(dur)));
 	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_EXIT]));
 	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
 	emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
 	put_comm(b);
-	// the entry's arguments, for what they point to
-	for (int i = 0; i < TRACE_NARGS; i++) {
-		emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, a) + 8 * i));
-		emit(ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
-		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
-	}
 	emit(ir, LDX_MEM(BPF_W, retry, e, offsetof(struct trace_inflight, retry)));
 	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
 	lookup(b, b->spec, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, gone));
 	emit(ir, MOV64_REG(sp, R0));
+	exit_args(b, e, sp, t);
+	// flags: TRACE_F_ENTERED unless the call is a quick one
+	int32_t quick = ir_label(ir);
+	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
+	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
+	emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, quick));
+	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), TRACE_F_ENTERED));
+	emit(ir, LABEL(quick));
 	emit(ir, MOV64_IMM(off, SCR_DATA));
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir), not_out = ir_label(ir);
@@ -589,8 +669,11 @@ static void fill_spec(struct tb *b)
 		const struct sysdesc *sd = sysdesc_of((int)nr);
 		/* -c counts every selected call; a shown call's memory is read */
 		sp.selected = b->o->select_all || b->o->selected[nr];
-		if (sp.selected && (!b->o->summary || b->o->summary_too))
+		if (sp.selected && (!b->o->summary || b->o->summary_too)) {
 			sysdesc_reads(sd, b->o->strsize, sp.r);
+			if (sysdesc_quick(sd) && !b->o->timeline)
+				sp.selected |= SPEC_QUICK;
+		}
 		memcpy(init + entry * nr, &nr, 4);
 		memcpy(init + entry * nr + 4, &sp, sizeof(sp));
 	}

@@ -368,6 +368,30 @@ void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec 
 	}
 }
 
+bool sysdesc_quick(const struct sysdesc *d)
+{
+	static const char *const quick[] = {
+		"getpid",     "getppid",	 "gettid",	    "getuid",	   "geteuid",	"getgid",
+		"getegid",    "getresuid",	 "getresgid",	    "getpgrp",	   "getpgid",	"getsid",
+		"brk",	      "mmap",		 "munmap",	    "mprotect",	   "mremap",	"madvise",
+		"close",      "lseek",		 "fstat",	    "dup",	   "dup2",	"dup3",
+		"rt_sigprocmask", "rt_sigaction", "sigaltstack",   "arch_prctl",  "set_tid_address",
+		"set_robust_list", "rseq",	 "prlimit64",	    "getrlimit",   "clock_gettime",
+		"clock_getres", "gettimeofday",	 "time",	    "uname",	   "umask",	"sched_yield",
+		"sched_getaffinity", "getcwd",	 "getpriority",	    "pipe2",	   "getdents64",
+	};
+	struct tread_spec r[TRACE_NARGS];
+
+	sysdesc_reads(d, 32, r);
+	for (int i = 0; i < TRACE_NARGS; i++)
+		if (r[i].how == TR_STR || r[i].how == TR_MEM_IN || r[i].how == TR_ARGV)
+			return false;
+	for (size_t i = 0; i < ARRAY_SIZE(quick); i++)
+		if (!strcmp(quick[i], d->name))
+			return true;
+	return false;
+}
+
 uint32_t trace_class_named(const char *name)
 {
 	static const struct {

@@ -174,6 +174,13 @@ enum trace_class {
 const struct sysdesc *sysdesc_of(int nr);
 /* What the programs must read for each argument of d, with -s strsize. */
 void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS]);
+/*
+ * A quick call: it never blocks and reads nothing at entry (getppid, mmap,
+ * close, fstat, ...). Its exit record carries the whole call, and no entry
+ * is sent: half the records. The price: two threads' quick calls that
+ * overlap print whole, not <unfinished ...> and <... resumed>.
+ */
+bool sysdesc_quick(const struct sysdesc *d);
 /* The class named name ("file", "%net", ...): its TC_* bits, 0 if none. */
 uint32_t trace_class_named(const char *name);
 

@@ -61,21 +61,25 @@ struct trace_opts {
 #define TRACE_DATA_MAX 4096 /* the most bytes of one argument */
 struct trace_hdr {
 	uint64_t id; /* the record's id in the plan: its kind (enum trace_rec) */
-	uint64_t ts; /* CLOCK_MONOTONIC ns */
+	uint64_t ts; /* CLOCK_MONOTONIC ns: when it happened (an exit: when the call ended) */
 	uint32_t tid, pid;
 	uint32_t nr;	 /* the system call, or the signal */
 	uint32_t len;	 /* bytes after the header */
-	int64_t a[6];	 /* enter: the arguments; exit: a[0] the result, a[1] the duration */
+	int64_t a[6];	 /* enter, exit: the arguments; the others: see enum trace_rec */
 	uint16_t dlen[6]; /* bytes of each argument after the header; see TRACE_UNREAD */
-	uint32_t pad;
+	uint32_t flags;	 /* TRACE_F_* */
 	char comm[16];	 /* -a, --timeline: the task's name */
+	int64_t ret;	 /* exit: the result */
+	uint64_t dur;	 /* exit: the call's duration, ns */
 };
+/* exit: its entry was sent; else the exit is the whole call (a quick one, see sysdesc_quick) */
+#define TRACE_F_ENTERED 1
 #define TRACE_UNREAD 0xffff  /* the memory could not be read */
 #define TRACE_NOTREAD 0xfffe /* not read (the call failed) */
 
 enum trace_rec {
 	TREC_ENTER,
-	TREC_EXIT,
+	TREC_EXIT,   /* the arguments again, the result, the duration */
 	TREC_FORK,   /* tid: the new task; pid: its parent */
 	TREC_EXITED, /* a task ended: a[0] its exit code, a[1] the group ended */
 	TREC_SIGNAL, /* nr: the signal; the siginfo follows */
