@@ -201,7 +201,8 @@ static void put_argv(struct strbuf *out, const struct targ_val *a, const struct 
 		size_t n = strnlen((const char *)s, slot);
 		if (i)
 			sb_puts(out, ", ");
-		put_quoted(out, s, n, d->strsize, n >= slot - 1 && n >= d->strsize, d->hex);
+		/* a full slot (strsize + 1 characters read, or the slot's most) was cut */
+		put_quoted(out, s, n, d->strsize, n >= slot - 1, d->hex);
 	}
 	if (count > shown)
 		sb_puts(out, shown ? ", ..." : "...");

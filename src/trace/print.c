@@ -36,7 +36,7 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, pid_t child)
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out)
 {
 	struct trace_printer *tp = xcalloc(1, sizeof(*tp));
 
@@ -46,7 +46,6 @@ struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, p
 	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
 	tp->prefix_always = o->output && o->follow && !o->follow_files;
 	tp->real_off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
-	tp->child = child;
 	tp->timeline_first = true;
 	return tp;
 }
@@ -576,8 +575,10 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 		free(t->out);
 		t->out = NULL;
 	}
-	if (tp->s && tp->live == 0 && (tp->o->pids.len || tp->o->follow))
-		tp->s->done = true; /* nothing left to trace */
+	/* the slot stays (--timeline names it at the end); its buffers go */
+	sb_free(&t->entry);
+	sb_free(&t->signals);
+	sb_free(&t->held);
 }
 
 void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size)
@@ -619,11 +620,6 @@ void trace_printer_lost(struct trace_printer *tp, uint64_t n)
 		fprintf(tp->main.f, "{\"lost\": %llu}\n", (unsigned long long)n);
 	else
 		fprintf(tp->main.f, "... %llu events lost ...\n", (unsigned long long)n);
-}
-
-void trace_printer_attach(struct trace_printer *tp, struct session *s)
-{
-	tp->s = s;
 }
 
 /* The calls still running when tracing stopped (-p's Ctrl-C), the lines held */

@@ -38,7 +38,6 @@ struct tout {
 
 struct trace_printer {
 	const struct trace_opts *o;
-	struct session *s;
 	struct tout main;
 	struct ttask *tasks; /* open addressing by tid */
 	size_t cap, used;
@@ -50,7 +49,6 @@ struct trace_printer {
 	struct strbuf tmp, args;
 	FILE *timeline;
 	bool timeline_first;
-	pid_t child;
 };
 
 

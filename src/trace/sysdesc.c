@@ -290,8 +290,8 @@ void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec 
 		case A_PATH:
 			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, 4096 };
 			break;
-		case A_STR:
-			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, (uint16_t)(strsize + 1) };
+		case A_STR: /* one byte more than shown: a longer string ends "..." */
+			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, (uint16_t)(strsize + 2) };
 			break;
 		case A_BUF_IN:
 			*r = (struct tread_spec){ TR_MEM_IN, TS_ARG, (uint8_t)(i + 1), 0, (uint16_t)strsize };
@@ -307,7 +307,7 @@ void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec 
 			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 256 };
 			break;
 		case A_ARGV:
-			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, (uint16_t)(strsize + 1) };
+			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, (uint16_t)(strsize + 2) };
 			break;
 		case A_ENVP:
 			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, 1 }; /* counted only */

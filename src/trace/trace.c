@@ -354,7 +354,6 @@ static int trace_loaded(struct session *s)
 	struct trace_ctx *c = s->fe->ctx;
 	int map = trace_traced_map(&s->plan);
 
-	trace_printer_attach(c->tp, s);
 	if (c->o.all)
 		return 0;
 	if (s->cpid) {
@@ -538,7 +537,7 @@ static int trace_build(struct session *s)
 	plan_init(&s->plan, s->opts);
 	if (!s->opts->output)
 		s->out = stderr; /* strace's default; -ff's files are the printer's */
-	c->tp = trace_printer_new(&c->o, s->out, 0);
+	c->tp = trace_printer_new(&c->o, s->out);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
 		return -1;
 	if (trace_plan(&s->plan, &c->o, c->tp) < 0 || s->plan.diag.errors)

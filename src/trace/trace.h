@@ -99,13 +99,11 @@ int trace_counts_map(const struct plan *p);
 
 /* The printer (print.c): records in, strace's lines out. */
 struct trace_printer;
-struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, pid_t child);
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out);
 void trace_printer_free(struct trace_printer *tp);
 void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size);
 /* A task traced from the start (the child, -p's): it counts as alive. */
 void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid);
-/* The session the records come from. */
-void trace_printer_attach(struct trace_printer *tp, struct session *s);
 /* n events lost, said where they were lost */
 void trace_printer_lost(struct trace_printer *tp, uint64_t n);
 /* --timeline: open the file; 0 or -1 (said) */
