@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Emitters shared by lantern trace's programs: see emit.h. */
 #include "trace/emit.h"
+#include "codegen/regalloc.h"
 #include "plan/provider.h"
 
 /* r0 = map_lookup_elem(&map, fp + slot) */
@@ -331,4 +332,40 @@ void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slo
 	emit(b->ir, ALU64_IMM(BPF_ADD, R3, (int32_t)off));
 	emit(b->ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 	emit(b->ir, LDX_MEM(BPF_W, dst, R10, slot));
+}
+
+struct probe *trace_probe(struct tb *b, const char *kind, const char *what, struct attach_point **ap_out)
+{
+	struct plan *p = b->p;
+	struct probe *pr = ARENA_NEW(&p->arena, struct probe);
+	struct attach_point *ap = ARENA_NEW(&p->arena, struct attach_point);
+
+	ap->text = arena_printf(&p->arena, "%s:%s", kind, what);
+	ap->span = SPAN_NONE;
+	pr->aps = ARENA_NEW(&p->arena, struct attach_point *);
+	pr->aps[0] = ap;
+	pr->naps = 1;
+	*ap_out = ap;
+	return pr;
+}
+
+int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what)
+{
+	struct ir ir;
+	char err[256];
+	int n;
+
+	b->prog_index = pg->index;
+	ir_init(&ir);
+	gen(b, &ir);
+	ir_prune(&ir);
+	if (regalloc(&ir, err, sizeof(err)) < 0 || (n = ir_assemble(&ir, &pg->insns, err, sizeof(err))) < 0) {
+		diag_error(&b->p->diag, SPAN_NONE, E_CODEGEN, "%s: %s", what, err);
+		ir_free(&ir);
+		return -1;
+	}
+	pg->ninsns = (uint32_t)n;
+	pg->scratch_size = SCR_SIZE;
+	ir_free(&ir);
+	return 0;
 }

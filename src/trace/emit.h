@@ -58,6 +58,7 @@ struct tb {
 	bool calls;    /* the selected calls' own tracepoints, not raw_syscalls */
 	bool per_call; /* the program being made is on them */
 	int32_t light;	/* the enter program's label: a quick call's entry */
+	struct trace_funcs *funcs; /* --calls: the functions traced */
 };
 
 void lookup(struct tb *b, int map, int16_t slot);
@@ -75,5 +76,11 @@ void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_
 void prologue(struct tb *b, struct ir *ir);
 void epilogue(struct tb *b);
 void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot);
+/* A probe of the plan with one attach point "KIND:WHAT" (*ap), for programs of lantern trace */
+struct probe *trace_probe(struct tb *b, const char *kind, const char *what, struct attach_point **ap);
+/* --calls: the library functions' programs (calls.c) */
+int trace_calls_plan(struct tb *b);
+/* pg's instructions from gen; 0, or -1 with an error in the plan */
+int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what);
 
 #endif

@@ -36,11 +36,12 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out)
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, const struct trace_funcs *funcs)
 {
 	struct trace_printer *tp = xcalloc(1, sizeof(*tp));
 
 	tp->o = o;
+	tp->funcs = funcs;
 	tp->main.f = out;
 	tp->cap = 64;
 	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
@@ -50,7 +51,6 @@ struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out)
 	return tp;
 }
 
-static struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add);
 
 static void grow(struct trace_printer *tp)
 {
@@ -72,7 +72,7 @@ static void grow(struct trace_printer *tp)
 	free(old);
 }
 
-static struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
+struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
 {
 	size_t mask = tp->cap - 1, i = ((uint32_t)tid * 2654435761u) & mask;
 
@@ -107,7 +107,7 @@ void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid)
 }
 
 /* Where task t's lines go: its own file with -ff, else the one output. */
-static struct tout *out_of(struct trace_printer *tp, struct ttask *t)
+struct tout *out_of(struct trace_printer *tp, struct ttask *t)
 {
 	char path[4096];
 
@@ -125,7 +125,7 @@ static struct tout *out_of(struct trace_printer *tp, struct ttask *t)
 	return t->out;
 }
 
-static void flush_line(struct tout *to)
+void flush_line(struct tout *to)
 {
 	fwrite(to->line.s, 1, to->line.len, to->f);
 	sb_reset(&to->line);
@@ -142,7 +142,7 @@ static void close_open(struct tout *to)
 }
 
 /* The start of a line: the task, the time. */
-static void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts)
+void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts)
 {
 	const struct trace_opts *o = tp->o;
 
@@ -239,7 +239,7 @@ static bool status_shown(const struct trace_opts *o, int64_t ret, bool returns)
 	return true;
 }
 
-static void pad_to_column(struct strbuf *line)
+void pad_to_column(struct strbuf *line)
 {
 	size_t start = 0;
 
@@ -321,6 +321,7 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	if (!decode_special(&to->line, d, t->a, &dc))
 		put_args(tp, &to->line, d, 0, split, v, &dc);
 	to->open = t;
+	to->open_call = false;
 	if (tp->timeline) {
 		sb_reset(&t->entry);
 		sb_putn(&t->entry, (const char *)data, size);
@@ -382,7 +383,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		leader(tp, to, t, t->ts);
 		sb_printf(&to->line, "%s(", d->name);
 		all_args(tp, &to->line, t, d, ev, xv, &dc);
-	} else if (to->open == t) {
+	} else if (to->open == t && !to->open_call) {
 		if (!decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 		to->open = NULL;
@@ -534,8 +535,9 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 		/* a call that never returned (the task was killed in it) */
 		const struct sysdesc *d = sysdesc_of((int)t->nr);
 		struct tout *to = out_of(tp, t);
-		if (!tp->o->json && (to->open == t || !t->deferred)) {
-			if (to->open != t) {
+		bool open = to->open == t && !to->open_call;
+		if (!tp->o->json && (open || !t->deferred)) {
+			if (!open) {
 				leader(tp, to, t, h->ts);
 				sb_printf(&to->line, "<... %s resumed>", d->name);
 			}
@@ -607,6 +609,12 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 	case TREC_SIGNAL:
 		on_signal(tp, h, data, size);
 		break;
+	case TREC_CALL:
+		on_libcall(tp, h);
+		break;
+	case TREC_RETURN:
+		on_libreturn(tp, h);
+		break;
 	default:
 		break;
 	}
@@ -654,6 +662,7 @@ void trace_printer_free(struct trace_printer *tp)
 		sb_free(&t->entry);
 		sb_free(&t->signals);
 		sb_free(&t->held);
+		free(t->calls);
 		if (t->out) {
 			if (t->out->f != tp->main.f)
 				fclose(t->out->f);

@@ -24,9 +24,18 @@ struct ttask {
 	struct strbuf entry; /* deferred: the entry's arguments' text */
 	struct strbuf signals; /* ignored signals that came during the call: shown after it */
 	struct strbuf held;    /* a line ending "= ? ERESTART...": "= ?" if the task was killed */
+	struct tcall *calls;   /* --calls: the library calls it is in, innermost last */
+	int ncalls, calls_cap;
 	size_t held_ret;       /* where its "= " starts */
 	struct tout *out;    /* -ff: the task's own file */
 	char comm[16];
+};
+
+/* A library call a task is in (--calls) */
+struct tcall {
+	uint32_t fn; /* in the printer's funcs */
+	int64_t a[6];
+	uint64_t ts;
 };
 
 /* An output stream and its line: open (no newline yet) while a call runs. */
@@ -34,10 +43,12 @@ struct tout {
 	FILE *f;
 	struct strbuf line;
 	struct ttask *open; /* whose line is open, or NULL */
+	bool open_call;	    /* it is a library call's (--calls), not a syscall's */
 };
 
 struct trace_printer {
 	const struct trace_opts *o;
+	const struct trace_funcs *funcs; /* --calls */
 	struct tout main;
 	struct ttask *tasks; /* open addressing by tid */
 	size_t cap, used;
@@ -66,5 +77,14 @@ void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const ch
 void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct strbuf *args,
 		   int64_t ret, uint64_t ts, uint64_t dur, bool returns);
 void timeline_end(struct trace_printer *tp);
+/* --calls: a library call and its return (calls_print.c) */
+void on_libcall(struct trace_printer *tp, const struct trace_hdr *h);
+void on_libreturn(struct trace_printer *tp, const struct trace_hdr *h);
+/* print.c's, for calls_print.c */
+struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add);
+struct tout *out_of(struct trace_printer *tp, struct ttask *t);
+void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts);
+void flush_line(struct tout *to);
+void pad_to_column(struct strbuf *line);
 
 #endif

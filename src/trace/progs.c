@@ -29,8 +29,6 @@
  *   [384, ...)      its data: at most TRACE_DATA_MAX bytes per argument
  */
 #include "trace/emit.h"
-#include "codegen/gen.h"
-#include "codegen/regalloc.h"
 #include "plan/provider.h"
 #include "probes/provider.h"
 #include "probes/tracepoint.h"
@@ -573,20 +571,12 @@ static struct probe_inst *syscall_inst(struct tb *b, struct probe *pr, struct at
 static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, struct ir *))
 {
 	struct plan *p = b->p;
-	struct probe *pr = ARENA_NEW(&p->arena, struct probe);
-	struct attach_point *ap = ARENA_NEW(&p->arena, struct attach_point);
 	bool per_call = b->calls && !strncmp(event, "sys_e", 5);
+	struct attach_point *ap;
+	struct probe *pr = trace_probe(b, per_call ? "tracepoint:syscalls" : "rawtracepoint", event, &ap);
 	struct probe_inst *in = NULL;
 	struct prog *pg = NULL;
-	struct ir ir;
-	char err[256];
-	int n;
 
-	ap->text = arena_printf(&p->arena, "%s:%s", per_call ? "tracepoint:syscalls" : "rawtracepoint", event);
-	ap->span = SPAN_NONE;
-	pr->aps = ARENA_NEW(&p->arena, struct attach_point *);
-	pr->aps[0] = ap;
-	pr->naps = 1;
 	if (per_call) {
 		for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
 			if (!b->o->selected[nr])
@@ -605,19 +595,7 @@ static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, st
 		pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	}
 	b->per_call = per_call;
-	b->prog_index = pg->index;
-	ir_init(&ir);
-	gen(b, &ir);
-	ir_prune(&ir);
-	if (regalloc(&ir, err, sizeof(err)) < 0 || (n = ir_assemble(&ir, &pg->insns, err, sizeof(err))) < 0) {
-		diag_error(&p->diag, SPAN_NONE, E_CODEGEN, "%s: %s", ap->text, err);
-		ir_free(&ir);
-		return -1;
-	}
-	pg->ninsns = (uint32_t)n;
-	pg->scratch_size = SCR_SIZE;
-	ir_free(&ir);
-	return 0;
+	return assemble_prog(b, pg, gen, ap->text);
 }
 
 /*
@@ -702,9 +680,9 @@ static int task_offsets(struct tb *b)
 	return 0;
 }
 
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer)
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs)
 {
-	struct tb b = { .p = p, .o = o };
+	struct tb b = { .p = p, .o = o, .funcs = funcs };
 	const char *e = getenv("LANTERN_RINGBUF_KB");
 
 	if (!arch_regs()) {
@@ -741,6 +719,8 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer)
 	    (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", gen_exit) < 0))
 		return -1;
 	if ((o->follow || o->all) && add_prog(&b, "sched_process_fork", gen_fork) < 0)
+		return -1;
+	if (trace_calls_plan(&b) < 0)
 		return -1;
 	/* the exit program ends the run (the traced map empties), -c too */
 	if (add_prog(&b, "sched_process_exit", gen_task_exit) < 0)

@@ -26,7 +26,7 @@
 struct trace_ctx {
 	struct trace_opts o;
 	struct trace_printer *tp;
-	FILE *out;
+	struct trace_funcs funcs; /* --calls */
 };
 
 static void trace_usage(FILE *f)
@@ -58,6 +58,7 @@ static void trace_usage(FILE *f)
 	      "    -q, -qq        no attach/detach messages; no exit messages either\n"
 	      "    --json         one JSON object per call (time, pid, tid, syscall, args, return, error, duration)\n"
 	      "    --timeline F   write F: a Chrome trace / Perfetto JSON timeline, one span per call\n"
+	      "    --calls L:P,.. library calls too, ltrace-style: --calls 'libc:malloc,free', 'libssl:SSL_*'\n"
 	      "    -h, --help     this help\n",
 	      f);
 }
@@ -226,9 +227,14 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 				if (parse_expr(o, a + 2) < 0)
 					return -1;
 			} else if (!strcmp(a, "--calls") || !strncmp(a, "--calls=", 8)) {
-				return bad("%s: library calls are not traced yet; lantern -e 'uprobe:LIB:FUNC { ... }' "
-					   "traces them",
-					   a);
+				const char *spec = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i] : NULL);
+				const char *colon = spec ? strrchr(spec, ':') : NULL;
+				if (!colon || colon == spec || !colon[1]) {
+					fprintf(stderr, "lantern trace: --calls %s: LIB:PATTERN[,PATTERN...] (libc:malloc,free)\n",
+						spec ? spec : "");
+					return -1;
+				}
+				vec_push(&o->calls, spec);
 			} else {
 				return bad("unknown option %s (see lantern trace -h)", a);
 			}
@@ -336,6 +342,8 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 		return bad("%s", "nothing to trace: give a command, -p PID or -a");
 	if ((o->cmd && o->pids.len) || (o->all && (o->cmd || o->pids.len)))
 		return bad("%s", "a command, -p and -a cannot be used together");
+	if (o->summary && !o->summary_too && o->calls.len)
+		return bad("%s", "-c counts syscalls only: --calls needs the calls shown (use -C)");
 	if (o->summary && !o->summary_too && (o->json || o->timeline))
 		return bad("%s", "-c prints only the table: --json and --timeline need the calls (use -C)");
 	return 0;
@@ -537,10 +545,10 @@ static int trace_build(struct session *s)
 	plan_init(&s->plan, s->opts);
 	if (!s->opts->output)
 		s->out = stderr; /* strace's default; -ff's files are the printer's */
-	c->tp = trace_printer_new(&c->o, s->out);
+	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
 		return -1;
-	if (trace_plan(&s->plan, &c->o, c->tp) < 0 || s->plan.diag.errors)
+	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs) < 0 || s->plan.diag.errors)
 		return -1;
 	return 0;
 }
@@ -561,14 +569,12 @@ int trace_main(int argc, char **argv)
 	int first = 0, rc;
 
 	rc = parse(&c.o, argc, argv, &first);
-	if (rc == 1) {
-		trace_usage(stdout);
+	if (rc != 0) {
+		if (rc == 1)
+			trace_usage(stdout);
 		vec_free(&c.o.pids);
-		return 0;
-	}
-	if (rc < 0) {
-		vec_free(&c.o.pids);
-		return 1;
+		vec_free(&c.o.calls);
+		return rc == 1 ? 0 : 1;
 	}
 	opts.output = c.o.follow_files ? NULL : c.o.output;
 	opts.cmd_argv = c.o.cmd;
@@ -585,5 +591,7 @@ int trace_main(int argc, char **argv)
 	rc = session_run(&opts, &fe);
 	trace_printer_free(c.tp);
 	vec_free(&c.o.pids);
+	vec_free(&c.o.calls);
+	vec_free(&c.funcs);
 	return rc;
 }

@@ -55,6 +55,22 @@ struct trace_opts {
 	bool json;	  /* --json */
 	const char *timeline; /* --timeline FILE */
 	char **cmd;	  /* CMD ARGS..., NULL-ended; NULL with -p / -a */
+	VEC(const char *) calls; /* --calls LIB:PATTERN[,PATTERN...] */
+};
+
+struct type;
+/* A library function --calls traces (calls.c), for the printer */
+struct trace_func {
+	const char *name, *path;
+	uint64_t offset;
+	int nargs;		 /* from the debug info; -1: none (six registers in hex) */
+	struct type *types[6];	 /* each argument's (an integer or a pointer) */
+	const char *names[6];
+	struct type *ret;	 /* the return type; NULL: unknown (hex) */
+};
+struct trace_funcs {
+	struct trace_func *data;
+	size_t len, cap;
 };
 
 /* The record a program sends: a header, then each argument's bytes in order. */
@@ -83,6 +99,8 @@ enum trace_rec {
 	TREC_FORK,   /* tid: the new task; pid: its parent */
 	TREC_EXITED, /* a task ended: a[0] its exit code, a[1] the group ended */
 	TREC_SIGNAL, /* nr: the signal; the siginfo follows */
+	TREC_CALL,   /* --calls: nr the function (struct trace_funcs), a[] its argument registers */
+	TREC_RETURN, /* --calls: nr the function, ret its return register */
 	TREC_COUNT_
 };
 
@@ -92,14 +110,14 @@ struct trace_count {
 };
 
 /* Build the plan: maps, programs and records (progs.c). */
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer);
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs);
 /* The plan's maps of traced thread ids and of -c's counts */
 int trace_traced_map(const struct plan *p);
 int trace_counts_map(const struct plan *p);
 
 /* The printer (print.c): records in, strace's lines out. */
 struct trace_printer;
-struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out);
+struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, const struct trace_funcs *funcs);
 void trace_printer_free(struct trace_printer *tp);
 void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size);
 /* A task traced from the start (the child, -p's): it counts as alive. */
