@@ -3,6 +3,7 @@
 #include "trace/emit.h"
 #include "codegen/regalloc.h"
 #include "plan/provider.h"
+#include "sys/arch.h"
 
 /* r0 = map_lookup_elem(&map, fp + slot) */
 void lookup(struct tb *b, int map, int16_t slot)
@@ -20,13 +21,63 @@ void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 	emit(b->ir, MOV64_REG(tgid, R0));
 	emit(b->ir, MOV32_REG(tid, R0));
 	emit(b->ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	if (b->o->all) {
+	traced_check(b, tid, tgid, slot);
+}
+
+void traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+{
+	if (b->o->all)
 		emit(b->ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
-		return;
-	}
-	emit(b->ir, STX_MEM(BPF_W, R10, tid, slot));
+	else
+		traced_test(b, tid, slot);
+}
+
+/*
+ * The traced set is a bitmap of thread ids (array map "traced": word
+ * tid / 64, bit tid % 64): the test is an inlined array lookup and a
+ * shift, far cheaper than a hash lookup, and every syscall pays it.
+ * R0 = tid's word, w its value; leaves unless the bit is set.
+ */
+static void traced_word(struct tb *b, int32_t tid, int32_t bit, int16_t slot)
+{
+	int32_t w = ir_vreg(b->ir);
+
+	emit(b->ir, MOV64_REG(w, tid));
+	emit(b->ir, ALU64_IMM(BPF_RSH, w, 6));
+	emit(b->ir, STX_MEM(BPF_W, R10, w, slot));
 	lookup(b, b->traced, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, MOV64_REG(bit, tid));
+	emit(b->ir, ALU64_IMM(BPF_AND, bit, 63));
+}
+
+void traced_test(struct tb *b, int32_t tid, int16_t slot)
+{
+	int32_t bit = ir_vreg(b->ir), w = ir_vreg(b->ir);
+
+	traced_word(b, tid, bit, slot);
+	emit(b->ir, LDX_MEM(BPF_DW, w, R0, 0));
+	emit(b->ir, ALU64_REG(BPF_RSH, w, bit));
+	emit(b->ir, ALU64_IMM(BPF_AND, w, 1));
+	emit(b->ir, JMP_IMM(BPF_JEQ, w, 0, b->out));
+}
+
+void traced_set(struct tb *b, int32_t tid, bool on, int16_t slot)
+{
+	int32_t bit = ir_vreg(b->ir), m = ir_vreg(b->ir), one = ir_vreg(b->ir);
+
+	traced_word(b, tid, bit, slot);
+	emit(b->ir, MOV64_IMM(m, 1));
+	emit(b->ir, ALU64_REG(BPF_LSH, m, bit));
+	if (!on)
+		emit(b->ir, ALU64_IMM(BPF_XOR, m, -1));
+	emit(b->ir, IRI(BPF_STX | BPF_ATOMIC | BPF_DW, R0, m, 0, on ? BPF_OR : BPF_AND));
+	// the count of traced tasks: user space ends the run at 0
+	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
+	lookup(b, b->live, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, MOV64_IMM(one, on ? 1 : -1));
+	emit(b->ir, ATOMIC_ADD(BPF_DW, R0, one, 0));
 }
 
 /* s = this program's scratch entry, or leave */
@@ -369,3 +420,41 @@ int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct
 	ir_free(&ir);
 	return 0;
 }
+
+/*
+ * The task's argument registers (raw_syscalls' args[0] is its struct
+ * pt_regs) into s + SCR_REGS at their pt_regs offsets, and the syscall
+ * number: only the span that holds them (72 of x86-64's 168 bytes). R0:
+ * the helper's result.
+ */
+void read_regs(struct tb *b, int32_t t)
+{
+	const struct arch_regs *regs = arch_regs();
+	int lo = regs->sysarg[0], hi = regs->sysarg[0];
+
+	for (int i = 1; i < TRACE_NARGS; i++) {
+		lo = regs->sysarg[i] < lo ? regs->sysarg[i] : lo;
+		hi = regs->sysarg[i] > hi ? regs->sysarg[i] : hi;
+	}
+	if (regs->sys_nr >= 0) { /* and the number, for the exit of an untimed quick call */
+		lo = regs->sys_nr < lo ? regs->sys_nr : lo;
+		hi = regs->sys_nr > hi ? regs->sys_nr : hi;
+	}
+	emit(b->ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
+	emit(b->ir, MOV64_REG(R1, b->s));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R1, SCR_REGS + lo));
+	emit(b->ir, MOV64_IMM(R2, hi + 8 - lo));
+	emit(b->ir, MOV64_REG(R3, t));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R3, lo));
+	emit(b->ir, CALL(BPF_FUNC_probe_read_kernel, 3));
+}
+
+/* Quick calls need no entry at all: nothing asks for their time (raw_syscalls only) */
+bool untimed_quick(const struct tb *b)
+{
+	const struct trace_opts *o = b->o;
+
+	return !b->per_call && arch_regs()->sys_nr >= 0 && !o->durations && !o->summary && !o->timeline &&
+	       !o->json && !o->timestamps && !o->relative;
+}
+

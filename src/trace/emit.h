@@ -33,6 +33,7 @@ struct trace_inflight {
 
 /* What the programs read for one call (map spec, by number). */
 #define SPEC_QUICK 2 /* selected: 1, and a quick call (sysdesc_quick): its exit is the whole call */
+#define SPEC_OUT 4   /* the exit reads what the call filled */
 struct trace_spec {
 	uint32_t selected;
 	struct tread_spec r[TRACE_NARGS];
@@ -50,7 +51,7 @@ struct tb {
 	struct plan *p;
 	const struct trace_opts *o;
 	struct ir *ir;
-	int traced, spec, inflight, counts, ringbuf, lost, scratch; /* map indexes */
+	int traced, live, spec, inflight, counts, ringbuf, lost, scratch; /* map indexes */
 	uint32_t ids[TREC_COUNT_];				   /* record ids */
 	uint32_t task_pid, task_tgid, task_exit_code;		   /* task_struct offsets */
 	int32_t ctx, s, out;					   /* vregs, label */
@@ -63,6 +64,11 @@ struct tb {
 
 void lookup(struct tb *b, int map, int16_t slot);
 void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+/* Leave unless thread tid is traced; set or clear it (and count it in map "live") */
+void traced_test(struct tb *b, int32_t tid, int16_t slot);
+/* Leave unless tid is traced, or with -a, unless tgid is not lantern */
+void traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+void traced_set(struct tb *b, int32_t tid, bool on, int16_t slot);
 void scratch(struct tb *b, int16_t slot);
 void put_comm(struct tb *b);
 void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src);
@@ -78,6 +84,15 @@ void epilogue(struct tb *b);
 void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot);
 /* A probe of the plan with one attach point "KIND:WHAT" (*ap), for programs of lantern trace */
 struct probe *trace_probe(struct tb *b, const char *kind, const char *what, struct attach_point **ap);
+/*
+ * The task's argument registers and syscall number (from raw_syscalls'
+ * pt_regs) into s + SCR_REGS at their pt_regs offsets; R0 the helper's result
+ */
+void read_regs(struct tb *b, int32_t t);
+/* Quick calls need no entry at all: nothing asks for their time (raw_syscalls only) */
+bool untimed_quick(const struct tb *b);
+/* The exit program (exit.c) */
+void gen_exit(struct tb *b, struct ir *ir);
 /* --calls: the library functions' programs (calls.c) */
 int trace_calls_plan(struct tb *b);
 /* pg's instructions from gen; 0, or -1 with an error in the plan */

@@ -37,6 +37,7 @@
 #include "sys/syscalls.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,29 +69,6 @@ static void keep_inflight(struct tb *b, int32_t tid, int32_t base, int16_t off, 
 	emit(b->ir, MOV64_IMM(R4, BPF_ANY));
 	emit(b->ir, CALL(BPF_FUNC_map_update_elem, 4));
 	emit(b->ir, LABEL(kept));
-}
-
-/*
- * The task's argument registers (raw_syscalls' args[0] is its struct
- * pt_regs) into s + SCR_REGS at their pt_regs offsets: only the span
- * that holds them (64 of x86-64's 168 bytes). R0: the helper's result.
- */
-static void read_regs(struct tb *b, int32_t t)
-{
-	const struct arch_regs *regs = arch_regs();
-	int lo = regs->sysarg[0], hi = regs->sysarg[0];
-
-	for (int i = 1; i < TRACE_NARGS; i++) {
-		lo = regs->sysarg[i] < lo ? regs->sysarg[i] : lo;
-		hi = regs->sysarg[i] > hi ? regs->sysarg[i] : hi;
-	}
-	emit(b->ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
-	emit(b->ir, MOV64_REG(R1, b->s));
-	emit(b->ir, ALU64_IMM(BPF_ADD, R1, SCR_REGS + lo));
-	emit(b->ir, MOV64_IMM(R2, hi + 8 - lo));
-	emit(b->ir, MOV64_REG(R3, t));
-	emit(b->ir, ALU64_IMM(BPF_ADD, R3, lo));
-	emit(b->ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 }
 
 /* inflight[tid] = the time and the number only: what -c and a quick call need */
@@ -142,7 +120,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	}
 	if (!b->per_call) {
 		/* a quick call: the exit reads the arguments from the registers, still there */
-		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, b->light));
+		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, untimed_quick(b) ? b->out : b->light));
 	}
 	scratch(b, slot);
 	if (b->per_call) {
@@ -217,155 +195,6 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	epilogue(b);
 }
 
-/* -c: calls, errors and time of the call, on this CPU */
-static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t slot)
-{
-	int32_t st = ir_vreg(b->ir), t = ir_vreg(b->ir), ok = ir_label(b->ir);
-
-	emit(b->ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->counts, slot);
-	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
-	emit(b->ir, MOV64_REG(st, R0));
-	emit(b->ir, LDX_MEM(BPF_DW, t, st, 0));
-	emit(b->ir, ALU64_IMM(BPF_ADD, t, 1));
-	emit(b->ir, STX_MEM(BPF_DW, st, t, 0));
-	emit(b->ir, LDX_MEM(BPF_DW, t, st, 16));
-	emit(b->ir, ALU64_REG(BPF_ADD, t, dur));
-	emit(b->ir, STX_MEM(BPF_DW, st, t, 16));
-	// an error is -4095 .. -1
-	emit(b->ir, JMP_IMM(BPF_JSGE, ret, 0, ok));
-	emit(b->ir, JMP_IMM(BPF_JSLT, ret, -4095, ok));
-	emit(b->ir, LDX_MEM(BPF_DW, t, st, 8));
-	emit(b->ir, ALU64_IMM(BPF_ADD, t, 1));
-	emit(b->ir, STX_MEM(BPF_DW, st, t, 8));
-	emit(b->ir, LABEL(ok));
-}
-
-/*
- * The call's arguments, into the record and the scratch entry: from its
- * inflight entry, or for a quick call (raw_syscalls only), from the task's
- * registers, which the call left as they were.
- */
-static void exit_args(struct tb *b, int32_t e, int32_t sp, int32_t t)
-{
-	const struct arch_regs *regs = arch_regs();
-	int32_t quick = ir_label(b->ir), copied = ir_label(b->ir);
-
-	for (int i = 0; i < TRACE_NARGS; i++)
-		emit(b->ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
-	if (!b->per_call) {
-		emit(b->ir, LDX_MEM(BPF_W, t, sp, 0));
-		emit(b->ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, quick));
-	}
-	for (int i = 0; i < TRACE_NARGS; i++) {
-		emit(b->ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, a) + 8 * i));
-		emit(b->ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
-		emit(b->ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
-	}
-	if (b->per_call)
-		return;
-	emit(b->ir, JA(copied));
-	emit(b->ir, LABEL(quick));
-	read_regs(b, t);
-	for (int i = 0; i < TRACE_NARGS; i++) {
-		emit(b->ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + regs->sysarg[i]));
-		emit(b->ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
-		emit(b->ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
-	}
-	emit(b->ir, LABEL(copied));
-}
-
-/* raw_syscalls:sys_exit: args[1] the result */
-static void gen_exit(struct tb *b, struct ir *ir)
-{
-	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), e = ir_vreg(ir), ret = ir_vreg(ir);
-	int32_t nr = ir_vreg(ir), t = ir_vreg(ir), sp = ir_vreg(ir), off = ir_vreg(ir);
-	int32_t retry = ir_vreg(ir), gone = ir_label(ir);
-	int16_t slot = ir_stack(ir, 8);
-
-	prologue(b, ir);
-	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(ir, MOV64_REG(tgid, R0));
-	emit(ir, MOV32_REG(tid, R0));
-	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	// the call's entry, if it was traced
-	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
-	lookup(b, b->inflight, slot);
-	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
-	emit(ir, MOV64_REG(e, R0));
-	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
-	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out)); /* done already */
-	emit(ir, LDX_MEM(BPF_DW, ret, b->ctx, b->per_call ? 16 : 8)); /* sys_exit_X: ret at 16 */
-	emit(ir, LDX_MEM(BPF_W, nr, e, offsetof(struct trace_inflight, nr)));
-	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
-	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
-	emit(ir, MOV64_REG(off, R0)); /* the time, for now */
-	emit(ir, ALU64_REG(BPF_SUB, R0, t));
-	emit(ir, MOV64_REG(t, R0)); /* the duration */
-	if (b->o->summary) {
-		count(b, nr, ret, t, slot);
-		if (!b->o->summary_too)
-			goto done;
-	}
-	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, gone));
-	scratch(b, slot);
-	emit(ir, STX_MEM(BPF_DW, b->s, off, HDR(ts)));
-	emit(ir, STX_MEM(BPF_DW, b->s, ret, HDR(ret)));
-	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(dur)));
-	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_EXIT]));
-	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
-	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
-	emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
-	put_comm(b);
-	emit(ir, LDX_MEM(BPF_W, retry, e, offsetof(struct trace_inflight, retry)));
-	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->spec, slot);
-	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, gone));
-	emit(ir, MOV64_REG(sp, R0));
-	exit_args(b, e, sp, t);
-	// flags: TRACE_F_ENTERED unless the call is a quick one
-	int32_t quick = ir_label(ir);
-	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
-	emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, quick));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), TRACE_F_ENTERED));
-	emit(ir, LABEL(quick));
-	emit(ir, MOV64_IMM(off, SCR_DATA));
-	for (int i = 0; i < TRACE_NARGS; i++) {
-		int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir), not_out = ir_label(ir);
-		int32_t unread = ir_label(ir);
-		emit(ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i));
-		emit(ir, LDX_MEM(BPF_DW, src, b->s, INFL(a) + 8 * i));
-		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_OUT, not_out));
-		// a failed call filled nothing
-		emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));
-		read_mem(b, i, sp, off, src, INFL(a), ret, false);
-		emit(ir, JA(next));
-		emit(ir, LABEL(unread));
-		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, TRACE_NOTREAD));
-		emit(ir, JA(next));
-		emit(ir, LABEL(not_out));
-		// what the entry could not read: again, now that the call faulted it in
-		int32_t not_str = ir_label(ir);
-		emit(ir, MOV64_REG(t, retry));
-		emit(ir, ALU64_IMM(BPF_AND, t, 1 << i));
-		emit(ir, JMP_IMM(BPF_JEQ, t, 0, next));
-		emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
-		read_str(b, i, sp, off, src, false);
-		emit(ir, JA(next));
-		emit(ir, LABEL(not_str));
-		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, next));
-		read_mem(b, i, sp, off, src, INFL(a), -1, false);
-		emit(ir, LABEL(next));
-		blur_off(b, off);
-	}
-	send(b, off, slot);
-	emit(ir, LABEL(gone));
-done:
-	emit(ir, ST_MEM(BPF_DW, e, offsetof(struct trace_inflight, ts), 0));
-	epilogue(b);
-}
-
 /* A record of just the header: kind, tid, pid, nr, a[0], a[1]. */
 static void send_small(struct tb *b, enum trace_rec kind, int32_t tid, int32_t pid, int32_t nr,
 		       int32_t a0, int32_t a1, int16_t slot)
@@ -404,19 +233,9 @@ static void gen_fork(struct tb *b, struct ir *ir)
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, ctgid, LC_SELF_PID, b->out));
 	} else {
-		emit(ir, STX_MEM(BPF_W, R10, ppid, key));
-		lookup(b, b->traced, key);
-		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
-		// traced[child] = 1, before it runs
-		emit(ir, STX_MEM(BPF_W, R10, cpid, key));
-		emit(ir, ST_MEM(BPF_W, R10, slot, 1));
-		emit(ir, LD_MAP(R1, b->traced));
-		emit(ir, MOV64_REG(R2, R10));
-		emit(ir, ALU64_IMM(BPF_ADD, R2, key));
-		emit(ir, MOV64_REG(R3, R10));
-		emit(ir, ALU64_IMM(BPF_ADD, R3, slot));
-		emit(ir, MOV64_IMM(R4, BPF_ANY));
-		emit(ir, CALL(BPF_FUNC_map_update_elem, 4));
+		traced_test(b, ppid, key);
+		// the child is traced before it runs
+		traced_set(b, cpid, true, key);
 	}
 	if (!b->o->summary || b->o->summary_too) {
 		emit(ir, MOV64_IMM(zero, 0));
@@ -448,13 +267,8 @@ static void gen_task_exit(struct tb *b, struct ir *ir)
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	} else {
-		emit(ir, STX_MEM(BPF_W, R10, pid, key));
-		lookup(b, b->traced, key);
-		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
-		emit(ir, LD_MAP(R1, b->traced));
-		emit(ir, MOV64_REG(R2, R10));
-		emit(ir, ALU64_IMM(BPF_ADD, R2, key));
-		emit(ir, CALL(BPF_FUNC_map_delete_elem, 2));
+		traced_test(b, pid, key);
+		traced_set(b, pid, false, key);
 	}
 	if (!b->o->summary || b->o->summary_too) {
 		emit(ir, MOV64_IMM(zero, 0));
@@ -538,9 +352,7 @@ static void gen_signal_ignored(struct tb *b, struct ir *ir)
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	} else {
-		emit(ir, STX_MEM(BPF_W, R10, tid, key));
-		lookup(b, b->traced, key);
-		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+		traced_test(b, tid, key);
 	}
 	signal_record(b, tid, tgid, sig, info, true, slot);
 	epilogue(b);
@@ -651,6 +463,9 @@ static void fill_spec(struct tb *b)
 			sysdesc_reads(sd, b->o->strsize, sp.r);
 			if (sysdesc_quick(sd) && !b->o->timeline)
 				sp.selected |= SPEC_QUICK;
+			for (int i = 0; i < TRACE_NARGS; i++)
+				if (sp.r[i].how == TR_MEM_OUT)
+					sp.selected |= SPEC_OUT;
 		}
 		memcpy(init + entry * nr, &nr, 4);
 		memcpy(init + entry * nr + 4, &sp, sizeof(sp));
@@ -680,6 +495,20 @@ static int task_offsets(struct tb *b)
 	return 0;
 }
 
+/* The largest thread id plus one: the traced bitmap's bits */
+static uint32_t pid_max(void)
+{
+	char buf[32];
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
+	unsigned long n = 0;
+
+	if (f && fgets(buf, sizeof(buf), f))
+		n = strtoul(buf, NULL, 10);
+	if (f)
+		fclose(f);
+	return n >= 64 && n <= (1u << 22) ? (uint32_t)n : 1u << 22; /* PID_MAX_LIMIT */
+}
+
 int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs)
 {
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
@@ -706,7 +535,8 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	b.scratch = p->maps.scratch;
 	b.ringbuf = p->maps.ringbuf;
 	b.lost = p->maps.lost;
-	b.traced = maps_add(&p->maps, "traced", BPF_MAP_TYPE_HASH, 4, 4, INFLIGHT_MAX);
+	b.traced = maps_add(&p->maps, "traced", BPF_MAP_TYPE_ARRAY, 4, 8, (pid_max() + 63) / 64);
+	b.live = maps_add(&p->maps, "live", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 	b.spec = maps_add(&p->maps, "spec", BPF_MAP_TYPE_ARRAY, 4, sizeof(struct trace_spec),
 			  SYSCALL_NR_LIMIT);
 	b.inflight = maps_add(&p->maps, "inflight", BPF_MAP_TYPE_HASH, 4,
@@ -722,7 +552,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 		return -1;
 	if (trace_calls_plan(&b) < 0)
 		return -1;
-	/* the exit program ends the run (the traced map empties), -c too */
+	/* the exit program ends the run (no task left traced), -c too */
 	if (add_prog(&b, "sched_process_exit", gen_task_exit) < 0)
 		return -1;
 	if ((!o->summary || o->summary_too) &&
@@ -739,6 +569,14 @@ int trace_counts_map(const struct plan *p)
 	/* the map after "inflight": see trace_plan */
 	for (size_t i = 0; i < p->maps.bpf.len; i++)
 		if (!strcmp(p->maps.bpf.data[i].name, "counts"))
+			return (int)i;
+	return -1;
+}
+
+int trace_live_map(const struct plan *p)
+{
+	for (size_t i = 0; i < p->maps.bpf.len; i++)
+		if (!strcmp(p->maps.bpf.data[i].name, "live"))
 			return (int)i;
 	return -1;
 }

@@ -349,24 +349,33 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 	return 0;
 }
 
-/* traced[tid] = 1 */
-static int trace_task(struct session *s, int map, pid_t tid)
+/* tid's bit in the traced bitmap, and the count of traced tasks */
+static int trace_task(struct session *s, pid_t tid)
 {
-	uint32_t k = (uint32_t)tid, v = 1;
+	uint32_t word = (uint32_t)tid / 64, zero = 0;
+	uint64_t w = 0, live = 0;
+	int map = live_fd(&s->maps, trace_traced_map(&s->plan)), lmap = live_fd(&s->maps, trace_live_map(&s->plan));
 
-	return bpf_map_update_elem(live_fd(&s->maps, map), &k, &v, BPF_ANY);
+	if (bpf_map_lookup_elem(map, &word, &w) < 0)
+		return -1;
+	if (w & (1ull << (tid % 64)))
+		return 0;
+	w |= 1ull << (tid % 64);
+	if (bpf_map_update_elem(map, &word, &w, BPF_ANY) < 0 || bpf_map_lookup_elem(lmap, &zero, &live) < 0)
+		return -1;
+	live++;
+	return bpf_map_update_elem(lmap, &zero, &live, BPF_ANY);
 }
 
 static int trace_loaded(struct session *s)
 {
 	struct trace_ctx *c = s->fe->ctx;
-	int map = trace_traced_map(&s->plan);
 
 	if (c->o.all)
 		return 0;
 	if (s->cpid) {
 		trace_printer_add_task(c->tp, s->cpid, s->cpid);
-		return trace_task(s, map, s->cpid);
+		return trace_task(s, s->cpid);
 	}
 	vec_foreach(&c->o.pids, pp)
 	{
@@ -382,7 +391,7 @@ static int trace_loaded(struct session *s)
 				while ((de = readdir(d)))
 					if (isdigit((unsigned char)de->d_name[0])) {
 						pid_t tid = (pid_t)atoi(de->d_name);
-						if (trace_task(s, map, tid) == 0) {
+						if (trace_task(s, tid) == 0) {
 							trace_printer_add_task(c->tp, tid, pid);
 							n++;
 						}
@@ -391,7 +400,7 @@ static int trace_loaded(struct session *s)
 			}
 		}
 		if (!n) {
-			if (trace_task(s, map, pid) < 0)
+			if (trace_task(s, pid) < 0)
 				return -1;
 			trace_printer_add_task(c->tp, pid, pid);
 		}
@@ -409,11 +418,13 @@ static int trace_loaded(struct session *s)
 static bool trace_done(struct session *s)
 {
 	struct trace_ctx *c = s->fe->ctx;
-	uint32_t k;
+	uint32_t zero = 0;
+	uint64_t live = 1;
 
 	if (c->o.all)
 		return false;
-	return bpf_map_get_next_key(live_fd(&s->maps, trace_traced_map(&s->plan)), NULL, &k) < 0;
+	bpf_map_lookup_elem(live_fd(&s->maps, trace_live_map(&s->plan)), &zero, &live);
+	return (int64_t)live <= 0;
 }
 
 static void trace_lost(struct session *s, uint64_t n)

@@ -2,17 +2,21 @@
 /*
  * lantern trace: strace's output and options, from BPF programs.
  *
- *   trace.c     the command line, and the front end the session runs
- *   progs.c     the programs and maps: raw_syscalls enter and exit (the
- *               arguments, and what they point to, read in the kernel),
- *               task fork and exit, signal delivery
- *   print.c     records -> strace's lines; the -c summary
- *   decode.c    arguments as strace prints them: strings, flags,
- *               constants, structures
- *   sysdesc.c   what each system call takes and returns
+ *   trace.c        the command line, and the front end the session runs
+ *   progs.c        the programs and maps: raw_syscalls enter (the
+ *                  arguments, and what they point to, read in the kernel),
+ *                  task fork and exit, signal delivery; the plan
+ *   exit.c         the exit program: results, what the kernel filled, -c
+ *   emit.c         what every program is built of (emit.h: scratch layout)
+ *   calls.c        --calls: uprobes on library functions
+ *   print.c        records -> strace's lines (printer.h: its state)
+ *   calls_print.c  --calls' lines; formats.c: --json, --timeline
+ *   decode*.c      arguments as strace prints them: strings, flags,
+ *                  constants, structures
+ *   sysdesc.c      what each system call takes and returns
  *
  * The traced program is never stopped: the programs filter by the traced
- * task set (a map of thread ids that fork extends with -f) and by the
+ * task set (a bitmap of thread ids that fork extends with -f) and by the
  * selected calls, and send records through the ring buffer. -c counts in a
  * per-CPU map and sends nothing per call.
  */
@@ -111,8 +115,9 @@ struct trace_count {
 
 /* Build the plan: maps, programs and records (progs.c). */
 int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs);
-/* The plan's maps of traced thread ids and of -c's counts */
+/* The plan's maps: traced thread ids (a bitmap), their count, -c's counts */
 int trace_traced_map(const struct plan *p);
+int trace_live_map(const struct plan *p);
 int trace_counts_map(const struct plan *p);
 
 /* The printer (print.c): records in, strace's lines out. */
