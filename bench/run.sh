@@ -37,6 +37,8 @@ need=()
 command -v "$BPFTRACE" >/dev/null || need+=(bpftrace)
 command -v gcc >/dev/null || need+=(gcc libc6-dev)
 command -v strip >/dev/null || need+=(binutils)
+command -v strace >/dev/null || need+=(strace)
+command -v perf >/dev/null || need+=(linux-perf)
 if [ ${#need[@]} -gt 0 ]; then
 	echo "bench: installing ${need[*]}" >&2
 	apt-get update -qq >/dev/null 2>&1 || true

@@ -25,9 +25,6 @@
 
 #define CALLS_MAX 1024 /* functions traced at most (two programs each) */
 
-/* The function k of b->funcs, for the emitters */
-static uint32_t cur_func;
-
 /* uprobe: the task's argument registers */
 static void gen_libcall(struct tb *b, struct ir *ir)
 {
@@ -43,7 +40,7 @@ static void gen_libcall(struct tb *b, struct ir *ir)
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
 	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)cur_func));
+	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)b->func));
 	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->arg[i]));
@@ -71,7 +68,7 @@ static void gen_libreturn(struct tb *b, struct ir *ir)
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
 	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)cur_func));
+	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)b->func));
 	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
 	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->ret));
 	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(ret)));
@@ -234,7 +231,7 @@ static int add_spec(struct tb *b, const char *spec)
 					 .path = arena_strdup(&p->arena, path), .offset = f->offset };
 		func_types(b, &d, &tf);
 		vec_push(b->funcs, tf);
-		cur_func = (uint32_t)b->funcs->len - 1;
+		b->func = (uint32_t)b->funcs->len - 1;
 		rc = add_func(b, path, f);
 	}
 	if (rc == 0 && (int)b->funcs->len == before) {

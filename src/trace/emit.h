@@ -60,6 +60,7 @@ struct tb {
 	bool per_call; /* the program being made is on them */
 	int32_t light;	/* the enter program's label: a quick call's entry */
 	struct trace_funcs *funcs; /* --calls: the functions traced */
+	uint32_t func;		   /* the one whose programs are being made */
 };
 
 void lookup(struct tb *b, int map, int16_t slot);
