@@ -25,8 +25,8 @@
 
 #define CALLS_MAX 1024 /* functions traced at most (two programs each) */
 
-/* uprobe: the task's argument registers */
-static void gen_libcall(struct tb *b, struct ir *ir)
+/* uprobe (TREC_CALL): the task's argument registers; uretprobe (TREC_RETURN): its return register */
+static void gen_lib(struct tb *b, struct ir *ir, enum trace_rec kind)
 {
 	const struct arch_regs *regs = arch_regs();
 	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), t = ir_vreg(ir), off = ir_vreg(ir);
@@ -35,7 +35,7 @@ static void gen_libcall(struct tb *b, struct ir *ir)
 	prologue(b, ir);
 	traced_only(b, tid, tgid, slot);
 	scratch(b, slot);
-	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_CALL]));
+	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[kind]));
 	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
 	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
@@ -43,9 +43,15 @@ static void gen_libcall(struct tb *b, struct ir *ir)
 	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)b->func));
 	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
 	for (int i = 0; i < TRACE_NARGS; i++) {
-		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->arg[i]));
-		emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
+		if (kind == TREC_CALL) {
+			emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->arg[i]));
+			emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(a) + 8 * i));
+		}
 		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
+	}
+	if (kind == TREC_RETURN) {
+		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->ret));
+		emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(ret)));
 	}
 	put_comm(b);
 	emit(ir, MOV64_IMM(off, SCR_DATA));
@@ -53,31 +59,14 @@ static void gen_libcall(struct tb *b, struct ir *ir)
 	epilogue(b);
 }
 
-/* uretprobe: the task's return register */
+static void gen_libcall(struct tb *b, struct ir *ir)
+{
+	gen_lib(b, ir, TREC_CALL);
+}
+
 static void gen_libreturn(struct tb *b, struct ir *ir)
 {
-	const struct arch_regs *regs = arch_regs();
-	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), t = ir_vreg(ir), off = ir_vreg(ir);
-	int16_t slot = ir_stack(ir, 8);
-
-	prologue(b, ir);
-	traced_only(b, tid, tgid, slot);
-	scratch(b, slot);
-	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_RETURN]));
-	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
-	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
-	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
-	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(nr), (int32_t)b->func));
-	emit(ir, ST_MEM(BPF_W, b->s, HDR(flags), 0));
-	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->ret));
-	emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(ret)));
-	for (int i = 0; i < TRACE_NARGS; i++)
-		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
-	put_comm(b);
-	emit(ir, MOV64_IMM(off, SCR_DATA));
-	send(b, off, slot);
-	epilogue(b);
+	gen_lib(b, ir, TREC_RETURN);
 }
 
 /* Two programs (entry, return) on function f of path */

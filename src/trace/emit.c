@@ -189,21 +189,14 @@ void blur_off(struct tb *b, int32_t off)
 	emit(b->ir, LDX_MEM(BPF_DW, off, b->s, SCR_OFF));
 }
 
-/* A string: n = probe_read_user_str(s + off, MIN(cap, TRACE_DATA_MAX), src); off += n; else unread */
-void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry)
+/*
+ * The end of a read of argument i: n bytes read (off moves past them), or
+ * at label fail, none (TRACE_UNREAD, and read again at exit with retry)
+ */
+static void read_end(struct tb *b, int i, int32_t off, int32_t n, int32_t fail, bool retry)
 {
-	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), fail = ir_label(b->ir), done = ir_label(b->ir);
-	int32_t small = ir_label(b->ir);
+	int32_t done = ir_label(b->ir);
 
-	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
-	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX, small));
-	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX));
-	emit(b->ir, LABEL(small));
-	clamp_off(b, off);
-	read_to(b, BPF_FUNC_probe_read_user_str, off, cap, src);
-	emit(b->ir, MOV64_REG(n, R0));
-	emit(b->ir, JMP_IMM(BPF_JSLE, n, 0, fail));
-	emit(b->ir, JMP_IMM(BPF_JGT, n, TRACE_DATA_MAX, fail));
 	set_dlen(b, i, n);
 	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
 	emit(b->ir, JA(done));
@@ -215,13 +208,31 @@ void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool re
 	emit(b->ir, LABEL(done));
 }
 
+/* A string: n = probe_read_user_str(s + off, MIN(cap, TRACE_DATA_MAX), src); off += n; else unread */
+void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry)
+{
+	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), fail = ir_label(b->ir);
+	int32_t small = ir_label(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX, small));
+	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX));
+	emit(b->ir, LABEL(small));
+	clamp_off(b, off);
+	read_to(b, BPF_FUNC_probe_read_user_str, off, cap, src);
+	emit(b->ir, MOV64_REG(n, R0));
+	emit(b->ir, JMP_IMM(BPF_JSLE, n, 0, fail));
+	emit(b->ir, JMP_IMM(BPF_JGT, n, TRACE_DATA_MAX, fail));
+	read_end(b, i, off, n, fail, retry);
+}
+
 /* Bytes: the size the spec says (fixed, an argument, the result), at most its cap. */
 void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
 	      bool retry)
 {
 	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), how = ir_vreg(b->ir), from = ir_vreg(b->ir);
-	int32_t fixed = ir_label(b->ir), sized = ir_label(b->ir), fail = ir_label(b->ir),
-		done = ir_label(b->ir), not_arg = ir_label(b->ir);
+	int32_t fixed = ir_label(b->ir), sized = ir_label(b->ir), fail = ir_label(b->ir);
+	int32_t not_arg = ir_label(b->ir);
 
 	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
 	emit(b->ir, JMP_IMM(BPF_JLE, cap, TRACE_DATA_MAX, fixed));
@@ -259,15 +270,7 @@ void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 	clamp_off(b, off);
 	read_to(b, BPF_FUNC_probe_read_user, off, n, src);
 	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, fail));
-	set_dlen(b, i, n);
-	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
-	emit(b->ir, JA(done));
-	emit(b->ir, LABEL(fail));
-	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
-	set_dlen(b, i, n);
-	if (retry)
-		mark_retry(b, i);
-	emit(b->ir, LABEL(done));
+	read_end(b, i, off, n, fail, retry);
 }
 
 /*

@@ -509,7 +509,8 @@ static uint32_t pid_max(void)
 	return n >= 64 && n <= (1u << 22) ? (uint32_t)n : 1u << 22; /* PID_MAX_LIMIT */
 }
 
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs)
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
+	       struct trace_maps *maps)
 {
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
 	const char *e = getenv("LANTERN_RINGBUF_KB");
@@ -543,6 +544,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 			      sizeof(struct trace_inflight), INFLIGHT_MAX);
 	b.counts = maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 			    sizeof(struct trace_count), SYSCALL_NR_LIMIT);
+	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	fill_spec(&b);
 	b.calls = per_call_mode(o);
 	if (any_selected(o) &&
@@ -562,29 +564,4 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	p->maps.bpf.data[p->maps.scratch].value_size = ALIGN_UP(SCR_SIZE, 8);
 	p->maps.bpf.data[p->maps.scratch].max_entries = p->progs.len;
 	return 0;
-}
-
-int trace_counts_map(const struct plan *p)
-{
-	/* the map after "inflight": see trace_plan */
-	for (size_t i = 0; i < p->maps.bpf.len; i++)
-		if (!strcmp(p->maps.bpf.data[i].name, "counts"))
-			return (int)i;
-	return -1;
-}
-
-int trace_live_map(const struct plan *p)
-{
-	for (size_t i = 0; i < p->maps.bpf.len; i++)
-		if (!strcmp(p->maps.bpf.data[i].name, "live"))
-			return (int)i;
-	return -1;
-}
-
-int trace_traced_map(const struct plan *p)
-{
-	for (size_t i = 0; i < p->maps.bpf.len; i++)
-		if (!strcmp(p->maps.bpf.data[i].name, "traced"))
-			return (int)i;
-	return -1;
 }

@@ -27,6 +27,7 @@ struct trace_ctx {
 	struct trace_opts o;
 	struct trace_printer *tp;
 	struct trace_funcs funcs; /* --calls */
+	struct trace_maps maps;	  /* the plan's maps this file reads or fills */
 };
 
 static void trace_usage(FILE *f)
@@ -354,7 +355,8 @@ static int trace_task(struct session *s, pid_t tid)
 {
 	uint32_t word = (uint32_t)tid / 64, zero = 0;
 	uint64_t w = 0, live = 0;
-	int map = live_fd(&s->maps, trace_traced_map(&s->plan)), lmap = live_fd(&s->maps, trace_live_map(&s->plan));
+	const struct trace_ctx *c = s->fe->ctx;
+	int map = live_fd(&s->maps, c->maps.traced), lmap = live_fd(&s->maps, c->maps.live);
 
 	if (bpf_map_lookup_elem(map, &word, &w) < 0)
 		return -1;
@@ -423,7 +425,7 @@ static bool trace_done(struct session *s)
 
 	if (c->o.all)
 		return false;
-	bpf_map_lookup_elem(live_fd(&s->maps, trace_live_map(&s->plan)), &zero, &live);
+	bpf_map_lookup_elem(live_fd(&s->maps, c->maps.live), &zero, &live);
 	return (int64_t)live <= 0;
 }
 
@@ -464,7 +466,7 @@ static int row_cmp(const void *pa, const void *pb)
 /* -c: strace's table */
 static void summary(struct session *s, struct trace_ctx *c, FILE *f)
 {
-	int map = trace_counts_map(&s->plan), ncpu = libbpf_num_possible_cpus();
+	int map = c->maps.counts, ncpu = libbpf_num_possible_cpus();
 	struct trace_count *per = xcalloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
 	struct count_row *rows = xcalloc(SYSCALL_NR_LIMIT, sizeof(*rows));
 	struct trace_count total = { 0 };
@@ -559,7 +561,7 @@ static int trace_build(struct session *s)
 	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
 		return -1;
-	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs) < 0 || s->plan.diag.errors)
+	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs, &c->maps) < 0 || s->plan.diag.errors)
 		return -1;
 	return 0;
 }

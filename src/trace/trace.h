@@ -113,12 +113,16 @@ struct trace_count {
 	uint64_t calls, errors, ns;
 };
 
-/* Build the plan: maps, programs and records (progs.c). */
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs);
-/* The plan's maps: traced thread ids (a bitmap), their count, -c's counts */
-int trace_traced_map(const struct plan *p);
-int trace_live_map(const struct plan *p);
-int trace_counts_map(const struct plan *p);
+/* The plan's maps user space reads or fills: their indexes */
+struct trace_maps {
+	int traced; /* thread ids, a bitmap: bit tid % 64 of word tid / 64 */
+	int live;   /* how many of them are set */
+	int counts; /* -c: struct trace_count per call, per CPU */
+};
+
+/* Build the plan: maps, programs and records (progs.c); *maps says which are which. */
+int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
+	       struct trace_maps *maps);
 
 /* The printer (print.c): records in, strace's lines out. */
 struct trace_printer;
