@@ -67,6 +67,9 @@ static int forked(void)
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		/* the parent is in wait4 before the child ends, as under strace */
+		struct timespec later = { 0, 50 * 1000 * 1000 };
+		nanosleep(&later, NULL);
 		if (write(1, "child\n", 6) < 0)
 			_exit(1);
 		_exit(7);
