@@ -127,7 +127,8 @@ deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
-		util-linux python3 systemtap-sdt-dev strace linux-perf >/dev/null
+		util-linux python3 systemtap-sdt-dev strace linux-perf \
+		libmicrohttpd-dev prometheus man-db >/dev/null
 
 format:
 	clang-format -i $(LIB_SRCS) src/main.c

@@ -26,7 +26,9 @@ static void usage(FILE *f)
 	      "OPTIONS:\n"
 	      "    -e PROGRAM     the program to run (instead of a script file; '-' reads stdin)\n"
 	      "    -o FILE        write the output to FILE\n"
-	      "    -f FORMAT      output format: text (the default) or json (one JSON object a line)\n"
+	      "    -f FORMAT      output format: text (the default), json (one JSON object a line),\n"
+	      "                   folded (maps keyed by stacks as folded stacks, flamegraph.pl's input)\n"
+	      "                   or prometheus (the maps as Prometheus metrics)\n"
 	      "    -q             quiet: no 'Attaching N probes...'\n"
 	      "    -v             verbose\n"
 	      "    -c CMD         run CMD once the probes are attached (cpid is its pid);\n"
@@ -36,6 +38,10 @@ static void usage(FILE *f)
 	      "    -l [PATTERN]   list probes, e.g. -l 'tracepoint:sched:*' (-lv: with their fields)\n"
 	      "    --dry-run      compile and load the programs, attach nothing\n"
 	      "    --unsafe       allow system()\n"
+	      "    --flamegraph FILE.svg  at exit, write the maps keyed by kstack/ustack as an\n"
+	      "                   interactive SVG flame graph\n"
+	      "    --metrics ADDR:PORT    serve the maps at http://ADDR:PORT/metrics in Prometheus's\n"
+	      "                   format while the script runs (e.g. --metrics 0.0.0.0:9435)\n"
 	      "    -h, --help     this help\n"
 	      "    -V, --version  lantern's version\n"
 	      "\n"
@@ -81,6 +87,8 @@ static int parse_format(const char *arg, enum output_format *out)
 	} formats[] = {
 		{ "text", OUTPUT_TEXT },
 		{ "json", OUTPUT_JSON },
+		{ "folded", OUTPUT_FOLDED },
+		{ "prometheus", OUTPUT_PROMETHEUS },
 	};
 
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -89,7 +97,7 @@ static int parse_format(const char *arg, enum output_format *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "lantern: unknown output format '%s' for -f (text, json)\n", arg);
+	fprintf(stderr, "lantern: unknown output format '%s' for -f (text, json, folded, prometheus)\n", arg);
 	return -1;
 }
 
@@ -100,6 +108,8 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "unsafe", no_argument, NULL, 'U' },
+		{ "flamegraph", required_argument, NULL, 'F' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .script_name = "stdin" };
@@ -154,6 +164,12 @@ int main(int argc, char **argv)
 			break;
 		case 'U':
 			o.unsafe = true;
+			break;
+		case 'F':
+			o.flamegraph = optarg;
+			break;
+		case 'M':
+			o.metrics = optarg;
 			break;
 		case 'l':
 			list = true;

@@ -73,6 +73,14 @@ void sb_reset(struct strbuf *sb)
 		sb->s[0] = 0;
 }
 
+void sb_truncate(struct strbuf *sb, size_t len)
+{
+	if (len < sb->len) {
+		sb->len = len;
+		sb->s[len] = 0;
+	}
+}
+
 void sb_free(struct strbuf *sb)
 {
 	free(sb->s);

@@ -173,6 +173,29 @@ static int32_t gen_lhist_bucket(struct gen *g, int32_t v, struct type *t)
 	return b;
 }
 
+/*
+ * hist(v), lhist(v): v added to the key's HIST_SUM_BUCKET too, when an
+ * output wants the sum (Prometheus). key holds the user key.
+ */
+static void gen_hist_sum(struct gen *g, struct map_info *m, struct loc key, int32_t v)
+{
+	int32_t init = ir_label(g->ir), done = ir_label(g->ir);
+	int32_t x = ir_vreg(g->ir);
+
+	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off + m->key_size - 8, -1)); /* UINT64_MAX */
+	int32_t p = gen_map_lookup(g, m, key);
+	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, init));
+	emit(g->ir, LDX_MEM(BPF_DW, x, p, 0));
+	emit(g->ir, ALU64_REG(BPF_ADD, x, v));
+	emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(init));
+	struct loc val = temp_alloc(g, 8);
+	emit(g->ir, STX_MEM(BPF_DW, val.base, v, val.off));
+	gen_map_update(g, m, key, val);
+	emit(g->ir, LABEL(done));
+}
+
 /* @m[k] = count() / sum(v) / min(v) / max(v) / avg(v) / stats(v) / hist(v) / lhist(v, ...) */
 static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 {
@@ -250,6 +273,8 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 		gen_map_update(g, m, key, val);
 	}
 	emit(g->ir, LABEL(done));
+	if ((k == TY_HIST || k == TY_LHIST) && options_hist_sums(g->p->opts))
+		gen_hist_sum(g, m, key, v);
 }
 
 void gen_assign_map(struct gen *g, struct stmt *st)

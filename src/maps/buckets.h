@@ -22,6 +22,13 @@
  */
 #define HIST_LAST_BUCKET 33
 
+/*
+ * The bucket that holds the sum of a hist's or lhist's values instead of a
+ * count, kept only when an output needs it (Prometheus's _sum): see
+ * options_hist_sums().
+ */
+#define HIST_SUM_BUCKET UINT64_MAX
+
 #define LHIST_MAX_BUCKETS 1000 /* regular buckets, without the two open ones */
 
 /* log2 histogram: 0 for v < 0, 1 for v == 0, k >= 2 for 2^(k-2) <= v < 2^(k-1) */

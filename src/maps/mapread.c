@@ -135,6 +135,10 @@ int map_read(const struct live_maps *lm, const struct map_info *m, struct map_en
 		memcpy(&count, r->value, 8);
 		if (bucket < nb)
 			e->buckets[bucket] += count;
+		else if (bucket == HIST_SUM_BUCKET) {
+			e->sum = (int64_t)count;
+			e->has_sum = true;
+		}
 		free(r->key);
 		free(r->value);
 	}

@@ -13,6 +13,8 @@ struct map_entry {
 	uint8_t *value;	   /* merged value, m->value->size bytes */
 	uint64_t *buckets; /* hist / lhist: the counts per bucket */
 	uint32_t nbuckets;
+	int64_t sum;  /* hist / lhist: the sum of the values, when kept (HIST_SUM_BUCKET) */
+	bool has_sum;
 };
 
 struct map_entries {

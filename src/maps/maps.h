@@ -33,6 +33,12 @@ struct map_info {
 	struct span span; /* first mention */
 	int nkeys;	  /* -1: not known yet */
 	struct type *key; /* TY_TUPLE of the stored key types, NULL without keys */
+	/*
+	 * Per key: the builtin every access writes there (`comm`, `pid`,
+	 * `kstack`...), "" when accesses differ or it is no builtin, NULL
+	 * before the first access. Output formats name keys after it.
+	 */
+	const char **key_names;
 	struct type *value;
 	struct span value_span; /* where the value type was fixed */
 	uint32_t key_size;	/* bytes, including the bucket of hist/lhist */

@@ -14,6 +14,7 @@
 #define LANTERN_OUTPUT_ESCAPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/strbuf.h"
 
@@ -24,5 +25,8 @@ enum buf_style {
 };
 
 void fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style);
+
+/* Length of the well-formed UTF-8 sequence at p (n bytes there, n >= 1), or 0. */
+size_t utf8_len(const uint8_t *p, size_t n);
 
 #endif

@@ -14,6 +14,7 @@
  * section 11.
  */
 #include "output/json.h"
+#include "output/escape.h"
 #include "output/hist.h"
 #include "output/mapprint.h"
 #include "output/stats.h"
@@ -29,37 +30,6 @@ static void put_u00(struct strbuf *out, uint8_t b)
 	char e[6] = { '\\', 'u', '0', '0', hexdigits[b >> 4], hexdigits[b & 15] };
 
 	sb_putn(out, e, sizeof(e));
-}
-
-/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0. */
-static size_t utf8_len(const uint8_t *p, size_t n)
-{
-	uint8_t lo = 0x80, hi = 0xbf;
-	size_t len;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/* the second byte rules out overlong forms, surrogates, > U+10FFFF */
-	if (p[0] == 0xe0)
-		lo = 0xa0;
-	else if (p[0] == 0xed)
-		hi = 0x9f;
-	else if (p[0] == 0xf0)
-		lo = 0x90;
-	else if (p[0] == 0xf4)
-		hi = 0x8f;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return len;
 }
 
 void json_string(struct strbuf *out, const char *s, size_t n)

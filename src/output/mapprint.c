@@ -173,6 +173,8 @@ void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, 
 		if (hist) {
 			it.buckets = e->buckets;
 			it.nbuckets = e->nbuckets;
+			it.sum = e->sum;
+			it.has_sum = e->has_sum;
 			/* lhist ignores div (0.17) */
 			if (t->kind == TY_HIST)
 				it.div = print_divisor(div);

@@ -37,6 +37,8 @@ struct map_item {
 	const uint64_t *buckets; /* hist/lhist: every bucket, undivided (hist: HIST_NBUCKETS) */
 	uint32_t nbuckets;
 	uint64_t div; /* hist: show bucket counts divided by this (>= 1); 1 otherwise */
+	int64_t sum;  /* hist/lhist: the sum of the values, when has_sum (Prometheus) */
+	bool has_sum;
 };
 
 /* One map, all its entries. top: only the last (biggest) top entries. */

@@ -20,19 +20,19 @@ static void text_attached(struct strbuf *out, int nprobes)
 	sb_printf(out, "Attaching %d probe%s...\n", nprobes, nprobes == 1 ? "" : "s");
 }
 
-static void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
+void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
 {
 	sb_putn(out, p, n);
 	if (kind == TEXT_JOIN)
 		sb_putc(out, '\n');
 }
 
-static void text_lost(struct strbuf *out, uint64_t n)
+void text_lost(struct strbuf *out, uint64_t n)
 {
 	sb_printf(out, "Lost %llu events\n", (unsigned long long)n);
 }
 
-static void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		       const void *data)
 {
 	value_format(oc, out, t, data);
@@ -90,5 +90,14 @@ const struct writer text_writer = {
 
 const struct writer *writer_for(enum output_format f)
 {
-	return f == OUTPUT_JSON ? &json_writer : &text_writer;
+	switch (f) {
+	case OUTPUT_JSON:
+		return &json_writer;
+	case OUTPUT_FOLDED:
+		return &folded_writer;
+	case OUTPUT_PROMETHEUS:
+		return &prometheus_writer;
+	default:
+		return &text_writer;
+	}
 }

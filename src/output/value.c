@@ -86,6 +86,39 @@ void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct typ
 	}
 }
 
+/*
+ * A stack as folded stacks write it: function names (no offsets), root
+ * first, joined by ';'; ';' and control characters in a name become '_'.
+ * kernel_mark: kernel frames end in "_[k]". false when the kernel gave no stack.
+ */
+bool stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data, bool kernel_mark)
+{
+	const uint8_t *p = data;
+	int pid = t->user ? (int)get_i64(p + 8) : 0;
+	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
+	uint32_t n = 0;
+
+	if (!stack_read(oc->maps, t, get_i64(p), ips))
+		return false;
+	while (n < t->count && n < STACK_MAX_FRAMES && ips[n])
+		n++;
+	for (uint32_t i = n; i-- > 0;) {
+		struct sym sym;
+		if (i + 1 < n)
+			sb_putc(out, ';');
+		if (!sym_resolve(t->user, pid, ips[i], &sym)) {
+			sb_printf(out, "0x%llx", (unsigned long long)ips[i]);
+		} else {
+			for (const char *c = sym.name; *c; c++)
+				sb_putc(out, *c == ';' || (unsigned char)*c < 0x20 ? '_' : *c);
+		}
+		if (kernel_mark && !t->user)
+			sb_puts(out, "_[k]");
+	}
+	return n > 0;
+}
+
 struct rec_ctx {
 	const struct out_ctx *oc;
 	struct strbuf *out;

@@ -41,6 +41,13 @@ void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct m
 void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data, const char *indent);
 
+/*
+ * The same stack folded: function names root first, joined by ';'
+ * (kernel_mark: kernel frames end in "_[k]"). false when there are no frames.
+ */
+bool stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		  const void *data, bool kernel_mark);
+
 /* The integer of type t at p (a record's field, an array's element), sign-extended if signed. */
 int64_t value_int(const struct type *t, const uint8_t *p);
 /* The integer field f whose bytes start at data; a bitfield's bits. */

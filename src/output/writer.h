@@ -5,6 +5,9 @@
  * attached, a printf record, events lost, a map to print); the writer says
  * how it looks.
  *
+ * Also folded.c (-f folded: stacks for flame graphs) and prometheus.c
+ * (-f prometheus, --metrics).
+ *
  *   event            text (text.c)                 json (json.c)
  *   probes attached  Attaching 2 probes...         {"type": "attached_probes", ...}
  *   printf, time()   the text as it is             {"type": "printf", "data": "..."}
@@ -52,7 +55,13 @@ struct writer {
 	void (*map_end)(struct map_walk *w);
 };
 
-extern const struct writer text_writer, json_writer;
+extern const struct writer text_writer, json_writer, folded_writer, prometheus_writer;
+
+/* The text writer's pieces, for writers that print these as text does. */
+void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
+void text_lost(struct strbuf *out, uint64_t n);
+void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+		const void *data);
 
 /* The writer of an output format (-f). */
 const struct writer *writer_for(enum output_format f);

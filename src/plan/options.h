@@ -22,6 +22,8 @@ enum dump_stage {
 enum output_format {
 	OUTPUT_TEXT, /* bpftrace's text */
 	OUTPUT_JSON, /* one JSON object per line, as bpftrace -f json */
+	OUTPUT_FOLDED,	   /* maps keyed by stacks as folded stacks (flamegraph.pl's input) */
+	OUTPUT_PROMETHEUS, /* maps in Prometheus's text exposition format */
 };
 
 struct options {
@@ -39,6 +41,14 @@ struct options {
 	const char *cmd;	   /* -c */
 	char **cmd_argv;	   /* lantern trace CMD ARGS...: run as given, not split */
 	pid_t pid;		   /* -p */
+	const char *flamegraph;	   /* --flamegraph FILE.svg: the stack maps as an SVG at exit */
+	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
 };
+
+/* Do hist() and lhist() keep the sum of their values (Prometheus's _sum)? */
+static inline bool options_hist_sums(const struct options *o)
+{
+	return o->format == OUTPUT_PROMETHEUS || o->metrics;
+}
 
 #endif

@@ -9,6 +9,8 @@
 #include "runtime/child.h"
 #include "runtime/load.h"
 #include "runtime/loop.h"
+#include "runtime/metrics.h"
+#include "output/folded.h"
 #include "sym/symbols.h"
 #include "sys/tracefs.h"
 
@@ -70,7 +72,11 @@ static int start(struct session *s)
 		fflush(s->out);
 		sb_free(&sb);
 	}
-	return attach_all(s) < 0 ? -1 : 0;
+	if (attach_all(s) < 0)
+		return -1;
+	if (o->metrics && !(s->metrics = metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
+		return -1;
+	return 0;
 }
 
 /* lantern scripts: compile(), with the -d stages it shows */
@@ -86,13 +92,29 @@ static int script_build(struct session *s)
 	return s->opts->dump ? 1 : 0;
 }
 
-/* two blank lines, on stdout even with -o, and in JSON too (as 0.17); the maps */
+/*
+ * Two blank lines, on stdout even with -o, and in JSON too (as 0.17; not
+ * in the formats other tools read); the maps; --flamegraph's file.
+ */
 static void script_finish(struct session *s, struct strbuf *out)
 {
+	enum output_format f = s->opts->format;
+
 	fflush(s->out);
-	fputs("\n\n", stdout);
+	if (f == OUTPUT_TEXT || f == OUTPUT_JSON)
+		fputs("\n\n", stdout);
 	fflush(stdout);
+	if (f == OUTPUT_FOLDED && !plan_has_stack_map(&s->plan))
+		fputs("lantern: -f folded prints the maps keyed by kstack or ustack, and no map is "
+		      "(e.g. @[kstack, comm] = count())\n",
+		      stderr);
 	maps_print_all(&s->oc, out);
+	fwrite(out->s, 1, out->len, s->out); /* the maps before what the flame graph says */
+	fflush(s->out);
+	sb_reset(out);
+	if (s->opts->flamegraph &&
+	    flamegraph_write(&s->oc, s->opts->flamegraph, "Flame Graph") < 0 && !s->exit_code)
+		s->exit_code = 1;
 }
 
 const struct frontend script_frontend = {
@@ -114,6 +136,8 @@ static void session_init(struct session *s, struct options *o, const struct fron
 
 static void session_free(struct session *s)
 {
+	metrics_stop(s->metrics);
+	s->metrics = NULL;
 	release_all(s);
 	child_reap(s);
 	symbols_release();

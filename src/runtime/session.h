@@ -55,6 +55,8 @@ struct session {
 	int child_status;  /* its wait status once it exited */
 	bool child_exited;
 
+	struct metrics_server *metrics; /* --metrics, while running */
+
 	volatile bool done; /* exit() seen, signal, child gone */
 	uint64_t lost_reported;
 	int exit_code;

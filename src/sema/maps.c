@@ -24,6 +24,33 @@ static void key_list_str(struct strbuf *sb, struct type *key)
 	sb_putc(sb, ']');
 }
 
+/* What names key e: a builtin (pid, comm) or a stack call (kstack(perf)), else "". */
+static const char *key_expr_name(const struct expr *e)
+{
+	if (e->kind == EXPR_BUILTIN)
+		return e->u.name;
+	if (e->kind == EXPR_CALL &&
+	    (!strcmp(e->u.call.name, "kstack") || !strcmp(e->u.call.name, "ustack")))
+		return e->u.call.name;
+	return "";
+}
+
+/* The name of each key position, the same in every access (else ""). */
+static void map_learn_key_names(struct check *c, struct map_info *m, struct expr_list *keys)
+{
+	if (!keys->n)
+		return;
+	if (!m->key_names)
+		m->key_names = arena_alloc(&c->p->arena, keys->n * sizeof(*m->key_names));
+	for (uint32_t i = 0; i < keys->n; i++) {
+		const char *name = key_expr_name(keys->v[i]);
+		if (!m->key_names[i])
+			m->key_names[i] = name;
+		else if (strcmp(m->key_names[i], name))
+			m->key_names[i] = "";
+	}
+}
+
 void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 {
 	struct expr_list *keys = &me->u.map.keys;
@@ -62,6 +89,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 	if (m->nkeys < 0) {
 		m->nkeys = keys->n;
 		m->key = tup;
+		map_learn_key_names(c, m, keys);
 		c->changed = true;
 		return;
 	}
@@ -79,6 +107,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 		return;
 	}
 	if (tup) {
+		map_learn_key_names(c, m, keys);
 		struct type *u = type_unify(a, m->key, tup);
 		if (u != m->key) {
 			m->key = u;

@@ -4,6 +4,7 @@
 #include "sym/elf.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static void load_kernel(void)
 		qsort(kernel.v, kernel.n, sizeof(*kernel.v), by_addr);
 }
 
-bool ksym_resolve(uint64_t addr, struct sym *out)
+static bool ksym_resolve_locked(uint64_t addr, struct sym *out)
 {
 	const struct addr_sym *s;
 
@@ -105,7 +106,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct addr_sym *)a)->name, ((const struct addr_sym *)b)->name);
 }
 
-uint64_t ksym_address(const char *name)
+static uint64_t ksym_address_locked(const char *name)
 {
 	struct addr_sym key = { 0, (char *)name }, *hit;
 
@@ -166,7 +167,7 @@ static struct user_file *user_file(const char *path)
 	return uf;
 }
 
-bool usym_resolve(int pid, uint64_t addr, struct sym *out)
+static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 {
 	char path[64], line[PATH_MAX + 128], file[PATH_MAX];
 	unsigned long long lo, hi, off;
@@ -198,6 +199,37 @@ bool usym_resolve(int pid, uint64_t addr, struct sym *out)
 	}
 	fclose(f);
 	return found;
+}
+
+/*
+ * The tables load on first use and grow (user files); the metrics server
+ * (runtime/metrics.c) resolves stacks from its own thread, so every entry
+ * point takes this lock. Names stay valid until symbols_release().
+ */
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool ksym_resolve(uint64_t addr, struct sym *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	bool ok = ksym_resolve_locked(addr, out);
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
+}
+
+uint64_t ksym_address(const char *name)
+{
+	pthread_mutex_lock(&sym_lock);
+	uint64_t a = ksym_address_locked(name);
+	pthread_mutex_unlock(&sym_lock);
+	return a;
+}
+
+bool usym_resolve(int pid, uint64_t addr, struct sym *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	bool ok = usym_resolve_locked(pid, addr, out);
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
 }
 
 void symbols_release(void)
