@@ -122,12 +122,38 @@ static int read_strlen(struct plan *p)
 	return 0;
 }
 
+/*
+ * How many keys a map holds: LANTERN_MAP_KEYS_MAX, else
+ * BPFTRACE_MAP_KEYS_MAX, else 4096 (as bpftrace).
+ */
+static int read_map_keys_max(struct plan *p, uint32_t *out)
+{
+	const char *name = getenv("LANTERN_MAP_KEYS_MAX") ? "LANTERN_MAP_KEYS_MAX"
+							  : "BPFTRACE_MAP_KEYS_MAX";
+	const char *e = getenv(name);
+	char *end;
+	unsigned long long n;
+
+	*out = MAP_KEYS_DEFAULT;
+	if (!e)
+		return 0;
+	n = strtoull(e, &end, 10);
+	if (*end || end == e || n < 1 || n > MAP_KEYS_LIMIT) {
+		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: a map holds 1 to %u keys", name, e,
+			   MAP_KEYS_LIMIT);
+		return -1;
+	}
+	*out = (uint32_t)n;
+	return 0;
+}
+
 int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
+	uint32_t keys_max;
 
 	plan_init(p, opts);
-	if (read_strlen(p) < 0)
+	if (read_strlen(p) < 0 || read_map_keys_max(p, &keys_max) < 0)
 		return -1;
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
 	if (!p->ast)
@@ -145,6 +171,6 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 		sema_dump_types(p, dump);
 	if (d && !(d & (DUMP_IR | DUMP_BPF)))
 		return 0;
-	maps_plan(&p->maps, &p->arena, ringbuf_bytes(p));
+	maps_plan(&p->maps, &p->arena, ringbuf_bytes(p), keys_max);
 	return generate(p, !d || (d & DUMP_BPF), dump);
 }

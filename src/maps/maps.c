@@ -43,7 +43,7 @@ struct map_info *maps_user(struct map_set *ms, struct arena *a, const char *name
 	return m;
 }
 
-void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes)
+void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint32_t keys_max)
 {
 	vec_foreach(&ms->user, mp)
 	{
@@ -51,7 +51,7 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes)
 		struct type *v = m->value;
 		bool bucket = v->kind == TY_HIST || v->kind == TY_LHIST;
 		enum bpf_map_type type = BPF_MAP_TYPE_HASH;
-		uint32_t max = 4096;
+		uint32_t max = keys_max;
 
 		m->percpu = type_is_agg(v);
 		m->array = !m->key && v->kind == TY_COUNT;
@@ -63,7 +63,7 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes)
 		} else if (m->percpu) {
 			type = BPF_MAP_TYPE_PERCPU_HASH;
 			if (bucket)
-				max = 4096 * 4;
+				max = keys_max > UINT32_MAX / 4 ? UINT32_MAX : keys_max * 4;
 		}
 		m->bpf_map = maps_add(ms, arena_printf(a, "@%s", m->name), type, m->key_size, v->size,
 				      max);

@@ -77,8 +77,15 @@ int maps_add(struct map_set *ms, const char *name, enum bpf_map_type type, uint3
 	     uint32_t value_size, uint32_t max_entries);
 /* The user map @name, added (untyped) on first mention. */
 struct map_info *maps_user(struct map_set *ms, struct arena *a, const char *name, struct span sp);
-/* After typing: a BPF map for each user map, then scratch, ring buffer and lost counter. */
-void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes);
+#define MAP_KEYS_DEFAULT 4096	  /* keys of a map (BPFTRACE_MAP_KEYS_MAX) */
+#define MAP_KEYS_LIMIT (1u << 24) /* the most lantern takes */
+
+/*
+ * After typing: a BPF map for each user map, of at most keys_max keys
+ * (hist and lhist: 4 times as many entries, for their buckets), then
+ * scratch, ring buffer and lost counter.
+ */
+void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint32_t keys_max);
 /* The stack trace map for stacks of type t (TY_STACK): its index, made on first use. */
 int maps_stack_for(struct map_set *ms, struct arena *a, const struct type *t);
 /* The same, NULL when the plan has none. */

@@ -532,7 +532,8 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 		b.ids[k] = plan_add_record(p, r);
 	}
 	/* 8 MB: the bursts of a busy program fit while user space drains */
-	maps_plan(&p->maps, &p->arena, e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : 8u << 20);
+	maps_plan(&p->maps, &p->arena, e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : 8u << 20,
+		  MAP_KEYS_DEFAULT);
 	b.scratch = p->maps.scratch;
 	b.ringbuf = p->maps.ringbuf;
 	b.lost = p->maps.lost;
