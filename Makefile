@@ -7,6 +7,10 @@
 #   make asan     the same checks built with ASan+UBSan (in build-asan/)
 #   make fuzz     fuzz the compiler with libFuzzer for FUZZ_TIME seconds (default 600)
 #   make bench    benchmarks against bpftrace (never part of check)
+#   make install  install lantern, its man page and its bash completion under
+#                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default, DESTDIR empty)
+#   make uninstall      remove them (same PREFIX and DESTDIR)
+#   make install-check  install into a temporary DESTDIR, check, uninstall (no root)
 #   V=1           show the compiler's command lines
 
 CC      ?= gcc
@@ -82,7 +86,7 @@ skipped-summary = @if [ -s $(1)/skipped ]; then echo "skipped in this run:"; sed
 
 check: all
 	@rm -f $(BUILD)/skipped
-	@$(MAKE) --no-print-directory unit errors runtime layers fuzz-check
+	@$(MAKE) --no-print-directory unit errors runtime layers install-check fuzz-check
 	$(call skipped-summary,$(BUILD))
 
 # The unit, error and runtime suites under ASan+UBSan, leak detection on
@@ -94,6 +98,25 @@ asan:
 
 bench: all
 	bench/run.sh $(BUILD)
+
+# bin/lantern, share/man/man8/lantern.8 and the bash completion under
+# $(DESTDIR)$(PREFIX); tests/install.sh checks them (no root needed)
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  = $(PREFIX)/bin
+MAN8DIR = $(PREFIX)/share/man/man8
+COMPDIR = $(PREFIX)/share/bash-completion/completions
+
+install: $(BUILD)/lantern
+	install -D -m 755 $(BUILD)/lantern $(DESTDIR)$(BINDIR)/lantern
+	install -D -m 644 doc/lantern.8 $(DESTDIR)$(MAN8DIR)/lantern.8
+	install -D -m 644 doc/lantern.bash $(DESTDIR)$(COMPDIR)/lantern
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/lantern $(DESTDIR)$(MAN8DIR)/lantern.8 $(DESTDIR)$(COMPDIR)/lantern
+
+install-check:
+	tests/install.sh $(BUILD)
 
 # libFuzzer over the whole compiler (tests/fuzz/fuzz_compile.c), built with
 # clang and ASan+UBSan. New inputs go to build-fuzz/corpus; the seeds and
@@ -128,7 +151,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
 		util-linux python3 systemtap-sdt-dev strace linux-perf \
-		libmicrohttpd-dev prometheus man-db >/dev/null
+		libmicrohttpd-dev prometheus man-db bash-completion >/dev/null
 
 format:
 	clang-format -i $(LIB_SRCS) src/main.c
@@ -136,6 +159,7 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit errors runtime layers check asan bench deps format clean fuzz fuzz-check
+.PHONY: all unit errors runtime layers check asan bench deps format clean fuzz fuzz-check \
+	install uninstall install-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -68,7 +68,7 @@ static int start(struct session *s)
 	if (!o->quiet && !s->fe->quiet) {
 		struct strbuf sb = { 0 };
 		s->oc.writer->attached(&sb, s->plan.insts.len);
-		fwrite(sb.s, 1, sb.len, s->out);
+		fputs(sb_str(&sb), s->out);
 		fflush(s->out);
 		sb_free(&sb);
 	}
@@ -109,7 +109,8 @@ static void script_finish(struct session *s, struct strbuf *out)
 		      "(e.g. @[kstack, comm] = count())\n",
 		      stderr);
 	maps_print_all(&s->oc, out);
-	fwrite(out->s, 1, out->len, s->out); /* the maps before what the flame graph says */
+	if (out->len) /* the maps before what the flame graph says */
+		fwrite(out->s, 1, out->len, s->out);
 	fflush(s->out);
 	sb_reset(out);
 	if (s->opts->flamegraph &&
