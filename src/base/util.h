@@ -15,6 +15,14 @@
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #define NORETURN __attribute__((noreturn))
 
+/* The 8 bytes at p (maybe unaligned) as an int64_t. */
+static inline int64_t load_i64(const void *p)
+{
+	int64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
 /* Allocation that cannot fail: lantern exits with a message on OOM. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

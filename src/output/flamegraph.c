@@ -5,6 +5,7 @@
  * flamegraph.h for what the document holds.
  */
 #include "output/flamegraph.h"
+#include "output/escape.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -330,30 +331,15 @@ static void layout(struct fg_tree *t)
  */
 static size_t char_len(const unsigned char *s, size_t n)
 {
-	uint32_t cp;
-	size_t len, i;
+	size_t len;
 
 	if (s[0] < 0x80)
 		return s[0] >= 0x20 && s[0] != 0x7f;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0; /* overlong, or past Unicode */
-	if (cp < 0xa0 || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
-		return 0;
+	len = utf8_len(s, n);
+	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0; /* C1 controls */
+	if (len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
+		return 0; /* U+FFFE, U+FFFF */
 	return len;
 }
 

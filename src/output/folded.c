@@ -59,13 +59,6 @@ static size_t stack_maps(const struct plan *p)
 	return n;
 }
 
-static int64_t get_i64(const void *p)
-{
-	int64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* The entry's sample count: > 0, or 0 to leave it out. */
 static uint64_t entry_count(const struct type *t, const struct map_item *it)
 {
@@ -76,10 +69,10 @@ static uint64_t entry_count(const struct type *t, const struct map_item *it)
 	case TY_LHIST:
 		return hist_total(it->buckets, it->nbuckets);
 	case TY_AVG:
-		v = avg_value(get_i64(it->value), (uint64_t)get_i64(it->value + 8));
+		v = avg_value(load_i64(it->value), (uint64_t)load_i64(it->value + 8));
 		break;
 	case TY_COUNT:
-		return (uint64_t)get_i64(it->value);
+		return (uint64_t)load_i64(it->value);
 	case TY_SUM:
 	case TY_MIN:
 	case TY_MAX:

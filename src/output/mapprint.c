@@ -16,13 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t get_i64(const void *p)
-{
-	int64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static int cmp_value(const struct type *t, const void *a, const void *b, bool key);
 
 static int cmp_int(bool is_signed, int64_t x, int64_t y)
@@ -48,20 +41,20 @@ static int cmp_value(const struct type *t, const void *a, const void *b, bool ke
 		return 0;
 	case TY_AVG:
 	case TY_STATS: {
-		int64_t ca = get_i64((const uint8_t *)a + 8), cb = get_i64((const uint8_t *)b + 8);
-		int64_t x = ca ? get_i64(a) / ca : 0, y = cb ? get_i64(b) / cb : 0;
+		int64_t ca = load_i64((const uint8_t *)a + 8), cb = load_i64((const uint8_t *)b + 8);
+		int64_t x = ca ? load_i64(a) / ca : 0, y = cb ? load_i64(b) / cb : 0;
 		return cmp_int(t->is_signed, x, y);
 	}
 	case TY_COUNT:
-		return cmp_int(false, get_i64(a), get_i64(b));
+		return cmp_int(false, load_i64(a), load_i64(b));
 	case TY_RECORD:
 	case TY_ARRAY:
 		return memcmp(a, b, t->size);
 	case TY_MIN:
 	case TY_MAX:
-		return cmp_int(true, get_i64(a), get_i64(b));
+		return cmp_int(true, load_i64(a), load_i64(b));
 	default:
-		return cmp_int(!key && t->is_signed, get_i64(a), get_i64(b));
+		return cmp_int(!key && t->is_signed, load_i64(a), load_i64(b));
 	}
 }
 
@@ -132,14 +125,14 @@ static const uint8_t *divide(const struct type *t, const uint8_t *v, int64_t div
 		break;
 	case TY_AVG:
 		/* the average divided, kept as total / 1 */
-		x = print_div_s64(avg_value(get_i64(v), (uint64_t)get_i64(v + 8)), div);
+		x = print_div_s64(avg_value(load_i64(v), (uint64_t)load_i64(v + 8)), div);
 		memcpy(buf, &x, 8);
 		memcpy(buf + 8, &one, 8);
 		return buf;
 	default:
 		return v;
 	}
-	x = get_i64(v);
+	x = load_i64(v);
 	if (is_signed)
 		x = print_div_s64(x, div);
 	else

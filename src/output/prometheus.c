@@ -170,13 +170,6 @@ static void sample(struct map_walk *w, const struct map_item *it, const char *su
 	sb_printf(w->out, " %s\n", value);
 }
 
-static int64_t get_i64(const void *p)
-{
-	int64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static void sample_int(struct map_walk *w, const struct map_item *it, const char *suffix,
 		       int64_t v, bool is_signed)
 {
@@ -238,19 +231,19 @@ static void prom_map_entry(struct map_walk *w, const struct map_item *it)
 
 	switch (family_kind(t)) {
 	case FAM_COUNTER:
-		sample_int(w, it, "_total", get_i64(it->value), false);
+		sample_int(w, it, "_total", load_i64(it->value), false);
 		break;
 	case FAM_GAUGE:
 		if (t->kind == TY_AVG)
-			sample_int(w, it, "", avg_value(get_i64(it->value), get_i64(it->value + 8)), true);
+			sample_int(w, it, "", avg_value(load_i64(it->value), load_i64(it->value + 8)), true);
 		else if (t->kind == TY_INT)
 			sample_int(w, it, "", value_int(t, it->value), t->is_signed);
 		else
-			sample_int(w, it, "", get_i64(it->value), t->kind != TY_SUM || t->is_signed);
+			sample_int(w, it, "", load_i64(it->value), t->kind != TY_SUM || t->is_signed);
 		break;
 	case FAM_SUMMARY:
-		sample_int(w, it, "_sum", get_i64(it->value), t->is_signed);
-		sample_int(w, it, "_count", get_i64(it->value + 8), false);
+		sample_int(w, it, "_sum", load_i64(it->value), t->is_signed);
+		sample_int(w, it, "_count", load_i64(it->value + 8), false);
 		break;
 	case FAM_HISTOGRAM:
 		histogram(w, it);
