@@ -167,24 +167,69 @@ static struct user_file *user_file(const char *path)
 	return uf;
 }
 
-static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * /proc/PID/maps as last read, per process: a process that has exited
+ * (the -c command, when the maps print) still has its stacks resolved.
+ */
+struct maps_snap {
+	int pid;
+	char *text;
+};
+static struct maps_snap *snaps;
+static size_t nsnaps;
+
+static struct maps_snap *snap_of(int pid)
 {
-	char path[64], line[PATH_MAX + 128], file[PATH_MAX];
-	unsigned long long lo, hi, off;
-	char perms[8];
-	bool found = false;
-	FILE *f;
+	for (size_t i = 0; i < nsnaps; i++)
+		if (snaps[i].pid == pid)
+			return &snaps[i];
+	return NULL;
+}
+
+/* pid's mappings now (and remembered), or as last seen; NULL if never. */
+static const char *process_maps(int pid)
+{
+	char path[64];
+	size_t len = 0;
+	struct maps_snap *sn = snap_of(pid);
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	if (!(f = fopen(path, "r")))
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	char *text = read_file(path, &len);
+	if (!text || !len) { /* gone, or a zombie without memory */
+		free(text);
+		return sn ? sn->text : NULL;
+	}
+	if (!sn) {
+		snaps = xrealloc(snaps, (nsnaps + 1) * sizeof(*snaps));
+		sn = &snaps[nsnaps++];
+		sn->pid = pid;
+	} else {
+		free(sn->text);
+	}
+	sn->text = text;
+	return text;
+}
+
+static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
+{
+	char line[PATH_MAX + 128], file[PATH_MAX];
+	unsigned long long lo, hi, off;
+	char perms[8];
+	const char *maps = process_maps(pid);
+
+	for (const char *p = maps, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		/* one line at a time: sscanf() would go on to the next */
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		snprintf(line, sizeof(line), "%.*s", (int)MIN(n, sizeof(line) - 1), p);
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off, file) != 5 ||
 		    addr < lo || addr >= hi || file[0] != '/')
 			continue;
 		struct user_file *uf = user_file(file);
 		uint64_t foff = addr - lo + off;
-		for (int i = 0; i < uf->nsegs && !found; i++) {
+		for (int i = 0; i < uf->nsegs; i++) {
 			const struct elf_segment *sg = &uf->segs[i];
 			if (foff < sg->offset || foff >= sg->offset + sg->size)
 				continue;
@@ -192,13 +237,19 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 			const struct addr_sym *s = nearest(&uf->syms, vaddr);
 			if (s) {
 				*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
-				found = true;
+				return true;
 			}
 		}
-		break;
+		return false;
 	}
-	fclose(f);
-	return found;
+	return false;
+}
+
+void sym_remember_process(int pid)
+{
+	pthread_mutex_lock(&sym_lock);
+	process_maps(pid);
+	pthread_mutex_unlock(&sym_lock);
 }
 
 /*
@@ -206,7 +257,6 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
  * (runtime/metrics.c) resolves stacks from its own thread, so every entry
  * point takes this lock. Names stay valid until symbols_release().
  */
-static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool ksym_resolve(uint64_t addr, struct sym *out)
 {
@@ -245,4 +295,9 @@ void symbols_release(void)
 	free(files);
 	files = NULL;
 	nfiles = 0;
+	for (size_t i = 0; i < nsnaps; i++)
+		free(snaps[i].text);
+	free(snaps);
+	snaps = NULL;
+	nsnaps = 0;
 }

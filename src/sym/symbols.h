@@ -24,6 +24,11 @@ static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *ou
 {
 	return user ? usym_resolve(pid, addr, out) : ksym_resolve(addr, out);
 }
+/*
+ * Remember pid's mappings now, so that its user stacks still resolve after
+ * it exits (usym_resolve() also remembers them whenever it reads them).
+ */
+void sym_remember_process(int pid);
 /* The address of a kernel symbol (any kind kallsyms lists), or 0. */
 uint64_t ksym_address(const char *name);
 void symbols_release(void);
