@@ -115,7 +115,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	return reply(ms, conn, MHD_HTTP_NOT_FOUND, "text/plain", sb.s, sb.len);
 }
 
-/* ADDR:PORT, [V6ADDR]:PORT or :PORT (every address) into a socket address. */
+/*
+ * ADDR:PORT, [V6ADDR]:PORT or :PORT (every address) into a socket
+ * address: 0, -1 when spec is not of that form, -2 when ADDR does not resolve.
+ */
 static int parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len)
 {
 	const char *colon = strrchr(spec, ':');
@@ -140,7 +143,7 @@ static int parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *
 	memcpy(host, spec, hl);
 	host[hl] = 0;
 	if (getaddrinfo(hl ? host : NULL, colon + 1, &hints, &res) != 0 || !res)
-		return -1;
+		return -2;
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
 	*len = res->ai_addrlen;
 	freeaddrinfo(res);
@@ -152,7 +155,12 @@ struct metrics_server *metrics_start(const char *spec, const struct out_ctx *oc,
 	struct sockaddr_storage ss;
 	socklen_t len;
 
-	if (parse_addr(spec, &ss, &len) < 0) {
+	int rc = parse_addr(spec, &ss, &len);
+	if (rc == -2) {
+		fprintf(stderr, "lantern: --metrics '%s': no such address\n", spec);
+		return NULL;
+	}
+	if (rc < 0) {
 		fprintf(stderr,
 			"lantern: --metrics '%s': expected ADDR:PORT\n"
 			"hint: --metrics 127.0.0.1:9435, --metrics :9435 (every address), "
