@@ -17,6 +17,11 @@
  * r6-r9 by itself. When nothing is free the longest-lived conflicting
  * value is spilled to a stack slot (loads before uses, stores after
  * definitions) and allocation starts over.
+ *
+ * Spill slots are then packed (pack_slots): two spilled values whose
+ * lives do not overlap share a slot, found by the same liveness over the
+ * slots' loads and stores, so the 512-byte stack holds far more spills
+ * than values are spilled at any one point.
  */
 #include "codegen/regalloc.h"
 
@@ -234,10 +239,22 @@ static void hints(struct ra *ra)
 	}
 }
 
+/* The stack slots spill() made, to pack at the end. */
+struct slots {
+	int16_t *v;
+	uint32_t n, cap;
+};
+
 /* Replace every use/def of vreg v by loads/stores of a stack slot. */
-static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_cap)
+static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_cap, struct slots *sl)
 {
 	int16_t slot = ir_stack(ir, 8);
+
+	if (sl->n == sl->cap) {
+		sl->cap = sl->cap ? 2 * sl->cap : 32;
+		sl->v = xrealloc(sl->v, sl->cap * sizeof(*sl->v));
+	}
+	sl->v[sl->n++] = slot;
 	VEC(struct ir_insn) out = { 0 };
 	struct ir_regs r;
 
@@ -349,12 +366,128 @@ static int32_t try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp
 	return victim;
 }
 
+/* The index in sl of the spill slot insn loads (use) or stores (def), or -1. */
+static int32_t slot_access(const struct ir_insn *i, const struct slots *sl, int32_t base, bool *def)
+{
+	int32_t off;
+
+	if (i->kind != IR_INSN)
+		return -1;
+	if (i->code == (BPF_LDX | BPF_MEM | BPF_DW) && i->src == R10) {
+		off = i->off;
+		*def = false;
+	} else if (i->code == (BPF_STX | BPF_MEM | BPF_DW) && i->dst == R10) {
+		off = i->off;
+		*def = true;
+	} else {
+		return -1;
+	}
+	/* spill() made its slots after every other: -(base + 8) and below, in order */
+	int32_t k = (-off - base) / 8 - 1;
+	return -off > base && k >= 0 && (uint32_t)k < sl->n && sl->v[k] == off ? k : -1;
+}
+
+/*
+ * Give spill slots whose lives do not overlap the same stack offset
+ * (liveness over the blocks, interference, greedy colouring in order).
+ * base: the stack the program used before spilling.
+ */
+static void pack_slots(struct ra *ra, const struct slots *sl, int32_t base)
+{
+	struct ir_insn *in = ra->ir->insns.data;
+	uint32_t n = sl->n, w = (n + 63) / 64, nb = ra->nblocks;
+	uint64_t *gen = xcalloc((size_t)nb * w, 8), *kill = xcalloc((size_t)nb * w, 8);
+	uint64_t *lin = xcalloc((size_t)nb * w, 8), *lout = xcalloc((size_t)nb * w, 8);
+	uint64_t *clash = xcalloc((size_t)n * w, 8), *live = xcalloc(w, 8);
+	int32_t *colour = xmalloc(sizeof(int32_t) * n);
+	bool def, changed = true;
+	uint32_t ncolours = 0;
+
+	for (uint32_t b = 0; b < nb; b++)
+		for (uint32_t i = ra->blocks[b].last + 1; i-- > ra->blocks[b].first;) {
+			int32_t k = slot_access(&in[i], sl, base, &def);
+			if (k < 0)
+				continue;
+			uint64_t *g = gen + (size_t)b * w, *kl = kill + (size_t)b * w;
+			if (def) {
+				bs_set(kl, k);
+				g[k / 64] &= ~(1ull << (k % 64));
+			} else {
+				bs_set(g, k);
+			}
+		}
+	while (changed) {
+		changed = false;
+		for (uint32_t b = nb; b-- > 0;) {
+			uint64_t *o = lout + (size_t)b * w, *li = lin + (size_t)b * w;
+			for (int s = 0; s < ra->blocks[b].nsucc; s++)
+				for (uint32_t q = 0; q < w; q++)
+					o[q] |= lin[(size_t)ra->blocks[b].succ[s] * w + q];
+			for (uint32_t q = 0; q < w; q++) {
+				uint64_t v = gen[(size_t)b * w + q] | (o[q] & ~kill[(size_t)b * w + q]);
+				if (v != li[q]) {
+					li[q] = v;
+					changed = true;
+				}
+			}
+		}
+	}
+	/* a slot stored while another is live clashes with it */
+	for (uint32_t b = 0; b < nb; b++) {
+		memcpy(live, lout + (size_t)b * w, w * 8);
+		for (uint32_t i = ra->blocks[b].last + 1; i-- > ra->blocks[b].first;) {
+			int32_t k = slot_access(&in[i], sl, base, &def);
+			if (k < 0)
+				continue;
+			if (!def) {
+				bs_set(live, k);
+				continue;
+			}
+			for (uint32_t q = 0; q < n; q++)
+				if (q != (uint32_t)k && bs_has(live, q)) {
+					bs_set(clash + (size_t)k * w, q);
+					bs_set(clash + (size_t)q * w, k);
+				}
+			live[k / 64] &= ~(1ull << (k % 64));
+		}
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		int32_t c = 0;
+		for (bool taken = true; taken; c += taken) {
+			taken = false;
+			for (uint32_t q = 0; q < k && !taken; q++)
+				taken = colour[q] == c && bs_has(clash + (size_t)k * w, q);
+		}
+		colour[k] = c;
+		if ((uint32_t)c + 1 > ncolours)
+			ncolours = c + 1;
+	}
+	for (size_t i = 0; i < ra->ir->insns.len; i++) {
+		int32_t k = slot_access(&in[i], sl, base, &def);
+		if (k >= 0)
+			in[i].off = (int16_t)-(base + 8 * (colour[k] + 1));
+	}
+	ra->ir->stack_size = base + 8 * ncolours;
+	free(gen);
+	free(kill);
+	free(lin);
+	free(lout);
+	free(clash);
+	free(live);
+	free(colour);
+}
+
+/* Spilled values may use stack far past 512 bytes before their slots are packed. */
+#define SPILL_STACK_MAX 8192
+
 int regalloc(struct ir *ir, char *err, size_t errlen)
 {
 	uint8_t *is_temp = NULL;
 	uint32_t temp_cap = 0;
 	struct ra ra;
 	int rounds = 0;
+	struct slots sl = { 0 };
+	int32_t base = (int32_t)ir->stack_size;
 
 	for (;;) {
 		memset(&ra, 0, sizeof(ra));
@@ -378,14 +511,26 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 		if (victim == 0)
 			break;
 		ra_free(&ra);
-		if (victim < 0 || ir->stack_size + 8 > 512 || ++rounds > 1000) {
+		if (victim < 0 || ir->stack_size + 8 > SPILL_STACK_MAX || ++rounds > 1000) {
 			snprintf(err, errlen,
 				 "the program needs more registers and stack than eBPF allows (%u bytes of stack)",
 				 ir->stack_size);
 			free(is_temp);
+			free(sl.v);
 			return -1;
 		}
-		spill(ir, victim, &is_temp, &temp_cap);
+		spill(ir, victim, &is_temp, &temp_cap, &sl);
+	}
+	if (sl.n)
+		pack_slots(&ra, &sl, base);
+	free(sl.v);
+	if (ir->stack_size > 512) {
+		snprintf(err, errlen,
+			 "the program needs more registers and stack than eBPF allows (%u bytes of stack)",
+			 ir->stack_size);
+		ra_free(&ra);
+		free(is_temp);
+		return -1;
 	}
 
 	/* Rewrite to physical registers, dropping moves to self. */

@@ -156,12 +156,9 @@ static const struct flag madvises[] = {
 	{ 21, "MADV_PAGEOUT" },
 };
 static const struct flag sighows[] = { { 0, "SIG_BLOCK" }, { 1, "SIG_UNBLOCK" }, { 2, "SIG_SETMASK" } };
+static const struct flag epoll_flags[] = { { 0x80000, "EPOLL_CLOEXEC" } };
+static const struct flag efd_flags[] = { { 0x80000, "EFD_CLOEXEC" }, { 0x800, "EFD_NONBLOCK" }, { 1, "EFD_SEMAPHORE" } };
 static const struct flag epoll_ops[] = { { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL_DEL" }, { 3, "EPOLL_CTL_MOD" } };
-static const struct flag msg_flags[] = {
-	{ 1, "MSG_OOB" }, { 2, "MSG_PEEK" }, { 4, "MSG_DONTROUTE" }, { 8, "MSG_CTRUNC" },
-	{ 0x20, "MSG_TRUNC" }, { 0x40, "MSG_DONTWAIT" }, { 0x80, "MSG_EOR" }, { 0x100, "MSG_WAITALL" },
-	{ 0x4000, "MSG_NOSIGNAL" }, { 0x8000, "MSG_MORE" }, { 0x40000000, "MSG_CMSG_CLOEXEC" },
-};
 
 /* The path of descriptor fd of process pid (-y), appended as "<path>" */
 static void put_fd_path(struct strbuf *out, int pid, int64_t fd)
@@ -363,8 +360,41 @@ static bool decode_pointed_more(struct strbuf *out, enum targ k, const struct ta
 	case A_EPOLL_CTL_OP:
 		put_const(out, v, epoll_ops, N(epoll_ops), false);
 		break;
+	case A_EPOLL_EVENT_IN:
+		/* EPOLL_CTL_DEL ignores it: strace shows its address */
+		if (v && a->data && !a->unread && a->len >= 12 && d->args[1] != 2)
+			put_epoll_event(out, a->data, a->len);
+		else
+			put_ptr(out, v);
+		break;
+	case A_EPOLL_EVENTS:
+		if (v && a->data && !a->unread && d->ret >= 0)
+			put_epoll_events(out, a->data, a->len, d->ret);
+		else
+			put_ptr(out, v);
+		break;
 	case A_MSG_FLAGS:
-		put_flags(out, (uint64_t)v, msg_flags, N(msg_flags), "0");
+		put_msg_flags(out, v);
+		break;
+	case A_EPOLL_FLAGS:
+		put_flags(out, (uint64_t)v, epoll_flags, N(epoll_flags), "0");
+		break;
+	case A_EFD_FLAGS:
+		put_flags(out, (uint64_t)v, efd_flags, N(efd_flags), "0");
+		break;
+	case A_IOVEC_IN:
+	case A_IOVEC_OUT:
+		if (v && a->data && !a->unread)
+			put_iovecs(out, a->data, a->len, d->args[2], k == A_IOVEC_OUT ? d->ret : -1, d);
+		else
+			put_ptr(out, v);
+		break;
+	case A_MSGHDR_IN:
+	case A_MSGHDR_OUT:
+		if (v && a->data && !a->unread)
+			put_msghdr(out, a->data, a->len, k == A_MSGHDR_OUT ? d->ret : -1, d);
+		else
+			put_ptr(out, v);
 		break;
 	default:
 		return false;

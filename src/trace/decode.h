@@ -73,6 +73,15 @@ void put_wait_status(struct strbuf *out, int status);
 int dirents_count(const uint8_t *p, size_t n);
 /* struct pollfd[]: "[{fd=0, events=POLLIN}]", or the revents of those that have any */
 void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents);
+/* struct epoll_event {events=EPOLLIN, data={u32=3, u64=3}}; an array of count of them */
+void put_epoll_event(struct strbuf *out, const uint8_t *p, size_t n);
+void put_epoll_events(struct strbuf *out, const uint8_t *p, size_t n, int64_t count);
+/* MSG_* flags */
+void put_msg_flags(struct strbuf *out, int64_t v);
+/* iovecs and struct msghdr as TR_IOV_* and TR_MSG_* read them (sysdesc.h); total: the bytes moved */
+void put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, int64_t total,
+		const struct tdecode *d);
+void put_msghdr(struct strbuf *out, const uint8_t *p, size_t n, int64_t total, const struct tdecode *d);
 void put_sock_proto(struct strbuf *out, int64_t family, int64_t proto);
 
 #endif

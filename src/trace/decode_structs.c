@@ -442,6 +442,108 @@ void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents)
 	sb_putc(out, ']');
 }
 
+static const struct flag epoll_events[] = {
+	{ 0x1, "EPOLLIN" },	    { 0x2, "EPOLLPRI" },	{ 0x4, "EPOLLOUT" },	    { 0x8, "EPOLLERR" },
+	{ 0x10, "EPOLLHUP" },	    { 0x20, "EPOLLNVAL" },	{ 0x40, "EPOLLRDNORM" },    { 0x80, "EPOLLRDBAND" },
+	{ 0x100, "EPOLLWRNORM" },   { 0x200, "EPOLLWRBAND" },	{ 0x400, "EPOLLMSG" },	    { 0x2000, "EPOLLRDHUP" },
+	{ 1u << 28, "EPOLLEXCLUSIVE" }, { 1u << 29, "EPOLLWAKEUP" }, { 1u << 30, "EPOLLONESHOT" },
+	{ 1u << 31, "EPOLLET" },
+};
+
+/* x86-64's struct epoll_event is packed: u32 events, u64 data (12 bytes) */
+void put_epoll_event(struct strbuf *out, const uint8_t *p, size_t n)
+{
+	uint64_t data = u64_at(p, n, 4);
+
+	sb_puts(out, "{events=");
+	put_flags(out, u32_at(p, n, 0), epoll_events, ARRAY_SIZE(epoll_events), "0");
+	sb_printf(out, ", data={u32=%u, u64=%llu}}", (uint32_t)data, (unsigned long long)data);
+}
+
+void put_epoll_events(struct strbuf *out, const uint8_t *p, size_t n, int64_t count)
+{
+	sb_putc(out, '[');
+	for (int64_t i = 0; i < count && (size_t)(i + 1) * 12 <= n; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		put_epoll_event(out, p + i * 12, 12);
+	}
+	if (count > 0 && (size_t)count * 12 > n)
+		sb_puts(out, ", ...");
+	sb_putc(out, ']');
+}
+
+static const struct flag msg_flags[] = {
+	{ 1, "MSG_OOB" }, { 2, "MSG_PEEK" }, { 4, "MSG_DONTROUTE" }, { 8, "MSG_CTRUNC" },
+	{ 0x20, "MSG_TRUNC" }, { 0x40, "MSG_DONTWAIT" }, { 0x80, "MSG_EOR" }, { 0x100, "MSG_WAITALL" },
+	{ 0x4000, "MSG_NOSIGNAL" }, { 0x8000, "MSG_MORE" }, { 0x40000000, "MSG_CMSG_CLOEXEC" },
+};
+
+void put_msg_flags(struct strbuf *out, int64_t v)
+{
+	put_flags(out, (uint64_t)v, msg_flags, ARRAY_SIZE(msg_flags), "0");
+}
+
+static void put_address(struct strbuf *out, uint64_t p)
+{
+	if (p)
+		sb_printf(out, "0x%llx", (unsigned long long)p);
+	else
+		sb_puts(out, "NULL");
+}
+
+/*
+ * The iovecs read (TR_IOV_*'s layout, sysdesc.h): [{iov_base="...",
+ * iov_len=N}, ...], each showing what the call moved (total bytes in all,
+ * in order; -1: each one's length), at most -s bytes of it.
+ */
+void put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, int64_t total,
+		const struct tdecode *d)
+{
+	uint32_t k = u32_at(p, n, 0), slot = u32_at(p, n, 4);
+	uint64_t left = total < 0 ? UINT64_MAX : (uint64_t)total;
+
+	sb_putc(out, '[');
+	for (uint32_t i = 0; i < k; i++) {
+		size_t at = 8 + (size_t)i * (16 + slot);
+		uint64_t base = u64_at(p, n, at), len = u64_at(p, n, at + 8);
+		uint64_t moved = MIN(len, left);
+		left -= moved;
+		sb_puts(out, i ? ", {iov_base=" : "{iov_base=");
+		if (at + 16 + MIN(moved, slot) > n)
+			put_address(out, base);
+		else
+			put_quoted(out, p + at + 16, MIN(moved, slot), d->strsize, moved > d->strsize, d->hex);
+		sb_printf(out, ", iov_len=%llu}", (unsigned long long)len);
+	}
+	if (count > (int64_t)k)
+		sb_puts(out, k ? ", ..." : "...");
+	sb_putc(out, ']');
+}
+
+/* struct msghdr (TR_MSG_*'s layout): its members as strace names them, the iovecs decoded */
+void put_msghdr(struct strbuf *out, const uint8_t *p, size_t n, int64_t total, const struct tdecode *d)
+{
+	uint64_t control = u64_at(p, n, 32), controllen = u64_at(p, n, 40);
+
+	if (n < MSGHDR_SIZE + 8) {
+		sb_puts(out, "{...}");
+		return;
+	}
+	sb_puts(out, "{msg_name=");
+	put_address(out, u64_at(p, n, 0));
+	sb_printf(out, ", msg_namelen=%d, msg_iov=", (int)u32_at(p, n, 8));
+	put_iovecs(out, p + MSGHDR_SIZE, n - MSGHDR_SIZE, (int64_t)u64_at(p, n, 24), total, d);
+	sb_printf(out, ", msg_iovlen=%llu", (unsigned long long)u64_at(p, n, 24));
+	if (controllen) {
+		sb_puts(out, ", msg_control=");
+		put_address(out, control);
+	}
+	sb_printf(out, ", msg_controllen=%llu, msg_flags=", (unsigned long long)controllen);
+	put_msg_flags(out, (int)u32_at(p, n, 48));
+	sb_putc(out, '}');
+}
+
 static const struct flag inet_protos[] = {
 	{ 0, "IPPROTO_IP" },	 { 1, "IPPROTO_ICMP" },	 { 6, "IPPROTO_TCP" },	   { 17, "IPPROTO_UDP" },
 	{ 41, "IPPROTO_IPV6" },	 { 58, "IPPROTO_ICMPV6" }, { 132, "IPPROTO_SCTP" }, { 136, "IPPROTO_UDPLITE" },

@@ -359,9 +359,153 @@ void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_
 	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
 }
 
+/*
+ * The state of read_iov's loop lives in stack slots, made once per program:
+ * its values cross helper calls, and as registers they would each take a
+ * spill slot of their own (the programs are near the 512-byte stack).
+ * The verifier keeps the exact range of a scalar spilled to the stack.
+ */
+enum { IOV_SRC, IOV_N, IOV_K, IOV_AT, IOV_CAP, IOV_HEAD, IOV_NSLOTS };
+
+static int16_t iov_slot(struct tb *b, int which)
+{
+	if (b->iov_ir != b->ir) {
+		b->iov_ir = b->ir;
+		b->iov_slots = ir_stack(b->ir, 8 * IOV_NSLOTS);
+	}
+	return (int16_t)(b->iov_slots + 8 * which);
+}
+
+static int32_t iov_get(struct tb *b, int which)
+{
+	int32_t r = ir_vreg(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_DW, r, R10, iov_slot(b, which)));
+	return r;
+}
+
+static void iov_put(struct tb *b, int which, int32_t r)
+{
+	emit(b->ir, STX_MEM(BPF_DW, R10, r, iov_slot(b, which)));
+}
+
+/*
+ * The iovecs src[0 .. MIN(n, IOV_SHOWN)) and the first MIN(iov_len, cap)
+ * bytes of each, from s + at on (see TR_IOV_IN); k: how many were read.
+ */
+static void iov_loop(struct tb *b)
+{
+	int32_t loop = ir_label(b->ir), done = ir_label(b->ir), fits = ir_label(b->ir);
+	int32_t k, t, at, len, p, cap;
+
+	t = ir_vreg(b->ir);
+	emit(b->ir, MOV64_IMM(t, 0));
+	iov_put(b, IOV_K, t);
+	emit(b->ir, LABEL(loop));
+	k = iov_get(b, IOV_K);
+	emit(b->ir, JMP_IMM(BPF_JGE, k, IOV_SHOWN, done));
+	t = iov_get(b, IOV_N);
+	emit(b->ir, JMP_REG(BPF_JGE, k, t, done));
+	// the iovec: src[k] -> s + at
+	emit(b->ir, ALU64_IMM(BPF_LSH, k, 4));
+	t = iov_get(b, IOV_SRC);
+	emit(b->ir, ALU64_REG(BPF_ADD, k, t));
+	at = iov_get(b, IOV_AT);
+	len = ir_vreg(b->ir);
+	emit(b->ir, MOV64_IMM(len, 16));
+	read_to(b, BPF_FUNC_probe_read_user, at, len, k);
+	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, done));
+	// its bytes: MIN(iov_len, cap) of them -> s + at + 16 (a fault leaves zeros)
+	at = iov_get(b, IOV_AT);
+	t = ir_vreg(b->ir);
+	emit(b->ir, MOV64_REG(t, b->s));
+	emit(b->ir, ALU64_REG(BPF_ADD, t, at));
+	p = ir_vreg(b->ir);
+	len = ir_vreg(b->ir);
+	emit(b->ir, LDX_MEM(BPF_DW, p, t, 0));
+	emit(b->ir, LDX_MEM(BPF_DW, len, t, 8));
+	cap = iov_get(b, IOV_CAP);
+	emit(b->ir, JMP_REG(BPF_JLE, len, cap, fits));
+	emit(b->ir, MOV64_REG(len, cap));
+	emit(b->ir, LABEL(fits));
+	emit(b->ir, ALU64_IMM(BPF_ADD, at, 16));
+	read_to(b, BPF_FUNC_probe_read_user, at, len, p);
+	// next: at += 16 + cap, k++
+	at = iov_get(b, IOV_AT);
+	cap = iov_get(b, IOV_CAP);
+	emit(b->ir, ALU64_IMM(BPF_ADD, at, 16));
+	emit(b->ir, ALU64_REG(BPF_ADD, at, cap));
+	iov_put(b, IOV_AT, at);
+	k = iov_get(b, IOV_K);
+	emit(b->ir, ALU64_IMM(BPF_ADD, k, 1));
+	iov_put(b, IOV_K, k);
+	emit(b->ir, JA(loop));
+	emit(b->ir, LABEL(done));
+}
+
+/*
+ * TR_IOV_* and TR_MSG_* (the layout is in sysdesc.h): for a msghdr, its
+ * bytes first, then the iovecs its msg_iov and msg_iovlen give; for an
+ * iovec array, the count is the next argument (args: where the arguments are).
+ */
+void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg)
+{
+	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), t;
+	int32_t small = ir_label(b->ir), fail = ir_label(b->ir), done = ir_label(b->ir);
+
+	clamp_off(b, off);
+	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
+	emit(b->ir, JMP_IMM(BPF_JLE, cap, IOV_SLOT_MAX, small));
+	emit(b->ir, MOV64_IMM(cap, IOV_SLOT_MAX));
+	emit(b->ir, LABEL(small));
+	iov_put(b, IOV_CAP, cap);
+	iov_put(b, IOV_SRC, src);
+	iov_put(b, IOV_AT, off);
+	if (msg) {
+		emit(b->ir, MOV64_IMM(n, MSGHDR_SIZE));
+		read_to(b, BPF_FUNC_probe_read_user, off, n, src);
+		emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, fail));
+		t = ir_vreg(b->ir);
+		emit(b->ir, MOV64_REG(t, b->s));
+		emit(b->ir, ALU64_REG(BPF_ADD, t, off));
+		emit(b->ir, LDX_MEM(BPF_DW, n, t, 16)); /* msg_iov */
+		iov_put(b, IOV_SRC, n);
+		emit(b->ir, LDX_MEM(BPF_DW, n, t, 24)); /* msg_iovlen */
+		emit(b->ir, MOV64_REG(t, off));
+		emit(b->ir, ALU64_IMM(BPF_ADD, t, MSGHDR_SIZE));
+		iov_put(b, IOV_AT, t);
+	} else {
+		emit(b->ir, LDX_MEM(BPF_DW, n, b->s, args + 8 * (i + 1 < TRACE_NARGS ? i + 1 : i)));
+	}
+	iov_put(b, IOV_N, n);
+	// the count and the slot size go first
+	t = iov_get(b, IOV_AT);
+	iov_put(b, IOV_HEAD, t);
+	emit(b->ir, ALU64_IMM(BPF_ADD, t, 8));
+	iov_put(b, IOV_AT, t);
+	iov_loop(b);
+	t = iov_get(b, IOV_HEAD);
+	emit(b->ir, ALU64_REG(BPF_ADD, t, b->s));
+	n = iov_get(b, IOV_K);
+	emit(b->ir, STX_MEM(BPF_W, t, n, 0));
+	n = iov_get(b, IOV_CAP);
+	emit(b->ir, STX_MEM(BPF_W, t, n, 4));
+	// its length: from where off was to the end of the last slot
+	n = iov_get(b, IOV_AT);
+	emit(b->ir, ALU64_REG(BPF_SUB, n, off));
+	set_dlen(b, i, n);
+	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
+	emit(b->ir, JA(done));
+	emit(b->ir, LABEL(fail));
+	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
+	set_dlen(b, i, n);
+	emit(b->ir, LABEL(done));
+}
+
 void prologue(struct tb *b, struct ir *ir)
 {
 	b->ir = ir;
+	b->iov_ir = NULL; /* read_iov() makes its slots in this program */
 	b->ctx = ir_vreg(ir);
 	b->s = ir_vreg(ir);
 	b->out = ir_label(ir);

@@ -61,6 +61,8 @@ struct tb {
 	int32_t light;	/* the enter program's label: a quick call's entry */
 	struct trace_funcs *funcs; /* --calls: the functions traced */
 	uint32_t func;		   /* the one whose programs are being made */
+	struct ir *iov_ir;	   /* the program whose read_iov() slots these are */
+	int16_t iov_slots;
 };
 
 void lookup(struct tb *b, int map, int16_t slot);
@@ -77,6 +79,8 @@ void send(struct tb *b, int32_t off, int16_t slot);
 void set_dlen(struct tb *b, int i, int32_t len);
 void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry);
 void blur_off(struct tb *b, int32_t off);
+/* TR_IOV_* (msg: TR_MSG_*) of argument i; args: where the arguments are in scratch */
+void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg);
 void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
 	      bool retry);
 void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot);

@@ -126,6 +126,20 @@ static void exit_record(struct tb *b, int32_t tid, int32_t tgid, int32_t e, int3
 		int32_t unread = ir_label(ir), not_str = ir_label(ir);
 		emit(ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i));
 		emit(ir, LDX_MEM(BPF_DW, src, b->s, INFL(a) + 8 * i));
+		if (i == 1) { /* readv's iovecs, recvmsg's msghdr, when the call worked */
+			int32_t not_iov = ir_label(ir), not_msg = ir_label(ir), worked = ir_label(ir);
+			emit(ir, JMP_IMM(BPF_JEQ, how, TR_IOV_OUT, worked));
+			emit(ir, JMP_IMM(BPF_JNE, how, TR_MSG_OUT, not_msg));
+			emit(ir, LABEL(worked));
+			emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));
+			emit(ir, JMP_IMM(BPF_JNE, how, TR_IOV_OUT, not_iov));
+			read_iov(b, i, sp, off, src, INFL(a), false);
+			emit(ir, JA(next));
+			emit(ir, LABEL(not_iov));
+			read_iov(b, i, sp, off, src, INFL(a), true);
+			emit(ir, JA(next));
+			emit(ir, LABEL(not_msg));
+		}
 		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_OUT, not_out));
 		// a failed call filled nothing
 		emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));

@@ -175,6 +175,17 @@ static void gen_enter(struct tb *b, struct ir *ir)
 			read_mem(b, i, sp, off, src, HDR(a), -1, true);
 			emit(ir, JA(next));
 			emit(ir, LABEL(not_mem));
+			if (i == 1) { /* writev's iovecs, sendmsg's msghdr */
+				int32_t not_iov = ir_label(ir), not_msg = ir_label(ir);
+				emit(ir, JMP_IMM(BPF_JNE, how, TR_IOV_IN, not_iov));
+				read_iov(b, i, sp, off, src, HDR(a), false);
+				emit(ir, JA(next));
+				emit(ir, LABEL(not_iov));
+				emit(ir, JMP_IMM(BPF_JNE, how, TR_MSG_IN, not_msg));
+				read_iov(b, i, sp, off, src, HDR(a), true);
+				emit(ir, JA(next));
+				emit(ir, LABEL(not_msg));
+			}
 			if (i >= 1 && i <= 3) { /* execve's argv, envp; execveat's */
 				emit(ir, JMP_IMM(BPF_JNE, how, TR_ARGV, next));
 				read_argv(b, i, sp, off, src, slot);
@@ -464,7 +475,8 @@ static void fill_spec(struct tb *b)
 			if (sysdesc_quick(sd) && !b->o->timeline)
 				sp.selected |= SPEC_QUICK;
 			for (int i = 0; i < TRACE_NARGS; i++)
-				if (sp.r[i].how == TR_MEM_OUT)
+				if (sp.r[i].how == TR_MEM_OUT || sp.r[i].how == TR_IOV_OUT ||
+				    sp.r[i].how == TR_MSG_OUT)
 					sp.selected |= SPEC_OUT;
 		}
 		memcpy(init + entry * nr, &nr, 4);

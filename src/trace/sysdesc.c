@@ -77,11 +77,11 @@ static const struct sysdesc known[] = {
 	{ "fadvise64", 4, { A_FD, A_LONG, A_UINT, A_FADVICE }, R_INT, D },
 	{ "poll", 3, { A_POLLFDS, A_UINT, A_INT }, R_INT, D },
 	{ "select", 5, { A_INT, A_PTR, A_PTR, A_PTR, A_PTR }, R_INT, D },
-	{ "epoll_create1", 1, { A_FD_FLAGS }, R_FD, D },
+	{ "epoll_create1", 1, { A_EPOLL_FLAGS }, R_FD, D },
 	{ "epoll_ctl", 4, { A_FD, A_EPOLL_CTL_OP, A_FD, A_EPOLL_EVENT_IN }, R_INT, D },
 	{ "epoll_wait", 4, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT }, R_INT, D },
 	{ "epoll_pwait", 6, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT, A_PTR, A_UINT }, R_INT, D },
-	{ "eventfd2", 2, { A_UINT, A_FD_FLAGS }, R_FD, D },
+	{ "eventfd2", 2, { A_UINT, A_EFD_FLAGS }, R_FD, D },
 	{ "mmap", 6, { A_PTR, A_UINT, A_PROT, A_MAP_FLAGS, A_FD, A_HEX }, R_HEX, M | D },
 	{ "munmap", 2, { A_PTR, A_UINT }, R_INT, M },
 	{ "mprotect", 3, { A_PTR, A_UINT, A_PROT }, R_INT, M },
@@ -362,6 +362,16 @@ void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec 
 		case A_EPOLL_EVENT_IN:
 			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 12 };
 			break;
+		case A_IOVEC_IN:
+		case A_IOVEC_OUT:
+			*r = (struct tread_spec){ d->arg[i] == A_IOVEC_IN ? TR_IOV_IN : TR_IOV_OUT, TS_ARG,
+						  (uint8_t)(i + 1), 0, (uint16_t)strsize };
+			break;
+		case A_MSGHDR_IN:
+		case A_MSGHDR_OUT:
+			*r = (struct tread_spec){ d->arg[i] == A_MSGHDR_IN ? TR_MSG_IN : TR_MSG_OUT, TS_FIXED, 0,
+						  0, (uint16_t)strsize };
+			break;
 		default:
 			break;
 		}
@@ -384,7 +394,8 @@ bool sysdesc_quick(const struct sysdesc *d)
 
 	sysdesc_reads(d, 32, r);
 	for (int i = 0; i < TRACE_NARGS; i++)
-		if (r[i].how == TR_STR || r[i].how == TR_MEM_IN || r[i].how == TR_ARGV)
+		if (r[i].how == TR_STR || r[i].how == TR_MEM_IN || r[i].how == TR_ARGV ||
+		    r[i].how == TR_IOV_IN || r[i].how == TR_MSG_IN)
 			return false;
 	for (size_t i = 0; i < ARRAY_SIZE(quick); i++)
 		if (!strcmp(quick[i], d->name))

@@ -85,6 +85,8 @@ enum targ {
 	A_EPOLL_EVENTS, /* at exit: n from the result */
 	A_EPOLL_CTL_OP,
 	A_EPOLL_EVENT_IN,
+	A_EPOLL_FLAGS,	/* epoll_create1's: EPOLL_CLOEXEC */
+	A_EFD_FLAGS,	/* eventfd2's: EFD_CLOEXEC|EFD_NONBLOCK|EFD_SEMAPHORE */
 	A_SOCKOPT_LEVEL,
 	A_SOCKOPT_NAME,
 	A_MSG_FLAGS,
@@ -111,7 +113,21 @@ enum tread {
 	TR_MEM_IN,  /* bytes at entry */
 	TR_MEM_OUT, /* bytes at exit */
 	TR_ARGV,    /* an array of string pointers at entry */
+	TR_IOV_IN,  /* struct iovec[n] (n the next argument) and their bytes, at entry */
+	TR_IOV_OUT, /* the same at exit */
+	TR_MSG_IN,  /* struct msghdr, its iovecs and their bytes, at entry */
+	TR_MSG_OUT, /* the same at exit */
 };
+
+/*
+ * How TR_IOV_* and TR_MSG_* lay the bytes out: (TR_MSG_*: the struct
+ * msghdr's MSGHDR_SIZE bytes, then) a u32 count of the iovecs read (at
+ * most IOV_SHOWN), a u32 slot size, then for each one its iov_base and
+ * iov_len (u64) and a slot of that many bytes holding the first of them.
+ */
+#define IOV_SHOWN 8
+#define IOV_SLOT_MAX 480
+#define MSGHDR_SIZE 56
 
 enum tsize {
 	TS_FIXED, /* `size` bytes */

@@ -10,6 +10,8 @@
  *                            file mapping): eBPF cannot read it at entry
  *   trace_target structs     calls whose structures strace decodes: sockets
  *                            and their addresses, poll, clock_gettime, uname
+ *   trace_target io          epoll events, iovecs (writev, readv) and
+ *                            msghdrs (sendmsg, recvmsg)
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -20,9 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -151,6 +155,30 @@ static int structs(void)
 	return 0;
 }
 
+static int io(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = 42 }, got[4];
+	char a[3], b[20], c[16];
+	struct iovec out[2] = { { "hello", 5 }, { " world\n", 7 } };
+	struct iovec in[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	struct iovec one = { c, sizeof(c) };
+	struct msghdr snd = { .msg_iov = out, .msg_iovlen = 2 };
+	struct msghdr rcv = { .msg_iov = &one, .msg_iovlen = 1 };
+	int p[2], sv[2], e = epoll_create1(EPOLL_CLOEXEC);
+
+	if (e < 0 || pipe(p) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return 1;
+	epoll_ctl(e, EPOLL_CTL_ADD, p[0], &ev);
+	writev(p[1], out, 2);
+	epoll_wait(e, got, 4, 1000);
+	epoll_wait(e, got, 4, 0);
+	readv(p[0], in, 2);
+	epoll_ctl(e, EPOLL_CTL_DEL, p[0], NULL);
+	sendmsg(sv[0], &snd, 0);
+	recvmsg(sv[1], &rcv, MSG_DONTWAIT);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -165,6 +193,8 @@ int main(int argc, char **argv)
 		return coldpath();
 	if (!strcmp(mode, "structs"))
 		return structs();
-	fprintf(stderr, "usage: trace_target threads|fork|signal|coldpath|structs\n");
+	if (!strcmp(mode, "io"))
+		return io();
+	fprintf(stderr, "usage: trace_target threads|fork|signal|coldpath|structs|io\n");
 	return 2;
 }
