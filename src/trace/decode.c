@@ -160,20 +160,26 @@ static const struct flag epoll_flags[] = { { 0x80000, "EPOLL_CLOEXEC" } };
 static const struct flag efd_flags[] = { { 0x80000, "EFD_CLOEXEC" }, { 0x800, "EFD_NONBLOCK" }, { 1, "EFD_SEMAPHORE" } };
 static const struct flag epoll_ops[] = { { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL_DEL" }, { 3, "EPOLL_CTL_MOD" } };
 
-/* The path of descriptor fd of process pid (-y), appended as "<path>" */
-static void put_fd_path(struct strbuf *out, int pid, int64_t fd)
+/*
+ * The path of descriptor fd of process pid (-y), appended as "<path>";
+ * with -yy a socket's endpoints instead of "socket:[inode]".
+ */
+static void put_fd_path(struct strbuf *out, const struct tdecode *d, int64_t fd)
 {
 	char link[64], path[PATH_MAX];
+	unsigned ino;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%d/fd/%lld", pid, (long long)fd);
+	snprintf(link, sizeof(link), "/proc/%d/fd/%lld", d->pid, (long long)fd);
 	n = readlink(link, path, sizeof(path) - 1);
-	if (n > 0) {
-		path[n] = 0;
-		sb_printf(out, "<%s>", path);
-	}
+	if (n <= 0)
+		return;
+	path[n] = 0;
+	sb_putc(out, '<');
+	if (d->paths < 2 || sscanf(path, "socket:[%u]", &ino) != 1 || !put_socket_endpoints(out, ino, link))
+		sb_puts(out, path);
+	sb_putc(out, '>');
 }
-
 
 /* argv: ["a", "b", ...]; envp: 0x... followed by the count of its strings */
 static void put_argv(struct strbuf *out, const struct targ_val *a, const struct tdecode *d, bool env)
@@ -629,7 +635,7 @@ void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const
 	case A_FD:
 		sb_printf(out, "%d", (int)v);
 		if (d->paths && (int)v >= 0)
-			put_fd_path(out, d->pid, (int)v);
+			put_fd_path(out, d, (int)v);
 		break;
 	case A_DIRFD:
 		if ((int)v == -100)
@@ -724,7 +730,7 @@ void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdeco
 	case R_FD:
 		sb_printf(out, "= %lld", (long long)ret);
 		if (d->paths)
-			put_fd_path(out, d->pid, ret);
+			put_fd_path(out, d, ret);
 		break;
 	default:
 		sb_printf(out, "= %lld", (long long)ret);

@@ -27,7 +27,7 @@ struct tdecode {
 	bool failed;	  /* the call failed */
 	const int64_t *args; /* every argument's value (sizes, commands) */
 	int pid;	  /* the task, for -y's /proc/PID/fd */
-	int paths;	  /* -y */
+	int paths;	  /* -y 1, -yy 2 */
 };
 
 /* Argument a (of kind k) into out. */
@@ -76,6 +76,8 @@ void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents);
 /* struct epoll_event {events=EPOLLIN, data={u32=3, u64=3}}; an array of count of them */
 void put_epoll_event(struct strbuf *out, const uint8_t *p, size_t n);
 void put_epoll_events(struct strbuf *out, const uint8_t *p, size_t n, int64_t count);
+/* -yy: a socket's endpoints by its inode (link: its /proc/PID/fd/N), strace's way (TCP:[a->b]) */
+bool put_socket_endpoints(struct strbuf *out, uint32_t ino, const char *link);
 /* MSG_* flags */
 void put_msg_flags(struct strbuf *out, int64_t v);
 /* iovecs and struct msghdr as TR_IOV_* and TR_MSG_* read them (sysdesc.h); total: the bytes moved */

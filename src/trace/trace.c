@@ -52,7 +52,7 @@ static void trace_usage(FILE *f)
 	      "    -T             time spent in each call\n"
 	      "    -s N           string and buffer bytes shown (default 32)\n"
 	      "    -x, -xx        non-ASCII bytes in hex; every byte in hex\n"
-	      "    -y             paths of file descriptors\n"
+	      "    -y, -yy        paths of file descriptors; and the endpoints of sockets\n"
 	      "    -o FILE        write to FILE instead of stderr\n"
 	      "    -c             only a table of calls, errors and time at the end; -C: the lines too\n"
 	      "    -S SORTBY      sort the table by time (default), calls, errors, name or avg-time\n"
@@ -335,8 +335,6 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 	*first = i;
 	if (o->follow_files && !o->output)
 		o->follow_files = false; /* strace: -ff without -o is -f */
-	if (o->paths == 2)
-		o->paths = 1; /* -yy: socket endpoints are not decoded yet: paths as -y */
 	if (i < argc)
 		o->cmd = argv + i;
 	if (!o->cmd && !o->pids.len && !o->all)

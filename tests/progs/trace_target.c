@@ -12,6 +12,8 @@
  *                            and their addresses, poll, clock_gettime, uname
  *   trace_target io          epoll events, iovecs (writev, readv) and
  *                            msghdrs (sendmsg, recvmsg)
+ *   trace_target sockets     TCP over IPv4 and IPv6 and a UNIX socket pair,
+ *                            each used once, alive 300 ms more (-yy)
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -179,6 +181,38 @@ static int io(void)
 	return 0;
 }
 
+static int tcp_pair(int family)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	socklen_t len = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	int l = socket(family, SOCK_STREAM, 0), c = socket(family, SOCK_STREAM, 0), a;
+	char buf[4];
+
+	if (family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	else
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(l, (struct sockaddr *)&ss, len) < 0 || listen(l, 1) < 0 ||
+	    getsockname(l, (struct sockaddr *)&ss, &len) < 0 || connect(c, (struct sockaddr *)&ss, len) < 0)
+		return -1;
+	a = accept(l, NULL, NULL);
+	send(c, "hi", 2, 0);
+	return recv(a, buf, sizeof(buf), 0) == 2 ? 0 : -1;
+}
+
+static int sockets(void)
+{
+	int sv[2];
+	char c;
+
+	if (tcp_pair(AF_INET) < 0 || tcp_pair(AF_INET6) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return 1;
+	send(sv[0], "z", 1, 0);
+	recv(sv[1], &c, 1, 0);
+	usleep(300000); /* the sockets live until lantern prints */
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -195,6 +229,8 @@ int main(int argc, char **argv)
 		return structs();
 	if (!strcmp(mode, "io"))
 		return io();
-	fprintf(stderr, "usage: trace_target threads|fork|signal|coldpath|structs|io\n");
+	if (!strcmp(mode, "sockets"))
+		return sockets();
+	fprintf(stderr, "usage: trace_target threads|fork|signal|coldpath|structs|io|sockets\n");
 	return 2;
 }
