@@ -7,6 +7,7 @@
  * ABI's (the values never change).
  */
 #include "trace/decode.h"
+#include "trace/fdpaths.h"
 #include "base/util.h"
 
 #include <ctype.h>
@@ -161,23 +162,30 @@ static const struct flag efd_flags[] = { { 0x80000, "EFD_CLOEXEC" }, { 0x800, "E
 static const struct flag epoll_ops[] = { { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL_DEL" }, { 3, "EPOLL_CTL_MOD" } };
 
 /*
- * The path of descriptor fd of process pid (-y), appended as "<path>";
- * with -yy a socket's endpoints instead of "socket:[inode]".
+ * The path of descriptor fd of process pid (-y), appended as "<path>":
+ * what the traced call that made it opened, else what /proc/PID/fd says
+ * now; with -yy a socket's endpoints instead of "socket:[inode]".
  */
 static void put_fd_path(struct strbuf *out, const struct tdecode *d, int64_t fd)
 {
 	char link[64], path[PATH_MAX];
+	const char *p = fdpaths_get(d->fds, d->pid, (int)fd);
 	unsigned ino;
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/%d/fd/%lld", d->pid, (long long)fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0)
-		return;
-	path[n] = 0;
+	if (fd == FDPATH_CWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", d->pid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%lld", d->pid, (long long)fd);
+	if (!p) {
+		if ((n = readlink(link, path, sizeof(path) - 1)) <= 0)
+			return;
+		path[n] = 0;
+		p = path;
+	}
 	sb_putc(out, '<');
-	if (d->paths < 2 || sscanf(path, "socket:[%u]", &ino) != 1 || !put_socket_endpoints(out, ino, link))
-		sb_puts(out, path);
+	if (d->paths < 2 || sscanf(p, "socket:[%u]", &ino) != 1 || !put_socket_endpoints(out, ino, link))
+		sb_puts(out, p);
 	sb_putc(out, '>');
 }
 
@@ -562,7 +570,7 @@ static void put_futex(struct strbuf *out, const int64_t *a)
 	int op = (int)(a[1] & 0x7f);
 	uint8_t u = op < (int)N(uses) ? uses[op] : VAL | TIMEOUT | UADDR2 | VAL3;
 	struct targ_val opv = { .v = a[1] };
-	struct tdecode none = { 0 };
+	struct tdecode none = { .ret_fd = -1 };
 
 	put_ptr(out, a[0]);
 	sb_puts(out, ", ");
@@ -638,10 +646,12 @@ void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const
 			put_fd_path(out, d, (int)v);
 		break;
 	case A_DIRFD:
-		if ((int)v == -100)
+		if ((int)v == FDPATH_CWD)
 			sb_puts(out, "AT_FDCWD");
 		else
 			sb_printf(out, "%d", (int)v);
+		if (d->paths && ((int)v >= 0 || (int)v == FDPATH_CWD))
+			put_fd_path(out, d, (int)v);
 		break;
 	case A_PATH:
 		put_string(out, a, d, true);
@@ -720,6 +730,8 @@ void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdeco
 			sb_printf(out, "= -1 (errno %lld)", (long long)-ret);
 		return;
 	}
+	if (r == R_FCNTL)
+		r = d->args && (d->args[1] == 0 || d->args[1] == 1030) ? R_FD : R_INT; /* F_DUPFD* */
 	switch (r) {
 	case R_HEX:
 		sb_printf(out, "= %#llx", (unsigned long long)ret);
@@ -730,7 +742,7 @@ void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdeco
 	case R_FD:
 		sb_printf(out, "= %lld", (long long)ret);
 		if (d->paths)
-			put_fd_path(out, d, ret);
+			put_fd_path(out, d, d->ret_fd >= 0 ? d->ret_fd : ret);
 		break;
 	default:
 		sb_printf(out, "= %lld", (long long)ret);

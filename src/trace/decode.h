@@ -28,6 +28,8 @@ struct tdecode {
 	const int64_t *args; /* every argument's value (sizes, commands) */
 	int pid;	  /* the task, for -y's /proc/PID/fd */
 	int paths;	  /* -y 1, -yy 2 */
+	const struct fdpaths *fds; /* -y: what the traced calls opened */
+	int ret_fd;		   /* -y: the descriptor whose path a descriptor result shows (dup2), -1: itself */
 };
 
 /* Argument a (of kind k) into out. */

@@ -81,7 +81,7 @@ void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysde
 			  const struct strbuf *args, int64_t ret, uint64_t ts, uint64_t dur, bool returns)
 {
 	struct strbuf b = { 0 }, r = { 0 };
-	struct tdecode dc = { 0 };
+	struct tdecode dc = { .ret_fd = -1 };
 
 	if (!tp->timeline)
 		return;

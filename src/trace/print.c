@@ -48,6 +48,8 @@ struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, c
 	tp->prefix_always = o->output && o->follow && !o->follow_files;
 	tp->real_off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
 	tp->timeline_first = true;
+	if (o->paths)
+		tp->fds = fdpaths_new();
 	return tp;
 }
 
@@ -104,6 +106,8 @@ void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid)
 
 	t->pid = pid;
 	tp->live++;
+	if (tp->fds && tid == pid)
+		fdpaths_snapshot(tp->fds, pid); /* its descriptors before any traced call */
 }
 
 /* Where task t's lines go: its own file with -ff, else the one output. */
@@ -273,7 +277,7 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
 	const struct sysdesc *d = sysdesc_of((int)h->nr);
 	struct targ_val v[TRACE_NARGS];
-	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths };
+	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths, tp->fds, -1 };
 	int split = split_of(d);
 	bool returns = d->ret != R_NONE;
 	struct tout *to;
@@ -289,6 +293,10 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	for (int i = 0; i < split; i++)
 		if (v[i].unread && v[i].v) /* not in memory yet: the exit reads it again */
 			t->deferred = true;
+	sb_reset(&t->path);
+	for (int i = 0; tp->fds && i < d->nargs; i++)
+		if (d->arg[i] == A_PATH && v[i].data && !v[i].unread)
+			sb_putn(&t->path, (const char *)v[i].data, strnlen((const char *)v[i].data, v[i].len));
 	if (!returns) {
 		/* exit_group: the line is whole now */
 		t->in_call = false;
@@ -328,6 +336,48 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	}
 }
 
+static void fd_apply(struct trace_printer *tp)
+{
+	if (!tp->fdnote.set)
+		return;
+	tp->fdnote.set = false;
+	fdpaths_after_call(tp->fds, tp->fdnote.pid, tp->fdnote.nr, sysdesc_of(tp->fdnote.nr)->name,
+			   tp->fdnote.a, tp->fdnote.ret, tp->fdnote.path);
+	free(tp->fdnote.path);
+	tp->fdnote.path = NULL;
+}
+
+/*
+ * -y: what the call did to the descriptors. Now, so that the result of
+ * open or dup shows its path; but close, dup2 and dup3 once the line is
+ * written (fd_apply): their arguments are the descriptors as they were
+ * (dup2's result shows its first argument's path).
+ */
+static void fd_note(struct trace_printer *tp, const struct trace_hdr *h, struct ttask *t,
+		    const struct sysdesc *d, const struct targ_val *ev, const struct targ_val *xv,
+		    int64_t ret, struct tdecode *dc)
+{
+	tp->fdnote.set = true;
+	tp->fdnote.pid = (int)h->pid;
+	tp->fdnote.nr = (int)h->nr;
+	memcpy(tp->fdnote.a, t->a, sizeof(tp->fdnote.a));
+	tp->fdnote.ret = ret;
+	tp->fdnote.path = NULL;
+	for (int i = 0; i < d->nargs && !tp->fdnote.path; i++) {
+		if (d->arg[i] != A_PATH)
+			continue;
+		const struct targ_val *v = ev[i].data && !ev[i].unread ? &ev[i] : &xv[i];
+		if (v->data && !v->unread)
+			tp->fdnote.path = xstrndup((const char *)v->data, v->len);
+		else if (t->path.len)
+			tp->fdnote.path = xstrdup(t->path.s);
+	}
+	if (!strcmp(d->name, "dup2") || !strcmp(d->name, "dup3"))
+		dc->ret_fd = (int)t->a[0];
+	else if (strcmp(d->name, "close"))
+		fd_apply(tp);
+}
+
 static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
 {
 	const struct trace_opts *o = tp->o;
@@ -356,7 +406,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (!known) /* the entry was lost, or came before the start: its values are unknown */
 		memset(t->a, 0, sizeof(t->a));
-	dc = (struct tdecode){ o->strsize, o->hex, ret, failed(ret), t->a, (int)h->pid, o->paths };
+	dc = (struct tdecode){ o->strsize, o->hex, ret, failed(ret), t->a, (int)h->pid, o->paths, tp->fds, -1 };
 	record_vals(h, data, size, t->a, xv);
 	t->in_call = false;
 	if (known && (t->deferred || tp->timeline) && t->entry.len >= sizeof(struct trace_hdr)) {
@@ -366,6 +416,8 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		for (int i = 0; i < TRACE_NARGS; i++)
 			ev[i] = (struct targ_val){ .v = t->a[i] };
 	}
+	if (tp->fds && known)
+		fd_note(tp, h, t, d, ev, xv, ret, &dc);
 	if (o->json) {
 		if (known && status_shown(o, ret, true))
 			json_call(tp, t, d, ev, xv, &dc, ret, dur, true, t->ts);
@@ -466,6 +518,7 @@ static void on_exit_rec(struct trace_printer *tp, const struct trace_hdr *h, con
 	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
 
 	exit_line(tp, h, data, size);
+	fd_apply(tp);
 	held_signals(tp, t, h->ts);
 }
 
@@ -511,6 +564,11 @@ static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 
 	/* a new task (its id may be an old one's): nothing of the old one carries over */
 	t->pid = (pid_t)h->pid;
+	if (tp->fds && h->tid == h->pid) {
+		/* a new process: its parent's descriptors (a[0]: the forking thread) */
+		struct ttask *parent = task_find(tp, (pid_t)h->a[0], false);
+		fdpaths_fork(tp->fds, parent ? parent->pid : (int)h->a[0], (int)h->pid);
+	}
 	t->in_call = t->deferred = t->gone = false;
 	sb_reset(&t->entry);
 	sb_reset(&t->signals);
@@ -529,6 +587,8 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 	int code = (int)h->a[0];
 	char text[96];
 
+	if (tp->fds && h->tid == h->pid)
+		fdpaths_drop(tp->fds, (int)h->pid); /* the process is gone */
 	t->pid = (pid_t)h->pid;
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (t->in_call) {
@@ -662,6 +722,7 @@ void trace_printer_free(struct trace_printer *tp)
 		sb_free(&t->entry);
 		sb_free(&t->signals);
 		sb_free(&t->held);
+		sb_free(&t->path);
 		free(t->calls);
 		if (t->out) {
 			if (t->out->f != tp->main.f)
@@ -671,6 +732,8 @@ void trace_printer_free(struct trace_printer *tp)
 		}
 	}
 	free(tp->tasks);
+	fdpaths_free(tp->fds);
+	free(tp->fdnote.path);
 	sb_free(&tp->main.line);
 	sb_free(&tp->tmp);
 	sb_free(&tp->args);

@@ -5,6 +5,7 @@
 
 #include "base/strbuf.h"
 #include "trace/decode.h"
+#include "trace/fdpaths.h"
 #include "trace/trace.h"
 
 #define ACOLUMN 40 /* strace's column of " = result" */
@@ -24,6 +25,7 @@ struct ttask {
 	struct strbuf entry; /* deferred: the entry's arguments' text */
 	struct strbuf signals; /* ignored signals that came during the call: shown after it */
 	struct strbuf held;    /* a line ending "= ? ERESTART...": "= ?" if the task was killed */
+	struct strbuf path;    /* -y: the path the call in progress was given (open) */
 	struct tcall *calls;   /* --calls: the library calls it is in, innermost last */
 	int ncalls, calls_cap;
 	size_t held_ret;       /* where its "= " starts */
@@ -60,6 +62,13 @@ struct trace_printer {
 	struct strbuf tmp, args;
 	FILE *timeline;
 	bool timeline_first;
+	struct fdpaths *fds; /* -y: what the traced calls opened */
+	struct {	     /* the call just printed, for fds once its line is written */
+		bool set;
+		int pid, nr;
+		int64_t a[TRACE_NARGS], ret;
+		char *path;
+	} fdnote;
 };
 
 

@@ -69,7 +69,7 @@ static const struct sysdesc known[] = {
 	{ "dup3", 3, { A_FD, A_FD, A_FD_FLAGS }, R_FD, D },
 	{ "pipe", 1, { A_PIPEFDS }, R_INT, D },
 	{ "pipe2", 2, { A_PIPEFDS, A_FD_FLAGS }, R_INT, D },
-	{ "fcntl", 3, { A_FD, A_FCNTL_CMD, A_FCNTL_ARG }, R_INT, D },
+	{ "fcntl", 3, { A_FD, A_FCNTL_CMD, A_FCNTL_ARG }, R_FCNTL, D },
 	{ "ioctl", 3, { A_FD, A_IOCTL_REQ, A_PTR }, R_INT, D },
 	{ "getdents64", 3, { A_FD, A_DIRENTS, A_UINT }, R_INT, D },
 	{ "fsync", 1, { A_FD }, R_INT, D },
@@ -180,7 +180,8 @@ static enum targ generic_arg(const struct tp_field *f)
 	if (f->is_pointer)
 		return A_PTR;
 	size_t n = strlen(f->name);
-	if (n >= 2 && !strcmp(f->name + n - 2, "fd") && strcmp(f->name, "dfd"))
+	if ((n >= 2 && !strcmp(f->name + n - 2, "fd") && strcmp(f->name, "dfd")) || !strcmp(f->name, "fd_in") ||
+	    !strcmp(f->name, "fd_out"))
 		return A_FD;
 	if (!strcmp(f->name, "dfd") || !strcmp(f->name, "dirfd"))
 		return A_DIRFD;

@@ -104,6 +104,7 @@ enum tret {
 	R_NONE,	  /* "?": the call does not return (exit_group) */
 	R_FD,	  /* a new descriptor (-y: with its path) */
 	R_OCTAL,  /* umask */
+	R_FCNTL,  /* fcntl: a descriptor after F_DUPFD, F_DUPFD_CLOEXEC; else R_INT */
 };
 
 /* What the BPF programs read for an argument. */

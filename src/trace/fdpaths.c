@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -y: what each traced process's descriptors name, kept from the calls
+ * that made them (open, openat, creat, dup*, fcntl F_DUPFD; a fork copies
+ * them; chdir and fchdir move the working directory) and forgotten at
+ * close, in the order the calls happened. A line prints after
+ * its call (a process may be gone by then, or have reused the number), so
+ * this table, not /proc/PID/fd, says what descriptor 3 was when close(3)
+ * ran; /proc/PID/fd serves the descriptors made otherwise (inherited ones,
+ * pipes, sockets).
+ */
+#include "trace/fdpaths.h"
+#include "base/util.h"
+#include "sys/syscalls.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NBUCKETS 1024
+
+struct fdpath {
+	struct fdpath *next;
+	int pid, fd;
+	char *path;
+};
+
+enum fd_action { FA_UNKNOWN, FA_NONE, FA_OPEN, FA_CLOSE, FA_DUP, FA_DUP2, FA_FCNTL, FA_CHDIR, FA_FCHDIR };
+
+struct fdpaths {
+	struct fdpath *b[NBUCKETS];
+	uint8_t action[SYSCALL_NR_LIMIT];
+};
+
+struct fdpaths *fdpaths_new(void)
+{
+	return xcalloc(1, sizeof(struct fdpaths));
+}
+
+static struct fdpath **slot_of(struct fdpaths *fp, int pid, int fd)
+{
+	struct fdpath **p = &fp->b[((unsigned)pid * 31u + (unsigned)fd) % NBUCKETS];
+
+	while (*p && ((*p)->pid != pid || (*p)->fd != fd))
+		p = &(*p)->next;
+	return p;
+}
+
+const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd)
+{
+	if (!fp)
+		return NULL;
+	struct fdpath *const *p = slot_of((struct fdpaths *)fp, pid, fd);
+	return *p ? (*p)->path : NULL;
+}
+
+/* path NULL: forget the descriptor */
+static void set(struct fdpaths *fp, int pid, int fd, const char *path)
+{
+	struct fdpath **p = slot_of(fp, pid, fd);
+
+	if (*p && !path) {
+		struct fdpath *gone = *p;
+		*p = gone->next;
+		free(gone->path);
+		free(gone);
+		return;
+	}
+	if (!path)
+		return;
+	if (!*p) {
+		*p = xcalloc(1, sizeof(**p));
+		(*p)->pid = pid;
+		(*p)->fd = fd;
+	}
+	free((*p)->path);
+	(*p)->path = xstrdup(path);
+}
+
+static void copy(struct fdpaths *fp, int pid, int from, int to)
+{
+	const char *path = fdpaths_get(fp, pid, from);
+	char *keep = path ? xstrdup(path) : NULL;
+
+	set(fp, pid, to, keep);
+	free(keep);
+}
+
+void fdpaths_drop(struct fdpaths *fp, int pid)
+{
+	for (size_t i = 0; fp && i < NBUCKETS; i++)
+		for (struct fdpath **p = &fp->b[i]; *p;) {
+			if ((*p)->pid != pid) {
+				p = &(*p)->next;
+				continue;
+			}
+			struct fdpath *gone = *p;
+			*p = gone->next;
+			free(gone->path);
+			free(gone);
+		}
+}
+
+void fdpaths_fork(struct fdpaths *fp, int parent, int child)
+{
+	fdpaths_drop(fp, child);
+	for (size_t i = 0; i < NBUCKETS; i++)
+		for (struct fdpath *e = fp->b[i]; e; e = e->next)
+			if (e->pid == parent)
+				set(fp, child, e->fd, e->path); /* appended: met later, not the parent's */
+}
+
+static enum fd_action action_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum fd_action a;
+	} t[] = {
+		{ "open", FA_OPEN },   { "openat", FA_OPEN },  { "openat2", FA_OPEN }, { "creat", FA_OPEN },
+		{ "close", FA_CLOSE }, { "dup", FA_DUP },      { "dup2", FA_DUP2 },    { "dup3", FA_DUP2 },
+		{ "fcntl", FA_FCNTL }, { "chdir", FA_CHDIR },  { "fchdir", FA_FCHDIR },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].a;
+	return FA_NONE;
+}
+
+/* The absolute, canonical path of what openat(dirfd, path) opened; NULL if unknown. */
+static char *opened(struct fdpaths *fp, int pid, int64_t dirfd, const char *path)
+{
+	char base[PATH_MAX], link[64], full[2 * PATH_MAX + 2];
+	const char *dir = NULL;
+
+	if (path[0] != '/') {
+		/* the directory: the table's (the working directory is FDPATH_CWD), else /proc's */
+		if (!(dir = fdpaths_get(fp, pid, (int)dirfd))) {
+			ssize_t n;
+			if (dirfd == FDPATH_CWD)
+				snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+			else
+				snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, (int)dirfd);
+			if ((n = readlink(link, base, sizeof(base) - 1)) <= 0)
+				return NULL;
+			base[n] = 0;
+			dir = base;
+		}
+		snprintf(full, sizeof(full), "%s/%s", dir, path);
+		path = full;
+	}
+	/* the kernel's name for it: symbolic links and .. resolved, as -y shows it */
+	char *real = realpath(path, NULL);
+	return real ? real : xstrdup(path);
+}
+
+void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
+			int64_t ret, const char *path)
+{
+	if (nr < 0 || nr >= SYSCALL_NR_LIMIT || ret < 0)
+		return;
+	if (fp->action[nr] == FA_UNKNOWN)
+		fp->action[nr] = (uint8_t)action_of(name);
+	switch ((enum fd_action)fp->action[nr]) {
+	case FA_OPEN:
+		if (path) {
+			bool at = !strcmp(name, "openat") || !strcmp(name, "openat2");
+			char *p = opened(fp, pid, at ? a[0] : FDPATH_CWD, path);
+			set(fp, pid, (int)ret, p);
+			free(p);
+		}
+		break;
+	case FA_CLOSE:
+		set(fp, pid, (int)a[0], NULL);
+		break;
+	case FA_DUP:
+		copy(fp, pid, (int)a[0], (int)ret);
+		break;
+	case FA_DUP2:
+		copy(fp, pid, (int)a[0], (int)a[1]);
+		break;
+	case FA_FCNTL:
+		if (a[1] == 0 || a[1] == 1030) /* F_DUPFD, F_DUPFD_CLOEXEC */
+			copy(fp, pid, (int)a[0], (int)ret);
+		break;
+	case FA_CHDIR:
+		if (path) {
+			char *p = opened(fp, pid, FDPATH_CWD, path);
+			set(fp, pid, FDPATH_CWD, p);
+			free(p);
+		}
+		break;
+	case FA_FCHDIR:
+		copy(fp, pid, (int)a[0], FDPATH_CWD);
+		break;
+	default:
+		break;
+	}
+}
+
+void fdpaths_snapshot(struct fdpaths *fp, int pid)
+{
+	char dir[64], link[96], path[PATH_MAX], info[256];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
+	if ((n = readlink(link, path, sizeof(path) - 1)) > 0) {
+		path[n] = 0;
+		set(fp, pid, FDPATH_CWD, path);
+	}
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	if (!(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		int fd = atoi(de->d_name);
+		unsigned long long flags = 0;
+		/* an exec closes the O_CLOEXEC ones (the -c command has not run yet) */
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%d", pid, fd);
+		FILE *f = fopen(link, "re");
+		while (f && fgets(info, sizeof(info), f))
+			if (sscanf(info, "flags: %llo", &flags) == 1)
+				break;
+		if (f)
+			fclose(f);
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+		if (!(flags & 02000000) && (n = readlink(link, path, sizeof(path) - 1)) > 0) {
+			path[n] = 0;
+			set(fp, pid, fd, path);
+		}
+	}
+	closedir(d);
+}
+
+void fdpaths_free(struct fdpaths *fp)
+{
+	for (size_t i = 0; fp && i < NBUCKETS; i++)
+		while (fp->b[i]) {
+			struct fdpath *gone = fp->b[i];
+			fp->b[i] = gone->next;
+			free(gone->path);
+			free(gone);
+		}
+	free(fp);
+}

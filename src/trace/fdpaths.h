@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* -y: the paths of the descriptors traced processes opened, as of the calls printed (fdpaths.c). */
+#ifndef LANTERN_TRACE_FDPATHS_H
+#define LANTERN_TRACE_FDPATHS_H
+
+#include <stdint.h>
+
+struct fdpaths;
+
+/* The working directory's entry: AT_FDCWD */
+#define FDPATH_CWD (-100)
+
+struct fdpaths *fdpaths_new(void);
+void fdpaths_free(struct fdpaths *fp);
+/* What descriptor fd of process pid names, or NULL when no traced call made it. */
+const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd);
+/*
+ * Call nr (name) of process pid returned ret, with arguments a and, for
+ * the calls that open, the path it was given: what it did to the table.
+ */
+void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
+			int64_t ret, const char *path);
+/* What process pid has now: its working directory and descriptors (but O_CLOEXEC ones). */
+void fdpaths_snapshot(struct fdpaths *fp, int pid);
+/* A new process child, forked by process parent, has its descriptors. */
+void fdpaths_fork(struct fdpaths *fp, int parent, int child);
+/* Process pid is gone. */
+void fdpaths_drop(struct fdpaths *fp, int pid);
+
+#endif
