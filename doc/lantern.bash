@@ -216,8 +216,12 @@ _lantern()
 		_lantern_probes
 		return
 		;;
-	-o | --flamegraph)
+	-o | --flamegraph | -I | --include)
 		_lantern_files
+		return
+		;;
+	-B)
+		_lantern_values 'line full none'
 		return
 		;;
 	-f)
@@ -243,8 +247,8 @@ _lantern()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_lantern_values '-e -o -f -q -v -c -p -d -l -lv --dry-run --unsafe --flamegraph
-			--metrics -h --help -V --version'
+		_lantern_values '-e -o -f -B -q -v -k -kk -c -p -d -l -lv -I --include --dry-run
+			--unsafe --no-warnings --info --flamegraph --metrics -h --help -V --version'
 		return
 	fi
 
@@ -252,7 +256,7 @@ _lantern()
 	local i list=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-e | -o | -f | -d | -c | -p | --flamegraph | --metrics) ((i++)) ;;
+		-e | -o | -f | -B | -d | -c | -p | -I | --include | --flamegraph | --metrics) ((i++)) ;;
 		--*) ;;
 		-*l*) [[ ${words[i]} =~ ^-[qvhVl]+$ ]] && list=1 ;;
 		esac

@@ -2,6 +2,7 @@
 /* lantern's command line: options in, a session out. */
 #include "base/util.h"
 #include "probes/list.h"
+#include "runtime/info.h"
 #include "runtime/session.h"
 #include "trace/trace.h"
 
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LANTERN_VERSION "0.1.0"
 
@@ -29,21 +31,38 @@ static void usage(FILE *f)
 	      "    -f FORMAT      output format: text (the default), json (one JSON object a line),\n"
 	      "                   folded (maps keyed by stacks as folded stacks, flamegraph.pl's input)\n"
 	      "                   or prometheus (the maps as Prometheus metrics)\n"
+	      "    -B MODE        output buffering: line (the default), full or none\n"
 	      "    -q             quiet: no 'Attaching N probes...'\n"
 	      "    -v             verbose\n"
 	      "    -c CMD         run CMD once the probes are attached (cpid is its pid);\n"
 	      "                   lantern ends when it exits\n"
-	      "    -p PID         the process that uprobes and USDT probes follow\n"
+	      "    -p PID         the process that uprobes and USDT probes follow; lantern ends\n"
+	      "                   when it exits\n"
+	      "    -I DIR         look for the script's #include <headers> in DIR first\n"
+	      "    --include FILE  as '#include <FILE>' before the script (repeatable)\n"
 	      "    -d STAGE       dump a stage and do not run: ast, types, ir, bpf, all\n"
 	      "    -l [PATTERN]   list probes, e.g. -l 'tracepoint:sched:*' (-lv: with their fields)\n"
 	      "    --dry-run      compile and load the programs, attach nothing\n"
 	      "    --unsafe       allow system()\n"
+	      "    --no-warnings  print no warnings\n"
+	      "    -k             warn when a BPF helper fails (map updates, deletes); -kk: probe\n"
+	      "                   reads too\n"
+	      "    --info         what this kernel and lantern support (helpers, maps, probes)\n"
+	      "    --usdt-file-activation  raise USDT semaphores in every process that maps\n"
+	      "                   the file (lantern always does, without -p)\n"
 	      "    --flamegraph FILE.svg  at exit, write the maps keyed by kstack/ustack as an\n"
 	      "                   interactive SVG flame graph\n"
 	      "    --metrics ADDR:PORT    serve the maps at http://ADDR:PORT/metrics in Prometheus's\n"
 	      "                   format while the script runs (e.g. --metrics 0.0.0.0:9435)\n"
 	      "    -h, --help     this help\n"
 	      "    -V, --version  lantern's version\n"
+	      "\n"
+	      "ENVIRONMENT (LANTERN_x wins over BPFTRACE_x):\n"
+	      "    BPFTRACE_STRLEN         [default: 64] bytes of a string from str()\n"
+	      "    BPFTRACE_MAP_KEYS_MAX   [default: 4096] keys a map holds\n"
+	      "    BPFTRACE_CAT_BYTES_MAX  [default: 10240] bytes cat() prints\n"
+	      "    BPFTRACE_MAX_PROBES     [default: 512] probes a script attaches\n"
+	      "    BPFTRACE_LOG_SIZE       [default: 4194304] bytes of the verifier's log\n"
 	      "\n"
 	      "EXAMPLES:\n"
 	      "    lantern -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
@@ -68,7 +87,7 @@ static int parse_dump(const char *arg, unsigned *out)
 			if (!strcmp(tok, stages[i].name))
 				break;
 		if (i == sizeof(stages) / sizeof(stages[0])) {
-			fprintf(stderr, "lantern: unknown stage '%s' for -d (ast, types, ir, bpf, all)\n",
+			fprintf(stderr, "ERROR: unknown stage '%s' for -d (ast, types, ir, bpf, all)\n",
 				tok);
 			free(copy);
 			return -1;
@@ -97,8 +116,129 @@ static int parse_format(const char *arg, enum output_format *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "lantern: unknown output format '%s' for -f (text, json, folded, prometheus)\n", arg);
+	fprintf(stderr,
+		"ERROR: Invalid output format \"%s\"\n"
+		"Valid formats: 'text', 'json', 'folded', 'prometheus'\n",
+		arg);
 	return -1;
+}
+
+static int parse_buffering(const char *arg, enum output_buffering *out)
+{
+	if (!strcmp(arg, "line"))
+		*out = BUFFER_LINE;
+	else if (!strcmp(arg, "full"))
+		*out = BUFFER_FULL;
+	else if (!strcmp(arg, "none"))
+		*out = BUFFER_NONE;
+	else {
+		fputs("ERROR: USAGE: -B must be either 'line', 'full', or 'none'.\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * -p: a decimal pid in [1, PID_MAX_LIMIT] of a running process (bpftrace's
+ * messages)
+ */
+static int parse_pid(const char *arg, pid_t *out)
+{
+	const long max = 4194304;
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || *arg == '-' || *arg == '+' || *arg == ' ') {
+		fprintf(stderr, "ERROR: pid '%s' is not a valid decimal number\n", arg);
+		return -1;
+	}
+	if (pid < 1 || pid > max) {
+		fprintf(stderr, "ERROR: pid '%s' out of valid pid range [1,%ld]\n", arg, max);
+		return -1;
+	}
+	if (kill(pid, 0) < 0 && errno == ESRCH) {
+		fprintf(stderr, "ERROR: pid '%s': no such process\n", arg);
+		return -1;
+	}
+	*out = pid;
+	return 0;
+}
+
+/* Add arg to a growing array of strings. */
+static void push_arg(const char ***v, int *n, const char *arg)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = arg;
+}
+
+enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS, OPT_INFO,
+       OPT_USDT_FILE_ACTIVATION };
+
+/* What the command line wants besides running a script. */
+enum action { ACT_RUN, ACT_LIST, ACT_EXIT_OK, ACT_EXIT_ERR, ACT_INFO };
+
+/* One option; the action it asks for. */
+static enum action parse_option(int c, struct options *o, const char **program)
+{
+	switch (c) {
+	case 'e': *program = optarg; break;
+	case 'o': o->output = optarg; break;
+	case 'f': return parse_format(optarg, &o->format) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'B': return parse_buffering(optarg, &o->buffering) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose++; break;
+	case 'd': return parse_dump(optarg, &o->dump) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'c': o->cmd = optarg; break;
+	case 'p': return parse_pid(optarg, &o->pid) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'I': push_arg(&o->include_dirs, &o->ninclude_dirs, optarg); break;
+	case 'k': o->helper_check++; break;
+	case OPT_INCLUDE: push_arg(&o->includes, &o->nincludes, optarg); break;
+	case OPT_DRY_RUN: o->dry_run = true; break;
+	case OPT_UNSAFE: o->unsafe = true; break;
+	case OPT_NO_WARNINGS: o->no_warnings = true; break;
+	case OPT_FLAMEGRAPH: o->flamegraph = optarg; break;
+	case OPT_METRICS: o->metrics = optarg; break;
+	case OPT_INFO: return ACT_INFO;
+	case OPT_USDT_FILE_ACTIVATION: break; /* what lantern always does: the kernel raises the semaphores */
+	case 'l': return ACT_LIST;
+	case 'h':
+		usage(stdout);
+		return ACT_EXIT_OK;
+	case 'V':
+		printf("lantern v%s\n", LANTERN_VERSION);
+		return ACT_EXIT_OK;
+	default:
+		usage(stderr);
+		return ACT_EXIT_ERR;
+	}
+	return ACT_RUN;
+}
+
+/* The script: -e's text, or the file named first (its name then is the script's). */
+static char *script_text(struct options *o, const char *program, int argc, char **argv)
+{
+	char *text;
+
+	if (program)
+		return strdup(program);
+	if (optind >= argc) {
+		fputs("ERROR: no program given: use -e 'program' or a script file\n", stderr);
+		usage(stderr);
+		return NULL;
+	}
+	o->script_name = argv[optind];
+	text = read_file(argv[optind], NULL);
+	if (!text) {
+		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", argv[optind],
+			strerror(errno));
+		return NULL;
+	}
+	if (!strcmp(argv[optind], "-"))
+		o->script_name = "stdin";
+	optind++;
+	return text;
 }
 
 int main(int argc, char **argv)
@@ -106,15 +246,19 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "unsafe", no_argument, NULL, 'U' },
-		{ "flamegraph", required_argument, NULL, 'F' },
-		{ "metrics", required_argument, NULL, 'M' },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
+		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "include", required_argument, NULL, OPT_INCLUDE },
+		{ "no-warnings", no_argument, NULL, OPT_NO_WARNINGS },
+		{ "info", no_argument, NULL, OPT_INFO },
+		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .script_name = "stdin" };
 	const char *program = NULL;
-	bool list = false;
+	enum action act = ACT_RUN, a;
 	char *text;
 	int c, rc;
 
@@ -123,98 +267,37 @@ int main(int argc, char **argv)
 
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */
-	while ((c = getopt_long(argc, argv, "e:o:f:qvd:c:p:hVl", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			program = optarg;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'f':
-			if (parse_format(optarg, &o.format) < 0)
-				return 1;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'v':
-			o.verbose++;
-			break;
-		case 'd':
-			if (parse_dump(optarg, &o.dump) < 0)
-				return 1;
-			break;
-		case 'c':
-			o.cmd = optarg;
-			break;
-		case 'p': {
-			char *end;
-			errno = 0;
-			long pid = strtol(optarg, &end, 10);
-			if (errno || *end || pid <= 0 || kill(pid, 0) < 0) {
-				fprintf(stderr, "lantern: no process with pid '%s'\n", optarg);
-				return 1;
-			}
-			o.pid = pid;
-			break;
-		}
-		case 'D':
-			o.dry_run = true;
-			break;
-		case 'U':
-			o.unsafe = true;
-			break;
-		case 'F':
-			o.flamegraph = optarg;
-			break;
-		case 'M':
-			o.metrics = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("lantern v%s\n", LANTERN_VERSION);
-			return 0;
-		default:
-			usage(stderr);
-			return 1;
-		}
+	while ((c = getopt_long(argc, argv, "e:o:f:B:qvd:c:p:I:khVl", longopts, NULL)) != -1) {
+		a = parse_option(c, &o, &program);
+		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR)
+			return a == ACT_EXIT_ERR;
+		if (a != ACT_RUN)
+			act = a;
 	}
-	if (list) {
+	if (act == ACT_INFO)
+		return info_print(stdout, LANTERN_VERSION) < 0;
+	if (act == ACT_LIST) {
 		if (optind + 1 < argc) {
-			fputs("lantern: -l takes one pattern\n", stderr);
+			fputs("ERROR: -l takes one pattern\n", stderr);
 			return 1;
 		}
-		return list_probes(optind < argc ? argv[optind] : program, o.verbose > 0, stdout);
+		return list_probes(optind < argc ? argv[optind] : program, o.verbose > 0, o.pid,
+				   stdout);
 	}
-	if (program) {
-		text = strdup(program);
-	} else {
-		if (optind >= argc) {
-			fputs("lantern: no program given: use -e 'program' or a script file\n", stderr);
-			usage(stderr);
+	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
+	for (int i = 0; i < o.nincludes; i++) {
+		if (strchr(o.includes[i], '/') && access(o.includes[i], R_OK) < 0) {
+			fprintf(stderr, "ERROR: --include '%s': %s\n", o.includes[i], strerror(errno));
 			return 1;
 		}
-		o.script_name = argv[optind];
-		text = read_file(argv[optind], NULL);
-		if (!text) {
-			fprintf(stderr, "lantern: cannot read %s: %s\n", argv[optind], strerror(errno));
-			return 1;
-		}
-		if (!strcmp(argv[optind], "-"))
-			o.script_name = "stdin";
-		optind++;
 	}
+	if (!(text = script_text(&o, program, argc, argv)))
+		return 1;
 	o.script = text;
 	o.params = argv + optind;
 	o.nparams = argc - optind;
 	if (o.cmd && o.pid) {
-		fputs("lantern: -c and -p cannot be used together\n", stderr);
+		fputs("ERROR: -c and -p cannot be used together\n", stderr);
 		free(text);
 		return 1;
 	}
@@ -226,9 +309,12 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR1); /* prints the maps */
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	rc = session_run(&o, &script_frontend);
 	free(text);
+	free(o.includes);
+	free(o.include_dirs);
 	return rc;
 }

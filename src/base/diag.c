@@ -22,7 +22,8 @@ static bool diag_suppressed(struct diag *d)
 void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_code code,
 		 const char *fmt, ...)
 {
-	const char *what = lvl == DIAG_ERROR ? "error" : "warning";
+	/* bpftrace's words: what its users' scripts look for */
+	const char *what = lvl == DIAG_ERROR ? "ERROR" : "WARNING";
 	uint32_t l1, c1, l2, c2, len, i;
 	va_list ap;
 
@@ -30,10 +31,13 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		d->errors++;
 	else
 		d->warnings++;
-	if (diag_suppressed(d))
+	d->last_hidden = diag_suppressed(d) || (lvl == DIAG_WARNING && d->no_warnings);
+	if (d->last_hidden)
 		return;
 	if (!d->src || span_is_none(sp)) {
-		sb_printf(&d->out, "%s: %s E%d: ", d->src ? d->src->name : "lantern", what, code);
+		if (d->src)
+			sb_printf(&d->out, "%s: ", d->src->name);
+		sb_printf(&d->out, "%s: E%d: ", what, code);
 		va_start(ap, fmt);
 		sb_vprintf(&d->out, fmt, ap);
 		va_end(ap);
@@ -43,9 +47,9 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	source_pos(d->src, sp.lo, &l1, &c1);
 	source_pos(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo, &l2, &c2);
 	if (l1 == l2 && c2 > c1)
-		sb_printf(&d->out, "%s:%u:%u-%u: %s E%d: ", d->src->name, l1, c1, c2 + 1, what, code);
+		sb_printf(&d->out, "%s:%u:%u-%u: %s: E%d: ", d->src->name, l1, c1, c2 + 1, what, code);
 	else
-		sb_printf(&d->out, "%s:%u:%u: %s E%d: ", d->src->name, l1, c1, what, code);
+		sb_printf(&d->out, "%s:%u:%u: %s: E%d: ", d->src->name, l1, c1, what, code);
 	va_start(ap, fmt);
 	sb_vprintf(&d->out, fmt, ap);
 	va_end(ap);
@@ -68,7 +72,7 @@ void diag_hint(struct diag *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (diag_suppressed(d))
+	if (d->last_hidden)
 		return;
 	sb_puts(&d->out, "hint: ");
 	va_start(ap, fmt);

@@ -2,17 +2,19 @@
 /*
  * Diagnostics. Every user-facing error has a source span and a stable code:
  *
- *   stdin:1:9-14: error E200: unknown function 'prinf'
+ *   stdin:1:9-14: ERROR: E200: unknown function 'prinf'
  *   BEGIN { prinf("hi"); }
  *           ~~~~~
  *   hint: did you mean 'printf'?
  *
- * Codes are stable: tests and users refer to them. Add new ones at the end
+ * "ERROR:" and "WARNING:" are bpftrace's words, which its users' scripts
+ * grep for. Codes are stable: tests and users refer to them. Add new ones at the end
  * of their group, never renumber.
  */
 #ifndef LANTERN_BASE_DIAG_H
 #define LANTERN_BASE_DIAG_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/source.h"
@@ -62,9 +64,11 @@
 	X(E_ATTACH, 400)                                                                           \
 	X(E_MECHANISM_MISSING, 401)                                                                \
 	X(E_PERMISSION, 402)                                                                       \
+	X(E_TOO_MANY_PROBES, 403)                                                                  \
 	X(E_VERIFIER, 500)                                                                         \
 	X(E_MAP_CREATE, 501)                                                                       \
-	X(E_CODEGEN, 502)
+	X(E_CODEGEN, 502)                                                                          \
+	X(E_HELPER_FAILED, 503)
 
 enum diag_code {
 #define X(name, num) name = num,
@@ -79,6 +83,8 @@ struct diag {
 	struct strbuf out;	  /* everything reported so far */
 	int errors, warnings;
 	int max_errors; /* stop recording after this many (0: 20) */
+	bool no_warnings; /* --no-warnings: warnings are counted, not printed */
+	bool last_hidden; /* the last message was not recorded: nor are its hints */
 };
 
 void diag_init(struct diag *d, const struct source *src);

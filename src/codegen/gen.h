@@ -142,11 +142,27 @@ struct val gen_reg(struct gen *g, struct expr *e);
 struct val gen_kaddr(struct gen *g, struct expr *e);
 struct val gen_same(struct gen *g, struct expr *e); /* the argument's value: uptr(), kptr() */
 struct val gen_call_str(struct gen *g, struct expr *e);
+/* bytes, strings, addresses; username, sargN; debugf, signal (gen_func.c) */
+struct val gen_buf(struct gen *g, struct expr *e);
+struct val gen_bswap(struct gen *g, struct expr *e);
+struct val gen_strncmp(struct gen *g, struct expr *e);
+struct val gen_strcontains(struct gen *g, struct expr *e);
+struct val gen_int_text(struct gen *g, struct expr *e); /* strerror, cgroup_path */
+struct val gen_ntop(struct gen *g, struct expr *e);
+struct val gen_pton(struct gen *g, struct expr *e);
+struct val gen_macaddr(struct gen *g, struct expr *e);
+struct val gen_cgroupid(struct gen *g, struct expr *e);
+struct val gen_username(struct gen *g, struct expr *e);
+struct val gen_sarg(struct gen *g, struct expr *e);
+struct val gen_call_debugf(struct gen *g, struct expr *e);
+struct val gen_call_signal(struct gen *g, struct expr *e);
 struct val gen_call_exit(struct gen *g, struct expr *e);
 struct val gen_call_delete(struct gen *g, struct expr *e);
 struct val gen_call_map_op(struct gen *g, struct expr *e); /* print, clear, zero */
 struct val gen_call_time(struct gen *g, struct expr *e);
 
 void gen_error(struct gen *g, struct span sp, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* -k, -kk: after a call of helper, report a negative return (gen_check.c) */
+void gen_helper_check(struct gen *g, int32_t helper, struct span sp);
 
 #endif

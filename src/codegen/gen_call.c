@@ -93,6 +93,10 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	case BI_KSTACK:
 	case BI_USTACK:
 		return gen_stack(g, e);
+	case BI_USERNAME:
+		return gen_username(g, e);
+	case BI_SARGN:
+		return gen_sarg(g, e);
 	case BI_CPID:
 		r = ir_vreg(g->ir);
 		emit(g->ir, MOV64_CONST(r, LC_CPID));
@@ -307,6 +311,7 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 	emit(g->ir, MOV64_REG(R2, key.base));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	gen_helper_check(g, BPF_FUNC_map_delete_elem, e->span);
 	return void_val();
 }
 
@@ -359,5 +364,6 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 	emit(g->ir, MOV64_REG(R1, g->scratch));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R1, off));
 	emit(g->ir, CALL(fn, 3));
+	gen_helper_check(g, fn, e->span);
 	return res;
 }

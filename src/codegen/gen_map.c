@@ -46,6 +46,7 @@ void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct lo
 	emit(g->ir, ALU64_IMM(BPF_ADD, R3, val.off));
 	emit(g->ir, MOV64_IMM(R4, BPF_ANY));
 	emit(g->ir, CALL(BPF_FUNC_map_update_elem, 4));
+	gen_helper_check(g, BPF_FUNC_map_update_elem, g->span);
 }
 
 struct val gen_map_read(struct gen *g, struct expr *e)

@@ -151,6 +151,7 @@ void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int
 	emit(g->ir, ALU64_IMM(BPF_ADD, R1, off));
 	emit(g->ir, MOV64_IMM(R2, size));
 	emit(g->ir, CALL(fn, 3));
+	gen_helper_check(g, fn, g->span);
 }
 
 int32_t gen_str_eq(struct gen *g, struct val a, struct val b)

@@ -52,6 +52,8 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 		if (op == BPF_MOV) {
 			if (x)
 				USE(i->src);
+		} else if (op == BPF_END) {
+			USE(i->dst); /* a byte swap: BPF_TO_BE is the BPF_X bit */
 		} else {
 			USE(i->dst);
 			if (x && op != BPF_NEG)
@@ -229,6 +231,11 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		if (op == BPF_NEG) {
 			sb_puts(out, " = -");
 			fmt_reg(out, i->dst, w);
+			return;
+		}
+		if (op == BPF_END) {
+			sb_printf(out, " = be%d ", i->imm);
+			fmt_reg(out, i->dst, false);
 			return;
 		}
 		sb_printf(out, " %s ", op == BPF_MOV ? "=" : alu_op(op));

@@ -72,6 +72,8 @@ static inline void emit(struct ir *ir, struct ir_insn insn)
 #define MOV32_REG(d, s) IRI(BPF_ALU | BPF_MOV | BPF_X, d, s, 0, 0)
 #define ALU64_REG(op, d, s) IRI(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
 #define ALU64_IMM(op, d, i) IRI(BPF_ALU64 | (op) | BPF_K, d, NO_REG, 0, i)
+/* d = the low bits of d in big-endian order (a byte swap on this little-endian machine) */
+#define BSWAP(d, bits) IRI(BPF_ALU | BPF_END | BPF_TO_BE, d, NO_REG, 0, bits)
 #define NEG64(d) IRI(BPF_ALU64 | BPF_NEG | BPF_K, d, NO_REG, 0, 0)
 #define LDX_MEM(sz, d, s, o) IRI(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
 #define STX_MEM(sz, d, s, o) IRI(BPF_STX | BPF_MEM | (sz), d, s, o, 0)

@@ -8,7 +8,10 @@
 #include "probes/provider.h"
 #include "sema/sema.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * The ring buffer: big when a traced event prints (printf, join, system,
@@ -98,52 +101,61 @@ static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 }
 
 /*
- * The size of strings read with str() and from tracepoint string fields:
- * LANTERN_STRLEN, else BPFTRACE_STRLEN, else 64 bytes (the NUL included).
- * Strings live in scratch memory, not on the BPF stack: they can be long.
+ * A number from the environment: LANTERN_<name>, else BPFTRACE_<name>
+ * (LANTERN_ wins), else def; what it is and its bounds in the error.
  */
-static int read_strlen(struct plan *p)
+static int env_number(struct plan *p, const char *name, uint64_t def, uint64_t lo, uint64_t hi,
+		      const char *what, const char *unit, uint64_t *out)
 {
-	const char *name = getenv("LANTERN_STRLEN") ? "LANTERN_STRLEN" : "BPFTRACE_STRLEN";
-	const char *e = getenv(name);
-	char *end;
-	unsigned long n;
+	char var[64], *end;
+	const char *e;
+	unsigned long long n;
 
-	p->strlen = STRLEN_DEFAULT;
-	if (!e)
+	snprintf(var, sizeof(var), "LANTERN_%s", name);
+	if (!getenv(var))
+		snprintf(var, sizeof(var), "BPFTRACE_%s", name);
+	*out = def;
+	if (!(e = getenv(var)))
 		return 0;
-	n = strtoul(e, &end, 10);
-	if (*end || end == e || n < 2 || n > STRLEN_MAX) {
-		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: a string size is 2 to %d bytes",
-			   name, e, STRLEN_MAX);
+	errno = 0;
+	n = strtoull(e, &end, 10);
+	if (errno || *end || end == e || *e == '-' || n < lo || n > hi) {
+		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: %s %llu to %llu %s", var, e, what,
+			   (unsigned long long)lo, (unsigned long long)hi, unit);
 		return -1;
 	}
-	p->strlen = (uint32_t)n;
+	*out = n;
 	return 0;
 }
 
 /*
- * How many keys a map holds: LANTERN_MAP_KEYS_MAX, else
- * BPFTRACE_MAP_KEYS_MAX, else 4096 (as bpftrace).
+ * What the environment sets (BPFTRACE_x or LANTERN_x):
+ *   STRLEN         bytes of strings from str() and tracepoint string fields,
+ *                  the NUL included (64); they live in scratch memory, not on
+ *                  the BPF stack: they can be long
+ *   MAP_KEYS_MAX   keys a map holds (4096, as bpftrace)
+ *   CAT_BYTES_MAX  bytes cat() prints (10240, as bpftrace)
+ *   LOG_SIZE       bytes of the verifier's log when a program is refused
+ *   MAX_PROBES     probes a script attaches (512, as bpftrace)
  */
-static int read_map_keys_max(struct plan *p, uint32_t *out)
+static int read_env(struct plan *p, uint32_t *keys_max, uint64_t *max_probes)
 {
-	const char *name = getenv("LANTERN_MAP_KEYS_MAX") ? "LANTERN_MAP_KEYS_MAX"
-							  : "BPFTRACE_MAP_KEYS_MAX";
-	const char *e = getenv(name);
-	char *end;
-	unsigned long long n;
+	uint64_t strlen_, keys, log;
 
-	*out = MAP_KEYS_DEFAULT;
-	if (!e)
-		return 0;
-	n = strtoull(e, &end, 10);
-	if (*end || end == e || n < 1 || n > MAP_KEYS_LIMIT) {
-		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: a map holds 1 to %u keys", name, e,
-			   MAP_KEYS_LIMIT);
+	if (env_number(p, "STRLEN", STRLEN_DEFAULT, 2, STRLEN_MAX, "a string size is", "bytes",
+		       &strlen_) < 0 ||
+	    env_number(p, "MAP_KEYS_MAX", MAP_KEYS_DEFAULT, 1, MAP_KEYS_LIMIT, "a map holds", "keys",
+		       &keys) < 0 ||
+	    env_number(p, "CAT_BYTES_MAX", 10240, 0, UINT32_MAX, "cat() prints", "bytes",
+		       &p->cat_bytes_max) < 0 ||
+	    env_number(p, "LOG_SIZE", 4u << 20, 1024, (1u << 30) - 1, "the verifier's log holds",
+		       "bytes", &log) < 0 ||
+	    env_number(p, "MAX_PROBES", 512, 1, UINT32_MAX, "a script attaches", "probes",
+		       max_probes) < 0)
 		return -1;
-	}
-	*out = (uint32_t)n;
+	p->strlen = (uint32_t)strlen_;
+	*keys_max = (uint32_t)keys;
+	p->log_size = (uint32_t)log;
 	return 0;
 }
 
@@ -151,9 +163,16 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
 	uint32_t keys_max;
+	uint64_t max_probes;
 
 	plan_init(p, opts);
-	if (read_strlen(p) < 0 || read_map_keys_max(p, &keys_max) < 0)
+	p->diag.no_warnings = opts->no_warnings;
+	/* --include FILE is #include <FILE> before the script's; -I DIR looks first */
+	for (int i = 0; i < opts->nincludes; i++)
+		vec_push(&p->types.includes, opts->includes[i]);
+	for (int i = 0; i < opts->ninclude_dirs; i++)
+		vec_push(&p->types.include_dirs, opts->include_dirs[i]);
+	if (read_env(p, &keys_max, &max_probes) < 0)
 		return -1;
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
 	if (!p->ast)
@@ -165,6 +184,16 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 	if (sema_preamble(p) < 0 || sema_expand(p, providers) < 0)
 		return -1;
 	plan_programs(p);
+	if (p->nattach > max_probes) {
+		diag_error(&p->diag, SPAN_NONE, E_TOO_MANY_PROBES,
+			   "Can't attach to %u probes because it exceeds the current limit of "
+			   "%llu probes.",
+			   p->nattach, (unsigned long long)max_probes);
+		diag_hint(&p->diag,
+			  "raise the limit with BPFTRACE_MAX_PROBES (or LANTERN_MAX_PROBES), with "
+			  "care: very many probes attached can bring the system down");
+		return -1;
+	}
 	if (sema_check(p) < 0)
 		return -1;
 	if (dump && (d & DUMP_TYPES))

@@ -23,6 +23,8 @@ static void plan_probe(struct plan *p, struct probe *pr)
 		if (in->probe != pr)
 			continue;
 		pg = in->prov->group ? in->prov->group(p, in) : NULL;
+		if (!pg || !pg->insts.len)
+			p->nattach++; /* a group program attaches once, for all its instances */
 		if (!pg && !per)
 			pg = shared[in->prov->id];
 		if (!pg) {

@@ -4,8 +4,10 @@
  *
  * An attach point is a run of bytes up to a blank, ',', '{', '}', ';' or a
  * '/' that opens the predicate. A '/' belongs to the attach point when it
- * directly follows ':' or when the current ':'-separated part began with
- * '/' or '.' (a path: "uprobe:/bin/bash:readline", "uprobe:./a.out:main").
+ * directly follows ':', when the current ':'-separated part began with
+ * '/' or '.' (a path: "uprobe:/bin/bash:readline", "uprobe:./a.out:main"),
+ * or when it is the file part of a uprobe or USDT probe
+ * ("uprobe:build/a.out:main", as bpftrace reads it).
  * Double-quoted pieces may hold anything but a newline:
  * uprobe:"/path with space":"ns::func".
  */
@@ -63,6 +65,19 @@ const char *lex_raw_describe(const struct lexer *lx, uint32_t at, struct span *s
 	return buf;
 }
 
+/* Is the part being read the file of a probe type that takes one (uprobe:FILE:...)? */
+static bool in_file_part(const struct attach_point *ap)
+{
+	static const char *const file_types[] = { "uprobe", "uretprobe", "usdt", "u", "ur", "U" };
+
+	if (ap->nparts != 1 || !ap->parts[0])
+		return false;
+	for (size_t i = 0; i < sizeof(file_types) / sizeof(file_types[0]); i++)
+		if (!strcmp(ap->parts[0], file_types[i]))
+			return true;
+	return false;
+}
+
 static void push_part(struct lexer *lx, struct attach_point *ap, struct strbuf *part)
 {
 	if (ap->nparts < AP_MAX_PARTS)
@@ -114,7 +129,7 @@ bool lex_attach_point(struct lexer *lx, struct attach_point *ap)
 		if (c == '/') {
 			bool after_colon = lx->pos > start && lx->text[lx->pos - 1] == ':';
 
-			if (!after_colon && first != '/' && first != '.')
+			if (!after_colon && first != '/' && first != '.' && !in_file_part(ap))
 				break;
 		} else if (ends_attach_point(c)) {
 			break;

@@ -84,8 +84,13 @@ static void json_attached(struct strbuf *out, int nprobes)
 
 static void json_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
 {
-	sb_printf(out, "{\"type\": \"%s\", \"data\": ",
-		  kind == TEXT_TIME ? "time" : kind == TEXT_JOIN ? "join" : "printf");
+	/* bpftrace 0.17 calls system()'s record "syscall" */
+	static const char *const types[] = {
+		[TEXT_PRINTF] = "printf", [TEXT_TIME] = "time", [TEXT_JOIN] = "join",
+		[TEXT_SYSTEM] = "syscall", [TEXT_CAT] = "cat",
+	};
+
+	sb_printf(out, "{\"type\": \"%s\", \"data\": ", types[kind]);
 	json_string(out, p, n);
 	sb_puts(out, "}\n");
 }
@@ -151,6 +156,12 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 	case TY_STACK:
 	case TY_SYM:
 	case TY_TIMESTAMP:
+	case TY_BUF:
+	case TY_INET:
+	case TY_MACADDR:
+	case TY_STRERROR:
+	case TY_CGPATH:
+	case TY_USERNAME:
 		value_format(oc, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;

@@ -446,7 +446,14 @@ enum fmt_arg_kind fmt_kind_of(const struct type *t)
 	case TY_STACK:
 	case TY_SYM:
 	case TY_TIMESTAMP:
+	case TY_INET:
+	case TY_MACADDR:
+	case TY_STRERROR:
+	case TY_CGPATH:
+	case TY_USERNAME:
 		return FMT_ARG_STR;
+	case TY_BUF:
+		return FMT_ARG_BUF;
 	case TY_TUPLE:
 		return FMT_ARG_TUPLE;
 	case TY_RECORD:

@@ -5,6 +5,7 @@
 #include "output/hist.h"
 #include "output/stats.h"
 #include "output/timefmt.h"
+#include "output/value_text.h"
 #include "sym/symbols.h"
 
 #include <stdio.h>
@@ -267,7 +268,10 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		stats_print(out, get_i64(p), get_i64(p + 8));
 		break;
 	default:
-		sb_puts(out, "?");
+		if (value_text_kind(t))
+			value_text(out, t, p); /* buf, ntop, strerror, ...: value_text.h */
+		else
+			sb_puts(out, "?");
 		break;
 	}
 }

@@ -37,6 +37,8 @@ enum text_kind {
 	TEXT_PRINTF, /* printf() */
 	TEXT_TIME,   /* time() */
 	TEXT_JOIN,   /* join(): the text without its newline */
+	TEXT_SYSTEM, /* system(): the command's output */
+	TEXT_CAT,    /* cat(): the file's bytes */
 };
 
 struct writer {

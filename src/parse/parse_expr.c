@@ -45,6 +45,26 @@ bool parse_is_builtin_var(const char *name, size_t len)
 	return digits_after(name, len, "arg") || digits_after(name, len, "sarg");
 }
 
+/*
+ * `stack` and `name`, which tutorials still use and bpftrace 0.17 rejects,
+ * are kstack and probe, with a warning (here, before programs are planned
+ * by the builtins they read).
+ */
+static void old_spelling(struct parser *p, struct expr *e)
+{
+	static const char *const old[][2] = { { "stack", "kstack" }, { "name", "probe" } };
+
+	for (size_t i = 0; i < ARRAY_SIZE(old); i++) {
+		if (e->kind != EXPR_IDENT || strcmp(e->u.name, old[i][0]))
+			continue;
+		diag_warn(p->d, e->span, E_UNKNOWN_IDENT,
+			  "'%s' is an old spelling of '%s' (bpftrace 0.17 rejects it)", old[i][0],
+			  old[i][1]);
+		e->kind = EXPR_BUILTIN;
+		e->u.name = old[i][1];
+	}
+}
+
 /* Type names that always start a cast: "(uint8)x", "(int)x", "(void *)x". */
 static const char *const type_names[] = {
 	"int8",	    "int16", "int32",  "int64", "uint8",  "uint16", "uint32",
@@ -322,6 +342,7 @@ static struct expr *parse_primary(struct parser *p)
 		e = new_expr(p, parse_is_builtin_var(t.str, t.len) ? EXPR_BUILTIN : EXPR_IDENT,
 			     t.span);
 		e->u.name = t.str;
+		old_spelling(p, e);
 		return e;
 	case TOK_LPAREN:
 		return parse_paren(p);

@@ -157,6 +157,26 @@ static const char *expr_what(const struct expr *e)
 	}
 }
 
+/*
+ * An expression as a statement. `c ? a : b;` is `if (c) a; else b;`, so
+ * that its arms may be statements such as printf() (as in bpftrace).
+ */
+static struct stmt *expr_stmt(struct parser *p, struct expr *e)
+{
+	struct stmt *s;
+
+	if (e->kind != EXPR_TERNARY) {
+		s = new_stmt(p, STMT_EXPR, e->span);
+		s->u.expr = e;
+		return s;
+	}
+	s = new_stmt(p, STMT_IF, e->span);
+	s->u.if_.cond = e->u.ternary.cond;
+	s->u.if_.then = expr_stmt(p, e->u.ternary.then);
+	s->u.if_.otherwise = expr_stmt(p, e->u.ternary.otherwise);
+	return s;
+}
+
 static struct stmt *parse_simple(struct parser *p)
 {
 	struct expr *e = parse_expr(p);
@@ -164,11 +184,8 @@ static struct stmt *parse_simple(struct parser *p)
 	enum op op = assign_op(p->tok.kind, &is_assign);
 	struct stmt *s;
 
-	if (!is_assign) {
-		s = new_stmt(p, STMT_EXPR, e->span);
-		s->u.expr = e;
-		return s;
-	}
+	if (!is_assign)
+		return expr_stmt(p, e);
 	if (e->kind != EXPR_MAP && e->kind != EXPR_VAR) {
 		diag_error(p->d, e->span, E_SYNTAX,
 			   "cannot assign to %s: only maps (@name) and variables ($name) can be "

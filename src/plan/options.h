@@ -26,6 +26,13 @@ enum output_format {
 	OUTPUT_PROMETHEUS, /* maps in Prometheus's text exposition format */
 };
 
+/* -B: how the output is buffered (as bpftrace's -B) */
+enum output_buffering {
+	BUFFER_LINE, /* a line at a time (the default) */
+	BUFFER_NONE, /* every write at once */
+	BUFFER_FULL, /* when the buffer is full, and at exit */
+};
+
 struct options {
 	const char *script_name; /* "stdin" for -e */
 	char *script;		 /* the text */
@@ -43,6 +50,13 @@ struct options {
 	pid_t pid;		   /* -p */
 	const char *flamegraph;	   /* --flamegraph FILE.svg: the stack maps as an SVG at exit */
 	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
+	enum output_buffering buffering; /* -B */
+	bool no_warnings;		 /* --no-warnings */
+	int helper_check; /* -k: warn when a helper fails (1), -kk: probe reads too (2) */
+	const char **include_dirs;	 /* -I DIR...: where #include <x.h> looks first */
+	int ninclude_dirs;
+	const char **includes; /* --include FILE...: as #include lines before the script's */
+	int nincludes;
 };
 
 /* Do hist() and lhist() keep the sum of their values (Prometheus's _sum)? */

@@ -93,12 +93,18 @@ struct plan {
 	struct program *ast;
 	struct type_env types; /* the script's C definitions, the kernel's BTF */
 	uint32_t strlen;       /* bytes of a string from str() (BPFTRACE_STRLEN), NUL included */
+	uint64_t cat_bytes_max; /* bytes cat() prints at most (BPFTRACE_CAT_BYTES_MAX) */
+	uint32_t log_size;	/* bytes of the verifier's log (BPFTRACE_LOG_SIZE) */
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;
 	VEC(struct prog *) progs;
 	struct map_set maps;
 	VEC(struct record_desc *) records;
 	VEC(struct deferred { void (*fn)(void *); void *p; }) deferred;
+	/* attachments the programs make: one per instance, one per group
+	   program for the instances a group serves (BPFTRACE_MAX_PROBES) */
+	uint32_t nattach;
+	bool uses_debugf; /* debugf(): the session shows the trace pipe */
 };
 
 /* A plan for opts' script (nothing compiled yet); plan_free() releases it. */

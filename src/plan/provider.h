@@ -29,7 +29,9 @@
 #ifndef LANTERN_PLAN_PROVIDER_H
 #define LANTERN_PLAN_PROVIDER_H
 
+#include <linux/perf_event.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 
 #include "plan/plan.h"
 
@@ -50,6 +52,7 @@ enum provider_id {
 	PROV_KFUNC,
 	PROV_KRETFUNC,
 	PROV_WATCHPOINT,
+	PROV_ASYNCWATCHPOINT,
 	PROV_COUNT_
 };
 
@@ -57,17 +60,37 @@ enum provider_flag {
 	PROV_F_REGS = 1 << 0, /* the context is the task's registers (reg() works) */
 	PROV_F_USER = 1 << 1, /* run by user space, not by a kernel event (BEGIN, END) */
 	PROV_F_USER_MEM = 1 << 2, /* in a process: addresses cast to pointers are user memory */
+	/* the kernel runs the programs at one place last attached first (uprobes): the
+	   session attaches these instances in reverse, so they fire in script order */
+	PROV_F_LIFO = 1 << 3,
 };
 
 /* A kernel attachment to release at teardown (-1: none). */
 struct attachment {
 	int link_fd, perf_fd;
+	bool after_begin; /* perf_fd opened disabled: enabled once BEGIN has run */
+	void *map;	  /* perf_fd's ring buffer, unmapped at teardown (NULL: none) */
+	size_t map_len;
+};
+
+/*
+ * A provider's work in the event loop: when fd (one of its attachments)
+ * is readable, ready(arg); release(arg) at teardown, after the
+ * attachments are closed (it frees arg).
+ */
+struct attach_watch {
+	int fd;
+	void (*ready)(void *arg);
+	void (*release)(void *arg);
+	void *arg;
 };
 
 /* What attach hooks work with: the session's attachments and options. */
 struct attach_ctx {
 	VEC(struct attachment) list;
-	pid_t pid; /* -p: uprobes fire in this process only; 0: every process */
+	VEC(struct attach_watch) watches;
+	pid_t pid;  /* -p: uprobes fire in this process only; 0: every process */
+	pid_t cpid; /* the -c child (not running yet when attaching), 0 without */
 };
 
 /* `lantern -l` after the type: "tracepoint:sched:*" has parts "sched", "*". */
@@ -75,6 +98,7 @@ struct list_query {
 	const char *part[2]; /* NULL when not given */
 	const char *whole;   /* no type given: a pattern over whole names (NULL: all) */
 	bool verbose;	     /* -lv */
+	pid_t pid;	     /* -p: a process's files (uprobe, usdt), 0 without */
 };
 
 struct check;
@@ -109,8 +133,42 @@ const struct provider *provider_find(const struct provider *const *table, const 
 /* Record an attachment made for the session. */
 static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)
 {
-	struct attachment a = { link_fd, perf_fd };
+	struct attachment a = { link_fd, perf_fd, false, NULL, 0 };
 	vec_push(&ac->list, a);
+}
+
+/* The session's event loop calls ready(arg) whenever fd is readable. */
+static inline void attach_watch_add(struct attach_ctx *ac, int fd, void (*ready)(void *),
+				    void (*release)(void *), void *arg)
+{
+	struct attach_watch w = { fd, ready, release, arg };
+	vec_push(&ac->watches, w);
+}
+
+/* At teardown, once the attachments are closed: the watches' release. */
+static inline void attach_watches_release(struct attach_ctx *ac)
+{
+	vec_foreach(&ac->watches, w)
+	{
+		w->release(w->arg);
+	}
+	vec_free(&ac->watches);
+}
+
+/* The last attachment's perf event waits for attach_start() (interval: from BEGIN on). */
+static inline void attach_defer_last(struct attach_ctx *ac)
+{
+	ac->list.data[ac->list.len - 1].after_begin = true;
+}
+
+/* Once BEGIN has run: start the perf events that wait for it. */
+static inline void attach_start(struct attach_ctx *ac)
+{
+	vec_foreach(&ac->list, a)
+	{
+		if (a->after_begin && a->perf_fd >= 0)
+			ioctl(a->perf_fd, PERF_EVENT_IOC_ENABLE, 0);
+	}
 }
 
 #endif

@@ -28,6 +28,7 @@ enum record_kind {
 	REC_CAT,    /* cat(fmt, ...): print the file the text names */
 	REC_PRINT_VALUE, /* print(value) */
 	REC_FRONTEND,	 /* a front end's own (lantern trace): its handler does it */
+	REC_HELPER_ERROR, /* -k: a helper failed: its return value (text: its name) */
 	REC_COUNT_
 };
 
@@ -44,6 +45,7 @@ struct record_desc {
 	struct map_info *map;	/* REC_*_MAP */
 	int64_t top, div;	/* print(@m, top, div) */
 	uint32_t size;		/* bytes, with the id (at least: REC_FRONTEND's vary) */
+	struct span span;	/* REC_HELPER_ERROR: the call in the script */
 	/* REC_FRONTEND: what user space does with the record */
 	void (*handler)(void *ctx, const struct record_desc *r, const void *data, size_t size);
 	void *ctx;

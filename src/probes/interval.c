@@ -2,6 +2,8 @@
 /*
  * interval:UNIT:N: a timer on one CPU (a cpu-clock software perf event
  * whose period is the interval), as bpftrace does. Units: s, ms, us, hz.
+ * The timer starts once BEGIN has run, so its first tick comes one full
+ * period after BEGIN.
  */
 #include "probes/provider.h"
 
@@ -99,7 +101,11 @@ static int interval_attach(struct attach_ctx *ac, const struct prog *pg, int pro
 	attr.size = sizeof(attr);
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_period = ii->period;
-	return attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "timer", err, errlen);
+	attr.disabled = 1; /* started after BEGIN: the first tick comes one period after it */
+	if (attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "timer", err, errlen) < 0)
+		return -1;
+	attach_defer_last(ac);
+	return 0;
 }
 
 const struct provider prov_interval = {

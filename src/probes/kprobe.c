@@ -72,6 +72,27 @@ static char *kernel_functions(char *err, size_t errlen)
 	return sb.s; /* the caller frees it */
 }
 
+/*
+ * Functions a kretprobe must not attach to (bpftrace's list): the
+ * kretprobe handler takes the locks they take, and the machine can lock up.
+ */
+static const char *const banned_kretprobes[] = {
+	"_raw_spin_lock",
+	"_raw_spin_lock_irqsave",
+	"_raw_spin_unlock_irqrestore",
+	"queued_spin_lock_slowpath",
+};
+
+static bool banned(const struct provider *prov, const char *fn)
+{
+	if (prov->id != PROV_KRETPROBE)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(banned_kretprobes); i++)
+		if (!strcmp(fn, banned_kretprobes[i]))
+			return true;
+	return false;
+}
+
 /* A kernel function and an offset in it (probe_inst.data). */
 struct kprobe_inst {
 	const char *func;
@@ -91,6 +112,12 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "%s probes are written %s:FUNCTION, e.g. %s:do_nanosleep", prov->name,
 			   prov->name, prov->name);
+		return -1;
+	}
+	if (banned(prov, ap->parts[1])) { /* before the kernel is asked */
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "kretprobe:%s can't be used as it might lock up your system", ap->parts[1]);
+		diag_hint(&p->diag, "kprobe:%s (its entry) is allowed", ap->parts[1]);
 		return -1;
 	}
 	if (kprobe_pmu(&retbit) < 0 || (prov->id == PROV_KRETPROBE && retbit < 0)) {
@@ -128,6 +155,11 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 					best = arena_strdup(&p->arena, line);
 				}
 			}
+			continue;
+		}
+		if (banned(prov, line)) {
+			diag_warn(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+				  "kretprobe:%s left out: it might lock up your system", line);
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s:%s", prov->name, ap->parts[1]);

@@ -5,11 +5,19 @@
 #include "probes/provider.h"
 #include "sys/tracefs.h"
 
+#include <ctype.h>
 #include <string.h>
 
-int list_probes(const char *pattern, bool verbose, FILE *out)
+/* What a probe pattern may hold: names, paths, wildcards ([a-z] and [!a-z] too). */
+static bool valid_char(char c)
 {
-	struct list_query q = { .verbose = verbose };
+	return isalnum((unsigned char)c) || strchr("_-.:/*?[]!+@~", c);
+}
+
+/* One pattern (no ','): its probes; nonzero when a provider could not list. */
+static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
+{
+	struct list_query q = { .verbose = verbose, .pid = pid };
 	const struct provider *prov = NULL;
 	char *copy = NULL;
 	int rc = 0;
@@ -28,10 +36,14 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 			}
 		}
 		if (!prov)
-			q = (struct list_query){ .whole = pattern, .verbose = verbose };
+			q = (struct list_query){ .whole = pattern, .verbose = verbose, .pid = pid };
 	}
 	if (prov) {
 		rc = prov->list && prov->list(prov, &q, out) < 0;
+	} else if (pid > 0 && !q.whole) {
+		/* `lantern -l -p PID`: the process's functions and USDT probes, as bpftrace */
+		rc = providers[PROV_UPROBE]->list(providers[PROV_UPROBE], &q, out) < 0;
+		rc |= providers[PROV_USDT]->list(providers[PROV_USDT], &q, out) < 0;
 	} else {
 		/* every provider that lists without a file to look into */
 		for (int i = 0; i < PROV_COUNT_; i++)
@@ -39,6 +51,32 @@ int list_probes(const char *pattern, bool verbose, FILE *out)
 				rc = 1;
 	}
 	free(copy);
+	return rc;
+}
+
+int list_probes(const char *pattern, bool verbose, pid_t pid, FILE *out)
+{
+	char *copy, *save = NULL;
+	int rc = 0;
+
+	for (const char *c = pattern; c && *c; c++) {
+		if (*c != ',' && !valid_char(*c)) {
+			fprintf(stderr, "ERROR: E%d: invalid character '%c' in the probe pattern '%s'\n",
+				E_BAD_CHAR, *c, pattern);
+			fprintf(stderr, "hint: patterns are TYPE:NAME..., with * and ? as wildcards, "
+					"several separated by ',' (e.g. 't:sched:*,software:*')\n");
+			return 1;
+		}
+	}
+	if (!pattern || !strchr(pattern, ',')) {
+		rc = list_one(pattern, verbose, pid, out);
+	} else {
+		/* "kprobe:tcp*,tracepoint:syscalls:*tcp*": each in turn */
+		copy = xstrdup(pattern);
+		for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+			rc |= list_one(p, verbose, pid, out);
+		free(copy);
+	}
 	tracefs_release();
 	return rc;
 }

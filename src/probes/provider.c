@@ -10,10 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Probe types lantern knows but cannot run yet: named, so errors are clear. */
-#define PENDING(var, pid, n, a) static const struct provider var = { .id = pid, .name = n, .alias = a }
-PENDING(prov_watchpoint, PROV_WATCHPOINT, "watchpoint", "w");
-
 const struct provider *const providers[PROV_COUNT_] = {
 	[PROV_BEGIN] = &prov_begin,
 	[PROV_END] = &prov_end,
@@ -31,6 +27,7 @@ const struct provider *const providers[PROV_COUNT_] = {
 	[PROV_KFUNC] = &prov_kfunc,
 	[PROV_KRETFUNC] = &prov_kretfunc,
 	[PROV_WATCHPOINT] = &prov_watchpoint,
+	[PROV_ASYNCWATCHPOINT] = &prov_asyncwatchpoint,
 };
 
 int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,

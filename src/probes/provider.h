@@ -19,7 +19,8 @@ extern const struct provider *const providers[PROV_COUNT_];
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
 	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
-	prov_kretprobe, prov_rawtracepoint, prov_kfunc, prov_kretfunc;
+	prov_kretprobe, prov_rawtracepoint, prov_kfunc, prov_kretfunc, prov_watchpoint,
+	prov_asyncwatchpoint;
 
 /*
  * Open a perf event for process pid (-1: all) on cpu (-1: all) and run

@@ -2,7 +2,9 @@
 /*
  * uprobe:FILE:FUNC and uretprobe:FILE:FUNC: a function's entry (return) in
  * an executable or shared library, for every process that runs it (or
- * only the -p process). FUNC may hold wildcards, or be an address (0x...).
+ * only the -p process). FUNC may hold wildcards, or be an address (0x...),
+ * or FUNC+OFFSET; an address or an offset must be where an instruction
+ * starts (sys/insn.c decodes the function's code up to there).
  * FILE is a path, a program found in $PATH, or a library name ("libc")
  * found in the usual library directories.
  *
@@ -14,11 +16,15 @@
 #include "probes/uprobe.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sym/procmaps.h"
 #include "sys/arch.h"
+#include "sys/insn.h"
 #include "sys/perf.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
@@ -122,19 +128,69 @@ static bool find_in_maps(pid_t pid, const char *name, char *out)
 	return found;
 }
 
-/* FILE of an attach point -> an absolute path of an existing file (out: PATH_MAX bytes);
-   with -p, a library of that process first */
-bool resolve_file(const char *file, char *out, pid_t pid)
+bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid)
 {
 	char buf[PATH_MAX];
 
-	if (strchr(file, '/'))
+	if (strchr(file, '/')) {
+		snprintf(shown, PATH_MAX, "%s", file);
 		return realpath(file, out) && is_file(out);
-	if (pid > 0 && find_in_maps(pid, file, out))
+	}
+	if (pid > 0 && find_in_maps(pid, file, out)) {
+		snprintf(shown, PATH_MAX, "%s", out);
 		return true;
-	if (path_search(file, buf, sizeof(buf)))
+	}
+	if (path_search(file, buf, sizeof(buf)) ||
+	    (find_library(file, buf, sizeof(buf)) && is_file(buf))) {
+		snprintf(shown, PATH_MAX, "%s", buf);
 		return realpath(buf, out) != NULL;
-	return find_library(file, buf, sizeof(buf)) && realpath(buf, out);
+	}
+	return false;
+}
+
+bool resolve_file(const char *file, char *out, pid_t pid)
+{
+	char shown[PATH_MAX];
+
+	return resolve_file_shown(file, out, shown, pid);
+}
+
+char **probe_files(const char *file, pid_t pid, bool exe_only)
+{
+	char path[PATH_MAX], shown[PATH_MAX], **files;
+	size_t n = 0;
+	glob_t g;
+
+	if (!file || !*file || (has_wildcard(file) && pid > 0)) {
+		if (pid <= 0 || !(files = proc_files(pid)))
+			return NULL;
+		for (size_t i = 0; files[i]; i++) /* keep those FILE matches */
+			if ((!file || !*file || wildcard_match(file, files[i])) && (!exe_only || !n))
+				files[n++] = files[i];
+			else
+				free(files[i]);
+		files[n] = NULL;
+		return files;
+	}
+	files = xmalloc(sizeof(*files));
+	if (has_wildcard(file)) {
+		if (glob(file, 0, NULL, &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++) {
+				if (!is_file(g.gl_pathv[i]) || !is_elf(g.gl_pathv[i]))
+					continue;
+				files = xrealloc(files, (n + 2) * sizeof(*files));
+				files[n++] = xstrdup(g.gl_pathv[i]);
+			}
+		globfree(&g);
+	} else if (resolve_file_shown(file, path, shown, pid)) {
+		files = xrealloc(files, 2 * sizeof(*files));
+		files[n++] = xstrdup(shown);
+	} else {
+		free(files);
+		return NULL;
+	}
+	files[n] = NULL;
+	return files;
 }
 
 static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char *name)
@@ -153,9 +209,9 @@ static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char
 		diag_hint(&p->diag, "did you mean '%s'?", best);
 }
 
-static void add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
-		     const struct provider *prov, const char *path, const char *func,
-		     uint64_t offset)
+static struct uprobe_inst *add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
+				     const struct provider *prov, const char *path, const char *func,
+				     uint64_t offset)
 {
 	char name[PATH_MAX + 256];
 	struct uprobe_inst *ui = ARENA_NEW(&p->arena, struct uprobe_inst);
@@ -166,11 +222,141 @@ static void add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
 	ui->offset = offset;
 	plan_add_inst(p, pr, ap, prov, name)->data = ui;
 	type_env_dwarf(&p->types, ui->path); /* its types, should the script name them */
+	return ui;
+}
+
+/*
+ * Whether off bytes into function f of path is where an instruction
+ * starts (a breakpoint inside one would corrupt the program): 0, or -1
+ * reported.
+ */
+static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
+		      const struct elf_func *f, uint64_t off)
+{
+	char what[300];
+	size_t before = 0, after = 0;
+	uint8_t *code;
+	int fd, rc;
+
+	if (!f->size) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "cannot tell whether %s+%llu starts an instruction: the symbol has no size",
+			   f->name, (unsigned long long)off);
+		diag_hint(&p->diag, "a probe inside an instruction would corrupt the program: "
+				    "probe the function itself");
+		return -1;
+	}
+	if (off >= f->size) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "offset %llu is outside %s, which is %llu bytes long", (unsigned long long)off,
+			   f->name, (unsigned long long)f->size);
+		return -1;
+	}
+	code = xmalloc(f->size);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	rc = fd >= 0 && pread(fd, code, f->size, (off_t)f->offset) == (ssize_t)f->size
+		     ? insn_boundary(code, f->size, off, &before, &after)
+		     : -2;
+	if (fd >= 0)
+		close(fd);
+	free(code);
+	if (rc == 1)
+		return 0;
+	/* as written: "lantern_add+1", or "0x1150 (lantern_add+1)" */
+	snprintf(what, sizeof(what), "%s%s%.200s+%llu%s", strchr(ap->parts[2], '+') ? "" : ap->parts[2],
+		 strchr(ap->parts[2], '+') ? "" : " (", f->name, (unsigned long long)off,
+		 strchr(ap->parts[2], '+') ? "" : ")");
+	if (rc == 0) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s is inside an instruction", what);
+		diag_hint(&p->diag, "instructions start at %s+%zu (0x%llx) and %s+%zu (0x%llx)",
+			  f->name, before, (unsigned long long)(f->addr + before), f->name, after,
+			  (unsigned long long)(f->addr + after));
+	} else {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "cannot tell whether %s starts an instruction: %s", what,
+			   rc == -2 ? "cannot read the function's code"
+				    : "an instruction before it is not one lantern decodes");
+		diag_hint(&p->diag, "a probe inside an instruction would corrupt the program: "
+				    "probe the function itself");
+	}
+	return -1;
+}
+
+/* The function of funcs whose code holds address addr, or NULL. */
+static const struct elf_func *func_at(const struct elf_funcs *funcs, uint64_t addr)
+{
+	for (size_t i = 0; i < funcs->n; i++)
+		if (addr >= funcs->v[i].addr && addr - funcs->v[i].addr < funcs->v[i].size)
+			return &funcs->v[i];
+	return NULL;
+}
+
+/* uprobe:FILE:ADDRESS: the address must start an instruction of the function holding it */
+static int expand_addr(struct plan *p, const struct provider *prov, struct probe *pr,
+		       struct attach_point *ap, const char *path)
+{
+	const char *fn = ap->parts[2];
+	const struct elf_func *f;
+	struct elf_funcs funcs;
+	char err[512], *end;
+	uint64_t addr = strtoull(fn, &end, 0);
+	int64_t off = *end ? -1 : elf_addr_offset(path, addr, err, sizeof(err));
+
+	if (off < 0) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
+			   *end ? "not an address or a function name" : err);
+		return -1;
+	}
+	if (elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+		int rc = (f = func_at(&funcs, addr)) && addr != f->addr
+				 ? check_insn(p, ap, path, f, addr - f->addr)
+				 : 0;
+		elf_funcs_free(&funcs);
+		if (rc < 0)
+			return -1;
+	}
+	add_inst(p, pr, ap, prov, path, fn, (uint64_t)off);
+	return 0;
+}
+
+/* uprobe:FILE:FUNCTION+OFFSET (fn: FUNCTION, off: OFFSET) */
+static int expand_offset(struct plan *p, const struct provider *prov, struct probe *pr,
+			 struct attach_point *ap, const char *path, const struct elf_funcs *funcs,
+			 const char *fn, const char *off)
+{
+	const struct elf_func *f = elf_funcs_find(funcs, fn);
+	char name[512], *end;
+	uint64_t n;
+
+	errno = 0;
+	n = strtoull(off, &end, 0);
+	if (prov->id != PROV_UPROBE || has_wildcard(fn) || errno || *end || !*off || *off == '-') {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s",
+			   prov->id != PROV_UPROBE ? "a uretprobe fires at its function's return: "
+						     "FUNCTION+OFFSET is for uprobes"
+			   : has_wildcard(fn)	   ? "FUNCTION+OFFSET names one function, no wildcards"
+						   : "the offset of FUNCTION+OFFSET is not a number");
+		return -1;
+	}
+	if (!f) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
+		suggest_symbol(p, funcs, fn);
+		return -1;
+	}
+	if (n && check_insn(p, ap, path, f, n) < 0)
+		return -1;
+	/* bpftrace's name: FUNCTION alone at offset 0 */
+	snprintf(name, sizeof(name), n ? "%s+%llu" : "%s", fn, (unsigned long long)n);
+	struct uprobe_inst *ui = add_inst(p, pr, ap, prov, path, name, f->offset + n);
+	ui->func = arena_strdup(&p->arena, fn); /* `func`: the function */
+	ui->func_off = n;
+	return 0;
 }
 
 static int uprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
 			 struct attach_point *ap)
-{	char path[PATH_MAX], err[512];
+{
+	char path[PATH_MAX], real[PATH_MAX], err[512];
 	struct elf_funcs funcs;
 	const char *fn;
 	int retbit, added = 0;
@@ -188,28 +374,25 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		diag_hint(&p->diag, "tracepoint, profile and software probes do not need it");
 		return -1;
 	}
-	if (!resolve_file(ap->parts[1], path, p->opts->pid)) {
+	/* named as given (bpftrace's names): a path as written, a library as found */
+	if (!resolve_file_shown(ap->parts[1], real, path, p->opts->pid)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
 		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
 		return -1;
 	}
 	fn = ap->parts[2];
-	if (!strncmp(fn, "0x", 2) || (fn[0] >= '0' && fn[0] <= '9')) {
-		/* an address in the file */
-		char *end;
-		uint64_t addr = strtoull(fn, &end, 0);
-		int64_t off = *end ? -1 : elf_addr_offset(path, addr, err, sizeof(err));
-		if (off < 0) {
-			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
-				   *end ? "not an address or a function name" : err);
-			return -1;
-		}
-		add_inst(p, pr, ap, prov, path, fn, (uint64_t)off);
-		return 0;
-	}
+	if (!strncmp(fn, "0x", 2) || (fn[0] >= '0' && fn[0] <= '9'))
+		return expand_addr(p, prov, pr, ap, path); /* an address in the file */
 	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
 		return -1;
+	}
+	if (strchr(fn, '+')) {
+		char *name = arena_strdup(&p->arena, fn), *plus = strchr(name, '+');
+		*plus = 0;
+		int rc = expand_offset(p, prov, pr, ap, path, &funcs, name, plus + 1);
+		elf_funcs_free(&funcs);
+		return rc;
 	}
 	for (size_t i = 0; i < funcs.n; i++) {
 		const struct elf_func *f = &funcs.v[i];
@@ -232,11 +415,11 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	return added ? 0 : -1;
 }
 
-/* uprobe:FILE:PATTERN: FILE's functions */
-static int uprobe_list(const struct provider *prov, const struct list_query *q, FILE *out)
+/* FILE's functions matching pattern (-lv: with their arguments); how many, -1 unreadable */
+static int list_file(const struct provider *prov, const char *path, const char *pattern,
+		     const char *whole, bool verbose, FILE *out)
 {
-	const char *file = q->part[0], *pattern = q->part[1];
-	char path[PATH_MAX], err[512];
+	char err[512], name[PATH_MAX + 512];
 	struct elf_funcs funcs;
 	struct arena a = { 0 };
 	struct dwarf_src d;
@@ -244,27 +427,60 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 	struct btf_func f;
 	int n = 0;
 
-	if (!file || !pattern)
-		return 0;
-	if (!resolve_file(file, path, 0) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
-		fprintf(stderr, "lantern: cannot list the functions of '%s'\n", file);
+	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0)
 		return -1;
-	}
-	dwarf_src_init(&d, &a, path);
+	if (verbose)
+		dwarf_src_init(&d, &a, path);
 	for (size_t i = 0; i < funcs.n; i++) {
-		if (pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name))
+		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, funcs.v[i].name);
+		if ((pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name)) ||
+		    (whole && !wildcard_match(whole, name)))
 			continue;
-		fprintf(out, "%s:%s:%s\n", prov->name, path, funcs.v[i].name);
+		fprintf(out, "%s\n", name);
 		/* -lv: the arguments, from the debug info when the file has some */
 		sb_reset(&args);
-		if (q->verbose && dwarf_src_func(&d, funcs.v[i].name, &f, &args))
+		if (verbose && dwarf_src_func(&d, funcs.v[i].name, &f, &args))
 			fputs(sb_str(&args), out);
 		n++;
 	}
 	sb_free(&args);
-	dwarf_src_free(&d);
+	if (verbose)
+		dwarf_src_free(&d);
 	arena_free(&a);
 	elf_funcs_free(&funcs);
+	return n;
+}
+
+/*
+ * uprobe:FILE:PATTERN: FILE's functions; FILE may hold wildcards. With
+ * -p and no FILE (or `lantern -l -p PID`): the process's program.
+ */
+static int uprobe_list(const struct provider *prov, const struct list_query *q, FILE *out)
+{
+	const char *file = q->part[0], *pattern = q->part[1];
+	char **files;
+	int n = 0;
+
+	if (q->whole && !q->pid)
+		return 0;
+	if (!q->pid && (!file || !pattern))
+		return 0;
+	if (!(files = probe_files(q->whole ? NULL : file, q->pid, q->whole || !file || !*file))) {
+		fprintf(stderr, "lantern: cannot list the functions of '%s'%s\n",
+			file && *file ? file : "the process",
+			q->pid || (file && *file) ? "" : ": without FILE, give -p PID");
+		return -1;
+	}
+	for (char **f = files; *f; f++) {
+		int k = list_file(prov, *f, q->whole ? NULL : pattern, q->whole, q->verbose, out);
+		if (k < 0 && !has_wildcard(file ? file : "*")) {
+			fprintf(stderr, "lantern: cannot list the functions of '%s'\n", *f);
+			n = -1;
+			break;
+		}
+		n += k > 0 ? k : 0;
+	}
+	proc_files_free(files);
 	return n;
 }
 
@@ -284,6 +500,13 @@ static struct type *uprobe_args_type(struct check *c, struct probe_inst *in)
 
 	if (in->args)
 		return in->args;
+	if (ui->func_off) {
+		CERR(c, in->ap->span, E_UNSUPPORTED, "args of %s: the arguments are known at %s's entry only",
+		     in->name, ui->func);
+		CHINT(c, "arg0, arg1, ... read the registers as they are at +%llu",
+		      (unsigned long long)ui->func_off);
+		return &ty_none;
+	}
 	if (!dwarf_src_func(d, ui->func, &f, NULL)) {
 		CERR(c, in->ap->span, E_UNKNOWN_TYPE, "args of %s need %s's debug info about %s", in->name,
 		     ui->path, ui->func);
@@ -353,7 +576,7 @@ const struct provider prov_uprobe = {
 	.id = PROV_UPROBE,
 	.name = "uprobe",
 	.alias = "u",
-	.flags = PROV_F_REGS | PROV_F_USER_MEM,
+	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
 	.expand = uprobe_expand,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
@@ -367,7 +590,7 @@ const struct provider prov_uretprobe = {
 	.id = PROV_URETPROBE,
 	.name = "uretprobe",
 	.alias = "ur",
-	.flags = PROV_F_REGS | PROV_F_USER_MEM,
+	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
 	.expand = uprobe_expand,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,

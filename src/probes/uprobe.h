@@ -11,6 +11,7 @@ struct uprobe_inst {
 	const char *func;      /* uprobe: the function (or address) as `func` names it; usdt: the probe */
 	const char *usdt_args; /* usdt: where its arguments are ("-4@%edi 8@-16(%rbp)") */
 	uint64_t offset;       /* file offset of the probed instruction */
+	uint64_t func_off;     /* uprobe:FILE:FUNC+OFFSET: OFFSET (args are known at 0 only) */
 	uint64_t ref_ctr;      /* usdt: file offset of the probe's semaphore, 0 without */
 };
 
@@ -24,6 +25,16 @@ int uprobe_pmu(int *retbit);
  * pid, a library of that process first.
  */
 bool resolve_file(const char *file, char *out, pid_t pid);
+/* The same; *shown: the path as -l shows it (FILE as given, or the library found) */
+bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid);
+/*
+ * The files FILE of an attach point or a list query names, as shown: one
+ * file; with a wildcard, the matching files (the process's mapped files
+ * when pid, else the file system's ELF files); empty or NULL, the files
+ * process pid maps (only its program when exe_only). NULL-ended, free
+ * with proc_files_free(); NULL when FILE names nothing.
+ */
+char **probe_files(const char *file, pid_t pid, bool exe_only);
 void uprobe_prog_setup(struct plan *p, struct prog *pg);
 int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen);

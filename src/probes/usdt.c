@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * usdt:FILE:[PROVIDER:]NAME: the statically defined probes (SDT notes) of
- * a program or library, each site a uprobe (uprobe.c attaches it); a
+ * a program or library (FILE: a path, with wildcards, a program in $PATH
+ * or a library; with -p, empty: every file the process maps), each site a uprobe (uprobe.c attaches it); a
  * semaphore, when the probe has one, is counted up by the kernel while
  * attached (ref_ctr_offset). arg0.. are where each site's note says: a
  * constant, a register, or memory at a register + offset.
  */
 #include "probes/uprobe.h"
 #include "sym/elf.h"
+#include "sym/procmaps.h"
 #include "types/usdt_args.h"
 
 #include <limits.h>
@@ -15,35 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usdt_expand(struct plan *p, const struct provider *prov, struct probe *pr,
-		       struct attach_point *ap)
+/* FILE's probes matching want_prov:want_name, as instances; how many (-1: FILE unreadable) */
+static int add_file(struct plan *p, const struct provider *prov, struct probe *pr,
+		    struct attach_point *ap, const char *path, const char *want_prov,
+		    const char *want_name, size_t *nsites)
 {
-	char path[PATH_MAX], err[512], name[PATH_MAX + 512];
-	const char *want_prov = ap->nparts == 4 ? ap->parts[2] : "*";
-	const char *want_name = ap->parts[ap->nparts - 1];
+	char err[512], name[PATH_MAX + 512];
 	struct usdt_sites sites;
-	int retbit, added = 0;
+	int added = 0;
 
-	if ((ap->nparts != 3 && ap->nparts != 4) || !*ap->parts[1] || !*want_name) {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "usdt probes are written usdt:FILE:PROVIDER:NAME or usdt:FILE:NAME");
+	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
 		return -1;
-	}
-	if (uprobe_pmu(&retbit) < 0) {
-		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
-			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
-			   UPROBE_PMU_DIR);
-		return -1;
-	}
-	if (!resolve_file(ap->parts[1], path, p->opts->pid)) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
-		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
-		return -1;
-	}
-	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
-		return -1;
-	}
+	*nsites += sites.n;
 	for (size_t i = 0; i < sites.n; i++) {
 		const struct usdt_site *u = &sites.v[i];
 		if (!wildcard_match(want_prov, u->provider) || !wildcard_match(want_name, u->name))
@@ -58,48 +43,171 @@ static int usdt_expand(struct plan *p, const struct provider *prov, struct probe
 		plan_add_inst(p, pr, ap, prov, name)->data = ui;
 		added++;
 	}
+	elf_usdt_free(&sites);
+	return added;
+}
+
+/* The files FILE names (probe_files()), or NULL reported. */
+static char **usdt_files(struct plan *p, struct attach_point *ap, const char *file)
+{
+	pid_t pid = p->opts->pid;
+	char **files;
+
+	if (!*file && pid <= 0) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "a usdt probe without FILE needs -p PID: it searches the process's files");
+		diag_hint(&p->diag, "usdt:FILE:PROVIDER:NAME, or -p PID with usdt::PROVIDER:NAME");
+		return NULL;
+	}
+	if ((files = probe_files(file, pid, false)))
+		return files;
+	if (!*file || (has_wildcard(file) && pid > 0)) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot read the mappings of process %d",
+			   (int)pid);
+	} else {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", file);
+		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
+	}
+	return NULL;
+}
+
+/*
+ * usdt:FILE:[PROVIDER:]NAME; FILE may be empty (the -p process's files)
+ * or hold wildcards, PROVIDER may be empty (any), both parts may hold
+ * wildcards.
+ */
+static int usdt_expand(struct plan *p, const struct provider *prov, struct probe *pr,
+		       struct attach_point *ap)
+{
+	const char *file = ap->nparts >= 3 ? ap->parts[1] : "";
+	const char *want_prov = ap->nparts == 4 && *ap->parts[2] ? ap->parts[2] : "*";
+	const char *want_name = ap->parts[ap->nparts - 1];
+	size_t nsites = 0, nfiles = 0;
+	char **files;
+	int retbit, added = 0;
+
+	if ((ap->nparts != 3 && ap->nparts != 4) || !*want_name) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "usdt probes are written usdt:FILE:PROVIDER:NAME or usdt:FILE:NAME");
+		diag_hint(&p->diag, "with -p PID, FILE may be left out: usdt::PROVIDER:NAME");
+		return -1;
+	}
+	if (uprobe_pmu(&retbit) < 0) {
+		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
+			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
+			   UPROBE_PMU_DIR);
+		return -1;
+	}
+	if (!(files = usdt_files(p, ap, file)))
+		return -1;
+	for (char **f = files; *f; f++, nfiles++) {
+		int n = add_file(p, prov, pr, ap, *f, want_prov, want_name, &nsites);
+		if (n < 0 && !has_wildcard(file) && *file) {
+			diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot read the USDT notes of %s", *f);
+			proc_files_free(files);
+			return -1;
+		}
+		added += n > 0 ? n : 0;
+	}
 	if (!added) {
-		if (!sites.n)
-			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s has no USDT probes", path);
+		const char *where = nfiles == 1 ? files[0] : *file ? file : "the process's files";
+		if (!nfiles)
+			diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "no file matches '%s'", file);
+		else if (!nsites)
+			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s %s no USDT probes", where,
+				   nfiles == 1 ? "has" : "have");
 		else
 			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no USDT probe of %s matches %s%s%s",
-				   path, ap->nparts == 4 ? want_prov : "", ap->nparts == 4 ? ":" : "",
+				   where, ap->nparts == 4 ? want_prov : "", ap->nparts == 4 ? ":" : "",
 				   want_name);
-		if (sites.n)
-			diag_hint(&p->diag, "`lantern -l 'usdt:%s:*'` lists them", path);
+		if (nsites && nfiles == 1)
+			diag_hint(&p->diag, "`lantern -l 'usdt:%s:*'` lists them", files[0]);
 	}
-	elf_usdt_free(&sites);
+	proc_files_free(files);
 	return added ? 0 : -1;
 }
 
-/* usdt:FILE[:PATTERN over PROVIDER:NAME or NAME] */
-static int usdt_list(const struct provider *prov, const struct list_query *q, FILE *out)
+static int by_probe(const void *a, const void *b)
 {
-	const char *file = q->part[0], *pattern = q->part[1];
-	char path[PATH_MAX], err[512], name[PATH_MAX + 512], last[PATH_MAX + 512] = "";
+	const struct usdt_site *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* -lv: a site's arguments by type, "    int32 arg0" (as later bpftrace versions list them) */
+static void list_args(const char *args, FILE *out)
+{
+	struct usdt_arg a;
+	char err[128];
+
+	for (unsigned i = 0, n = usdt_arg_count(args); i < n; i++)
+		if (usdt_arg(args, i, &a, err, sizeof(err)) == 0)
+			fprintf(out, "    %sint%u arg%u\n", a.is_signed ? "" : "u", a.size * 8, i);
+		else
+			fprintf(out, "    arg%u (%s)\n", i, err);
+}
+
+/* FILE's probes matching pattern (over PROVIDER:NAME or NAME) or whole; how many, -1 unreadable */
+static int list_file(const char *path, const char *pattern, const char *whole, bool verbose,
+		     FILE *out)
+{
+	char err[512], name[PATH_MAX + 512], last[PATH_MAX + 512] = "";
 	struct usdt_sites sites;
 	int n = 0;
 
-	if (!file)
-		return 0;
-	if (!resolve_file(file, path, 0) || elf_usdt_load(path, &sites, err, sizeof(err)) < 0) {
-		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", file);
+	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
 		return -1;
-	}
+	/* sorted by provider and name, as bpftrace lists them; a probe with several sites once */
+	qsort(sites.v, sites.n, sizeof(*sites.v), by_probe);
 	for (size_t i = 0; i < sites.n; i++) {
-		snprintf(name, sizeof(name), "%s:%s", sites.v[i].provider, sites.v[i].name);
-		if ((pattern && *pattern && !wildcard_match(pattern, name) &&
-		     !wildcard_match(pattern, sites.v[i].name)) ||
-		    !strcmp(name, last))
-			continue; /* a probe with several sites once */
+		const struct usdt_site *u = &sites.v[i];
+		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
+		if ((pattern && *pattern && !wildcard_match(pattern, name + strlen(path) + 6) &&
+		     !wildcard_match(pattern, u->name)) ||
+		    (whole && !wildcard_match(whole, name)) || !strcmp(name, last))
+			continue;
 		snprintf(last, sizeof(last), "%s", name);
-		fprintf(out, "usdt:%s:%s\n", path, name);
+		fprintf(out, "%s\n", name);
+		if (verbose)
+			list_args(u->args, out);
 		n++;
 	}
 	elf_usdt_free(&sites);
 	return n;
 }
 
+/*
+ * usdt:FILE[:PATTERN over PROVIDER:NAME or NAME]; FILE may hold
+ * wildcards; with -p, FILE may be left out (the process's files).
+ */
+static int usdt_list(const struct provider *prov, const struct list_query *q, FILE *out)
+{
+	const char *file = q->whole ? NULL : q->part[0];
+	char **files;
+	int n = 0;
+
+	(void)prov;
+	if (!q->pid && !file)
+		return 0;
+	if (!(files = probe_files(file, q->pid, false))) {
+		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'%s\n",
+			file && *file ? file : "the process",
+			q->pid || (file && *file) ? "" : ": without FILE, give -p PID");
+		return -1;
+	}
+	for (char **f = files; *f; f++) {
+		int k = list_file(*f, q->whole ? NULL : q->part[1], q->whole, q->verbose, out);
+		if (k < 0 && file && *file && !has_wildcard(file)) {
+			fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", *f);
+			n = -1;
+			break;
+		}
+		n += k > 0 ? k : 0;
+	}
+	proc_files_free(files);
+	return n;
+}
 
 static struct type *usdt_builtin_type(struct check *c, struct expr *e)
 {
@@ -150,7 +258,7 @@ const struct provider prov_usdt = {
 	.id = PROV_USDT,
 	.name = "usdt",
 	.alias = "U",
-	.flags = PROV_F_REGS | PROV_F_USER_MEM,
+	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
 	.expand = usdt_expand,
 	.builtin_type = usdt_builtin_type,
 	.gen_builtin = usdt_gen_builtin,

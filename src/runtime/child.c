@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <wordexp.h>
 
 /*
  * The file execvp() would run for name (a path, or the first executable in
@@ -28,42 +27,98 @@ static char *resolve(const char *name)
 	return NULL;
 }
 
+/*
+ * -c CMD as words, the shell's way without the shell: blanks separate them,
+ * '...' keeps everything, "..." all but \" \\ \$ \`, and a backslash
+ * outside quotes keeps the next character. Nothing is expanded ($VAR, *, ~,
+ * $(...)): the command runs as written. A NULL-terminated malloc'd vector
+ * (the words follow it in the same block), or NULL with err set.
+ */
+char **child_split(const char *cmd, char *err, size_t errlen)
+{
+	size_t n = strlen(cmd), nwords = 0;
+	char **argv = xmalloc((n / 2 + 2) * sizeof(char *) + n + 1);
+	char *out = (char *)(argv + n / 2 + 2);
+	const char *p = cmd;
+
+	while (*p) {
+		bool word = false;
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		argv[nwords++] = out;
+		while (*p && (word || !(*p == ' ' || *p == '\t' || *p == '\n'))) {
+			char q = *p;
+			word = false;
+			if (q == '\'' || q == '"') {
+				for (p++; *p && *p != q; p++) {
+					if (q == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+						p++;
+					*out++ = *p;
+				}
+				if (!*p) {
+					snprintf(err, errlen, "unterminated %c quote", q);
+					free(argv);
+					return NULL;
+				}
+				p++;
+			} else if (q == '\\' && p[1]) {
+				*out++ = p[1];
+				p += 2;
+			} else {
+				*out++ = *p++;
+			}
+		}
+		*out++ = 0;
+	}
+	argv[nwords] = NULL;
+	if (!nwords) {
+		snprintf(err, errlen, "the command is empty");
+		free(argv);
+		return NULL;
+	}
+	return argv;
+}
+
 int child_spawn(struct session *s)
 {
-	wordexp_t we = { 0 };
-	char **argv = s->opts->cmd_argv;
-	char *file;
+	char **argv = s->opts->cmd_argv, **words = NULL;
+	char *file, err[64];
 	int pipefd[2];
 	pid_t pid;
 
 	if (!argv) {
-		if (wordexp(s->opts->cmd, &we, WRDE_NOCMD) != 0 || we.we_wordc == 0) {
-			fprintf(stderr, "lantern: cannot parse the command '%s'\n", s->opts->cmd);
+		if (!(words = child_split(s->opts->cmd, err, sizeof(err)))) {
+			fprintf(stderr, "ERROR: -c '%s': %s\n", s->opts->cmd, err);
 			return -1;
 		}
-		argv = we.we_wordv;
+		argv = words;
 	}
 	file = resolve(argv[0]);
 	if (!file) {
-		fprintf(stderr, "lantern: %s: cannot run '%s': %s\n", s->opts->cmd ? "-c" : "trace",
-			argv[0], strerror(errno));
-		if (!s->opts->cmd_argv)
-			wordfree(&we);
+		if (s->opts->cmd)
+			fprintf(stderr,
+				"ERROR: Failed to fork child: path '%s' does not exist or is not "
+				"executable (%s)\n",
+				argv[0], strerror(errno));
+		else
+			fprintf(stderr, "lantern: trace: cannot run '%s': %s\n", argv[0],
+				strerror(errno));
+		free(words);
 		return -1;
 	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(file);
-		if (!s->opts->cmd_argv)
-			wordfree(&we);
+		free(words);
 		return -1;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "lantern: fork: %s\n", strerror(errno));
+		fprintf(stderr, "ERROR: fork: %s\n", strerror(errno));
 		free(file);
-		if (!s->opts->cmd_argv)
-			wordfree(&we);
+		free(words);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return -1;
@@ -81,8 +136,7 @@ int child_spawn(struct session *s)
 		_exit(127);
 	}
 	free(file);
-	if (!s->opts->cmd_argv)
-		wordfree(&we);
+	free(words);
 	close(pipefd[0]);
 	s->cpid = pid;
 	s->child_go_fd = pipefd[1];
@@ -93,7 +147,7 @@ void child_release(struct session *s)
 {
 	if (s->child_go_fd >= 0) {
 		if (write(s->child_go_fd, "g", 1) != 1)
-			fprintf(stderr, "lantern: cannot start the child: %s\n", strerror(errno));
+			fprintf(stderr, "ERROR: cannot start the child: %s\n", strerror(errno));
 		close(s->child_go_fd);
 		s->child_go_fd = -1;
 	}

@@ -11,6 +11,8 @@
 #include "runtime/session.h"
 
 int child_spawn(struct session *s);
+/* -c CMD's words (quotes and backslashes as the shell; nothing expanded): see child.c. */
+char **child_split(const char *cmd, char *err, size_t errlen);
 /* Let the child exec. */
 void child_release(struct session *s);
 /* After the run: stop the child if it still runs, and reap it. */

@@ -14,12 +14,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns)
 {
 	struct diag *dg = &s->plan.diag;
-	size_t logsz = 4u << 20;
+	size_t logsz = s->plan.log_size ? s->plan.log_size : 4u << 20; /* BPFTRACE_LOG_SIZE */
 	char name[16], *log;
 	int *fd = &s->prog_fds[pg->index];
 
@@ -55,7 +56,10 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 			  start);
 	}
 	/* the session runs privileged already: EPERM is the kernel's policy */
-	if (pg->inst->prov->load_hint)
+	if (e == ENOSPC && log[0])
+		diag_hint(dg, "the verifier's log was cut at %zu bytes: a bigger BPFTRACE_LOG_SIZE "
+			  "shows why the program was refused", logsz);
+	else if (pg->inst->prov->load_hint)
 		diag_hint(dg, "%s", pg->inst->prov->load_hint);
 	else if (e == EPERM && !log[0])
 		diag_hint(dg, "the kernel forbids it (a lockdown or security module policy)");
@@ -104,34 +108,51 @@ int load_all(struct session *s)
 	return 0;
 }
 
+static int attach_one(struct session *s, const struct prog *pg, const struct probe_inst *in,
+		      int fail_at, int *n)
+{
+	char err[512];
+
+	if (!in->prov->attach)
+		return 0;
+	if (++*n == fail_at) {
+		diag_error(&s->plan.diag, in->ap->span, E_ATTACH,
+			   "cannot attach %s: failure injected by LANTERN_TEST_FAIL_ATTACH", in->name);
+		return -1;
+	}
+	if (in->prov->attach(&s->attach, pg, s->prog_fds[pg->index], in, err, sizeof(err)) < 0) {
+		diag_error(&s->plan.diag, in->ap->span, E_ATTACH, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * In script order, so that probes on one event fire in that order; the
+ * instances of providers whose kernel runs the last attached first
+ * (PROV_F_LIFO: uprobes) after the others, in reverse.
+ */
 int attach_all(struct session *s)
 {
 	/* Tests make the Nth attachment fail, to check the teardown of the others. */
 	const char *inject = getenv("LANTERN_TEST_FAIL_ATTACH");
 	int fail_at = inject ? atoi(inject) : 0, n = 0;
-	char err[512];
+	size_t np = s->plan.progs.len;
 
-	vec_foreach(&s->plan.progs, pp)
-	{
-		const struct prog *pg = *pp;
-		vec_foreach(&pg->insts, ip)
-		{
-			const struct probe_inst *in = *ip;
-			if (!in->prov->attach)
-				continue;
-			if (++n == fail_at) {
-				diag_error(&s->plan.diag, in->ap->span, E_ATTACH,
-					   "cannot attach %s: failure injected by "
-					   "LANTERN_TEST_FAIL_ATTACH",
-					   in->name);
+	s->attach.cpid = s->cpid;
+	for (size_t i = 0; i < np; i++) {
+		const struct prog *pg = s->plan.progs.data[i];
+		for (size_t j = 0; j < pg->insts.len; j++)
+			if (!(pg->insts.data[j]->prov->flags & PROV_F_LIFO) &&
+			    attach_one(s, pg, pg->insts.data[j], fail_at, &n) < 0)
 				return -1;
-			}
-			if (in->prov->attach(&s->attach, pg, s->prog_fds[pg->index], in, err,
-					     sizeof(err)) < 0) {
-				diag_error(&s->plan.diag, in->ap->span, E_ATTACH, "%s", err);
+	}
+	for (size_t i = np; i-- > 0;) {
+		const struct prog *pg = s->plan.progs.data[i];
+		for (size_t j = pg->insts.len; j-- > 0;)
+			if ((pg->insts.data[j]->prov->flags & PROV_F_LIFO) &&
+			    attach_one(s, pg, pg->insts.data[j], fail_at, &n) < 0)
 				return -1;
-			}
-		}
 	}
 	return 0;
 }
@@ -148,6 +169,8 @@ static void close_attachments(struct attachment *a, size_t n)
 			close(a[i].link_fd);
 		if (a[i].perf_fd >= 0)
 			close(a[i].perf_fd);
+		if (a[i].map)
+			munmap(a[i].map, a[i].map_len);
 	}
 }
 
@@ -193,6 +216,7 @@ void detach_all(struct session *s)
 void release_all(struct session *s)
 {
 	detach_all(s);
+	attach_watches_release(&s->attach);
 	vec_free(&s->attach.list);
 	for (size_t i = 0; s->prog_fds && i < s->plan.progs.len; i++)
 		if (s->prog_fds[i] >= 0)

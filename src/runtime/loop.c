@@ -4,8 +4,10 @@
  * child), then stop, END and the maps.
  *
  * The loop waits on one epoll set holding the ring buffer's epoll fd and a
- * signalfd for SIGINT, SIGTERM, SIGHUP and SIGCHLD, which stay blocked for
- * the whole session so that teardown always runs.
+ * signalfd for SIGINT, SIGTERM, SIGHUP and SIGCHLD (and SIGUSR1, which
+ * prints the maps, when the front end can), which stay blocked for the
+ * whole session so that teardown always runs. Under a flood of records the
+ * loop still looks at its signals every CONSUME_MS: Ctrl-C stops at once.
  */
 #include "runtime/loop.h"
 #include "maps/mapread.h"
@@ -13,6 +15,8 @@
 #include "runtime/child.h"
 #include "runtime/load.h"
 #include "runtime/records.h"
+#include "runtime/tracepipe.h"
+#include "sym/symbols.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -22,16 +26,73 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define LOST_CHECK_MS 200
 #define DRAIN_MS 10
+#define CONSUME_MS 50
+#define MAPPINGS_MS 50 /* how often the traced process's mappings are read again */
 
-static void consume(struct loop *l, struct ring_buffer *rb)
+/* The records waiting, or CONSUME_MS of them: true when some are left. */
+static bool consume(struct loop *l, struct ring_buffer *rb)
 {
+	l->deadline = now_ns() + CONSUME_MS * 1000000ull;
+	l->budget_spent = false;
 	ring_buffer__consume(rb);
-	fflush(l->s->out);
+	if (l->s->opts->buffering != BUFFER_FULL)
+		fflush(l->s->out);
+	return l->budget_spent;
+}
+
+/* After exit() or a signal: everything left, however long it takes. */
+static void consume_all(struct loop *l, struct ring_buffer *rb)
+{
+	while (consume(l, rb))
+		;
+}
+
+/* SIGUSR1: the maps as they are now (as bpftrace), and go on. */
+static void dump_now(struct loop *l)
+{
+	struct session *s = l->s;
+
+	sb_reset(&l->line);
+	s->fe->dump(s, &l->line);
+	fwrite(l->line.s, 1, l->line.len, s->out);
+	sb_reset(&l->line);
+	fflush(s->out);
+}
+
+/*
+ * User stacks print at the end, when the -c command or -p process may be
+ * gone and with it /proc/PID/maps: remember its mappings while it runs.
+ */
+static void remember_mappings(struct session *s, uint64_t *last)
+{
+	pid_t pid = s->cpid && !s->child_exited ? s->cpid : s->opts->pid;
+	bool user = false;
+
+	vec_foreach(&s->plan.maps.stacks, sm)
+	{
+		if (sm->user)
+			user = true;
+	}
+	if (!user || !pid || now_ns() - *last < MAPPINGS_MS * 1000000ull)
+		return;
+	*last = now_ns();
+	if (pid == s->cpid) {
+		/* not before the command's exec: until then its mappings are lantern's */
+		char link[64], exe[4096], self[4096];
+		ssize_t n, m;
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		n = readlink(link, exe, sizeof(exe));
+		m = readlink("/proc/self/exe", self, sizeof(self));
+		if (n <= 0 || (n == m && !memcmp(exe, self, (size_t)n)))
+			return;
+	}
+	sym_remember_process(pid);
 }
 
 /* BEGIN and END: run once by user space */
@@ -42,7 +103,7 @@ static void run_special(struct session *s, enum provider_id id)
 
 	if (pg && s->prog_fds[pg->index] >= 0 &&
 	    bpf_prog_test_run_opts(s->prog_fds[pg->index], &opts) < 0)
-		fprintf(stderr, "lantern: cannot run %s: %s\n", pg->name, strerror(errno));
+		fprintf(stderr, "ERROR: cannot run %s: %s\n", pg->name, strerror(errno));
 }
 
 /* Events the ring buffer could not take since the last report, if any. */
@@ -64,11 +125,16 @@ static void report_lost(struct loop *l)
 	s->lost_reported = lost;
 }
 
-static void handle_signal(struct session *s, int sfd)
+static void handle_signal(struct loop *l, int sfd)
 {
+	struct session *s = l->s;
 	struct signalfd_siginfo si;
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGUSR1) {
+			dump_now(l);
+			continue;
+		}
 		if (si.ssi_signo != SIGCHLD) {
 			s->done = true;
 			continue;
@@ -87,18 +153,21 @@ int run_loop(struct session *s)
 	struct ring_buffer *rb;
 	struct epoll_event ev, evs[4];
 	sigset_t mask;
-	int sfd, efd;
+	int sfd, efd, pidfd = -1;
+	struct trace_pipe pipe = { .fd = -1 };
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
+	if (s->fe->dump)
+		sigaddset(&mask, SIGUSR1); /* main() blocks it for the scripts */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	rb = ring_buffer__new(live_fd(&s->maps, s->plan.maps.ringbuf), on_record, &l, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (sfd < 0 || !rb || efd < 0) {
-		fprintf(stderr, "lantern: cannot set up the event loop: %s\n", strerror(errno));
+		fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
 		ring_buffer__free(rb);
 		if (sfd >= 0)
 			close(sfd);
@@ -111,20 +180,39 @@ int run_loop(struct session *s)
 	epoll_ctl(efd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(rb), &ev);
 	ev.data.u32 = 1;
 	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
+	/* debugf(): the trace pipe's messages */
+	trace_pipe_open(&pipe, s);
+	if (pipe.fd >= 0) {
+		ev.data.u32 = 3;
+		epoll_ctl(efd, EPOLL_CTL_ADD, pipe.fd, &ev);
+	}
+	/* -p: the run ends when that process does (as bpftrace) */
+	if (s->opts->pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->pid, 0)) >= 0) {
+		ev.data.u32 = 2;
+		epoll_ctl(efd, EPOLL_CTL_ADD, pidfd, &ev);
+	}
+	/* the providers' own work (watchpoint:FUNCTION+argN sets its breakpoint) */
+	for (size_t i = 0; i < s->attach.watches.len; i++) {
+		ev.data.u32 = 16 + (uint32_t)i;
+		epoll_ctl(efd, EPOLL_CTL_ADD, s->attach.watches.data[i].fd, &ev);
+	}
 
 	run_special(s, PROV_BEGIN);
-	consume(&l, rb);
+	attach_start(&s->attach); /* interval timers count from BEGIN on */
+	bool more = consume(&l, rb);
+	trace_pipe_read(&pipe, s); /* BEGIN's debugf() */
 	if (!s->done)
 		child_release(s);
 
-	uint64_t last_check = now_ns();
+	uint64_t last_check = now_ns(), last_maps = 0;
 	while (!s->done) {
 		/* printf records do not wake us (see gen_output): drain every DRAIN_MS */
-		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), DRAIN_MS);
+		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), more ? 0 : DRAIN_MS);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n == 0)
-			consume(&l, rb);
+			more = consume(&l, rb);
+		remember_mappings(s, &last_maps);
 		if (now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
 			report_lost(&l);
@@ -132,9 +220,16 @@ int run_loop(struct session *s)
 		}
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u32 == 1)
-				handle_signal(s, sfd);
+				handle_signal(&l, sfd);
+			else if (evs[i].data.u32 == 2)
+				s->done = true;
+			else if (evs[i].data.u32 == 3)
+				trace_pipe_read(&pipe, s);
+			else if (evs[i].data.u32 >= 16)
+				s->attach.watches.data[evs[i].data.u32 - 16].ready(
+					s->attach.watches.data[evs[i].data.u32 - 16].arg);
 			else
-				consume(&l, rb);
+				more = consume(&l, rb);
 		}
 		if (s->fe->finished && (!s->cpid || s->child_exited) && s->fe->finished(s))
 			s->done = true;
@@ -143,11 +238,14 @@ int run_loop(struct session *s)
 	/* Stop the probes, finish what they sent, then END and the maps. */
 	detach_all(s);
 	l.discard = l.exit_seen;
-	consume(&l, rb);
+	consume_all(&l, rb);
 	l.discard = false;
+	l.exit_seen = false;
 	s->done = false;
 	run_special(s, PROV_END);
-	consume(&l, rb);
+	consume_all(&l, rb);
+	trace_pipe_read(&pipe, s); /* what the last events printed */
+	trace_pipe_close(&pipe);
 
 	sb_reset(&l.line);
 	s->fe->finish(s, &l.line);
@@ -161,5 +259,7 @@ int run_loop(struct session *s)
 	ring_buffer__free(rb);
 	close(efd);
 	close(sfd);
+	if (pidfd >= 0)
+		close(pidfd);
 	return 0;
 }

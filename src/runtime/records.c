@@ -39,6 +39,11 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 			vals[i].s.p = (const char *)p;
 			vals[i].s.len = t->size;
 			break;
+		case TY_BUF: /* buf(): the length, then the bytes */
+			memcpy(&u, p, 8);
+			vals[i].s.p = (const char *)p + 8;
+			vals[i].s.len = u < t->count ? u : t->count;
+			break;
 		case TY_STACK:
 			stack_format(oc, &tmp[i], t, p, "        ");
 			vals[i].s.p = sb_str(&tmp[i]);
@@ -127,41 +132,63 @@ static int rec_join(struct loop *l, const struct record_desc *r, const uint8_t *
 	return 0;
 }
 
-static void copy_stream(FILE *in, FILE *out)
+/* At most max bytes of in, appended to out. */
+static void read_stream(FILE *in, struct strbuf *out, uint64_t max)
 {
 	char buf[4096];
 	size_t n;
 
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		fwrite(buf, 1, n, out);
+	while (max && (n = fread(buf, 1, MIN(sizeof(buf), max), in)) > 0) {
+		sb_putn(out, buf, n);
+		max -= n;
+	}
 }
 
 /*
  * system() and cat(): the text names a command to run or a file to print;
- * its output joins lantern's, in order.
+ * what it gives is printed in order with lantern's other output, as one
+ * "syscall" or "cat" record in JSON (as bpftrace 0.17). cat() prints at
+ * most BPFTRACE_CAT_BYTES_MAX bytes.
  */
 static int rec_stream(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
 	bool cmd = r->kind == REC_SYSTEM;
+	struct strbuf got = { 0 };
 	const char *what;
 	FILE *f;
 
 	render_printf(l, r, data);
 	fflush(l->s->out);
 	what = sb_str(&l->text);
-	f = cmd ? popen(what, "r") : fopen(what, "r");
+	f = cmd ? popen(what, "r") : fopen(what, "re");
 	if (!f) {
 		if (cmd)
-			fprintf(stderr, "lantern: system(\"%s\"): %s\n", what, strerror(errno));
+			fprintf(stderr, "ERROR: system(\"%s\"): %s\n", what, strerror(errno));
 		else
-			fprintf(stderr, "lantern: cat: cannot open %s: %s\n", what, strerror(errno));
-		return 0;
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", what, strerror(errno));
+	} else {
+		read_stream(f, &got, cmd ? UINT64_MAX : l->s->plan.cat_bytes_max);
+		if (cmd)
+			pclose(f);
+		else
+			fclose(f);
 	}
-	copy_stream(f, l->s->out);
-	if (cmd)
-		pclose(f);
-	else
-		fclose(f);
+	l->s->oc.writer->text(&l->line, cmd ? TEXT_SYSTEM : TEXT_CAT, sb_str(&got), got.len);
+	sb_free(&got);
+	return 0;
+}
+
+/* -k: a helper failed; a warning at its call in the script (as bpftrace) */
+static int rec_helper_error(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	struct diag *d = &l->s->plan.diag;
+	int64_t ret;
+
+	memcpy(&ret, data + 8, 8);
+	diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
+		  strerror((int)-ret), (long long)ret);
+	fflush(l->s->out);
+	diag_flush(d, stderr);
 	return 0;
 }
 
@@ -170,6 +197,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
 	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
 	[REC_PRINT_VALUE] = rec_print_value, [REC_FRONTEND] = rec_frontend,
+	[REC_HELPER_ERROR] = rec_helper_error,
 };
 
 int on_record(void *ctx, void *data, size_t size)
@@ -194,5 +222,10 @@ int on_record(void *ctx, void *data, size_t size)
 	rc = handlers[r->kind](l, r, data);
 	if (l->line.len)
 		fwrite(l->line.s, 1, l->line.len, l->s->out);
+	/* under a flood of records, go back to the loop now and then: signals */
+	if (rc == 0 && !(++l->nrecords & 255) && now_ns() > l->deadline) {
+		l->budget_spent = true;
+		return -1;
+	}
 	return rc;
 }

@@ -16,9 +16,15 @@ struct loop {
 	bool discard;	    /* drop records: those that follow exit() */
 	size_t size;	    /* the record being handled: its bytes */
 	bool exit_seen;
+	uint64_t deadline;  /* now_ns() after which on_record() hands back to the loop */
+	uint64_t nrecords;
+	bool budget_spent;  /* it did: records are waiting */
 };
 
-/* The ring buffer's callback (ctx: struct loop): 0, or -1 to stop after exit(). */
+/*
+ * The ring buffer's callback (ctx: struct loop): 0, or -1 to stop after
+ * exit() or when l->deadline passed (budget_spent).
+ */
 int on_record(void *ctx, void *data, size_t size);
 
 #endif

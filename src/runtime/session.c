@@ -54,7 +54,7 @@ static int start(struct session *s)
 	if (rc != 0)
 		return rc;
 	if (!privileged()) {
-		fprintf(stderr, "lantern: error E%d: tracing needs root (or CAP_BPF and CAP_PERFMON)\n",
+		fprintf(stderr, "ERROR: E%d: tracing needs root (or CAP_BPF and CAP_PERFMON)\n",
 			E_PERMISSION);
 		return -1;
 	}
@@ -64,6 +64,9 @@ static int start(struct session *s)
 		return -1;
 	if (o->dry_run)
 		return 1;
+	/* the maps exist: serve them from now on (a bad address fails before any probe attaches) */
+	if (o->metrics && !(s->metrics = metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
+		return -1;
 	flush_diag(s); /* warnings before the output */
 	if (!o->quiet && !s->fe->quiet) {
 		struct strbuf sb = { 0 };
@@ -72,11 +75,7 @@ static int start(struct session *s)
 		fflush(s->out);
 		sb_free(&sb);
 	}
-	if (attach_all(s) < 0)
-		return -1;
-	if (o->metrics && !(s->metrics = metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
-		return -1;
-	return 0;
+	return attach_all(s) < 0 ? -1 : 0;
 }
 
 /* lantern scripts: compile(), with the -d stages it shows */
@@ -118,9 +117,16 @@ static void script_finish(struct session *s, struct strbuf *out)
 		s->exit_code = 1;
 }
 
+/* SIGUSR1: the maps, without the blank lines of the end (as bpftrace) */
+static void script_dump(struct session *s, struct strbuf *out)
+{
+	maps_print_all(&s->oc, out);
+}
+
 const struct frontend script_frontend = {
 	.build = script_build,
 	.finish = script_finish,
+	.dump = script_dump,
 };
 
 static void session_init(struct session *s, struct options *o, const struct frontend *fe)
@@ -158,10 +164,18 @@ int session_run(struct options *o, const struct frontend *fe)
 
 	session_init(&s, o, fe);
 	if (o->output && !(s.out = fopen(o->output, "we"))) {
-		fprintf(stderr, "lantern: cannot write %s: %s\n", o->output, strerror(errno));
+		fprintf(stderr, "ERROR: cannot write %s: %s\n", o->output, strerror(errno));
 		session_free(&s);
 		return 1;
 	}
+	/*
+	 * -B none: every write at once. The default, line, shows each line as
+	 * bpftrace's does, but costs no write() per line: the loop flushes
+	 * after each batch of records (run_loop), so a line waits at most the
+	 * loop's drain period. -B full flushes only when the buffer fills.
+	 */
+	if (o->buffering == BUFFER_NONE)
+		setvbuf(s.out, NULL, _IONBF, 0);
 	/* kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK */
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	setrlimit(RLIMIT_MEMLOCK, &rl);

@@ -30,6 +30,8 @@ struct frontend {
 	void (*finish)(struct session *s, struct strbuf *out);
 	/* Optional: polled while running; true ends the run (the child's exit alone does not). */
 	bool (*finished)(struct session *s);
+	/* Optional: SIGUSR1 while running: what finish would print now (the maps). */
+	void (*dump)(struct session *s, struct strbuf *out);
 	/* Optional: n events lost since the last report, said the front end's way. */
 	void (*lost)(struct session *s, uint64_t n);
 	bool quiet; /* no "Attaching N probes..." */

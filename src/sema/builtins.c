@@ -69,21 +69,10 @@ static struct type *check_curtask(struct check *c, struct expr *e)
 	return t ? type_ptr(&c->p->arena, t, false) : &ty_u64;
 }
 
-static struct type *check_sarg(struct check *c, struct expr *e)
-{
-	return check_not_here(c, e);
-}
-
 /* kstack, ustack: the whole stack, printed as bpftrace does */
 static struct type *check_stack_builtin(struct check *c, struct expr *e)
 {
 	return type_stack(&c->p->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
-}
-
-static struct type *check_unsupported(struct check *c, struct expr *e)
-{
-	CERR(c, e->span, E_UNSUPPORTED, "%s is not supported yet", e->u.name);
-	return &ty_none;
 }
 
 const struct builtin_def builtin_defs[BI_COUNT_] = {
@@ -109,7 +98,7 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_sarg },
 	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_stack_builtin },
 	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_stack_builtin },
-	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_unsupported },
+	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_username },
 };
 
 const struct builtin_def *builtin_lookup(const char *name)
@@ -434,6 +423,22 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_KADDR] = { "kaddr", FN_KADDR, 1, 1, FK_VALUE, 0, check_kaddr, gen_kaddr },
 	[FN_UPTR] = { "uptr", FN_UPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
 	[FN_KPTR] = { "kptr", FN_KPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
+	[FN_BUF] = { "buf", FN_BUF, 1, 2, FK_VALUE, 0, check_buf, gen_buf },
+	[FN_BSWAP] = { "bswap", FN_BSWAP, 1, 1, FK_VALUE, 0, check_bswap, gen_bswap },
+	[FN_STRNCMP] = { "strncmp", FN_STRNCMP, 3, 3, FK_VALUE, 0, check_strncmp, gen_strncmp },
+	[FN_STRCONTAINS] = { "strcontains", FN_STRCONTAINS, 2, 2, FK_VALUE, 0, check_strcontains,
+			     gen_strcontains },
+	[FN_STRERROR] = { "strerror", FN_STRERROR, 1, 1, FK_VALUE, 0, check_int_text, gen_int_text },
+	[FN_NTOP] = { "ntop", FN_NTOP, 1, 2, FK_VALUE, 0, check_ntop, gen_ntop },
+	[FN_PTON] = { "pton", FN_PTON, 1, 1, FK_VALUE, 0, check_pton, gen_pton },
+	[FN_MACADDR] = { "macaddr", FN_MACADDR, 1, 1, FK_VALUE, 0, check_macaddr, gen_macaddr },
+	[FN_CGROUP_PATH] = { "cgroup_path", FN_CGROUP_PATH, 1, 2, FK_VALUE, 0, check_int_text,
+			     gen_int_text },
+	[FN_DEBUGF] = { "debugf", FN_DEBUGF, 1, 4, FK_VOID, 0, check_debugf, gen_call_debugf },
+	[FN_SIGNAL] = { "signal", FN_SIGNAL, 1, 1, FK_VOID, 0, check_signal, gen_call_signal },
+	[FN_OVERRIDE] = { "override", FN_OVERRIDE, 1, 1, FK_VOID, 0, check_kprobe_only, NULL },
+	[FN_CGROUPID] = { "cgroupid", FN_CGROUPID, 1, 1, FK_VALUE, 0, check_cgroupid, gen_cgroupid },
+	[FN_PATH] = { "path", FN_PATH, 1, 1, FK_VALUE, 0, check_kprobe_only, NULL },
 };
 
 const struct func_def *func_lookup(const char *name)

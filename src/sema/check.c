@@ -377,14 +377,17 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	}
 	case EXPR_MAP: {
 		struct type *t = check_map_expr(c, e);
-		if (t->kind == TY_NONE && c->final) {
-			struct map_info *m = e->info;
-			if (!m->value) {
-				diag_error(&p->diag, e->span, E_MAP_UNUSED,
-					   "@%s is read but never assigned a value", m->name);
-			}
+		struct map_info *m = e->info;
+		if (t->kind != TY_NONE || m->value)
+			return t;
+		if (c->final) {
+			diag_error(&p->diag, e->span, E_MAP_UNUSED,
+				   "@%s is read but never assigned a value", m->name);
+			return t;
 		}
-		return t;
+		c->unknown_read = true;
+		/* read in its own assignment (`@x = @x + 1`): an integer, 0 until set */
+		return c->guess_int ? &ty_s64 : t;
 	}
 	case EXPR_CALL:
 		return check_call(c, e, IN_VALUE);
@@ -437,6 +440,14 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return check_offsetof(c, e);
 	}
 	return &ty_none;
+}
+
+void check_old_spelling(struct check *c, struct span sp, const char *old, const char *now)
+{
+	vec_foreach(&c->warned, w) if (*w == sp.lo) return;
+	vec_push(&c->warned, sp.lo);
+	diag_warn(&c->p->diag, sp, E_UNKNOWN_IDENT,
+		  "'%s' is an old spelling of '%s' (bpftrace 0.17 rejects it)", old, now);
 }
 
 struct type *check_expr(struct check *c, struct expr *e)
@@ -671,14 +682,21 @@ int sema_check(struct plan *p)
 	struct check c = { .p = p };
 	int pass;
 
-	for (pass = 0; pass < 16; pass++) {
+	for (pass = 0; pass < 32; pass++) {
 		c.changed = false;
+		c.unknown_read = false;
 		check_all(p, &c);
-		if (!c.changed)
+		if (c.changed)
+			continue;
+		/* settled with maps read before any assignment typed them: read them as
+		   integers, which types `@x = @x + 1` */
+		if (!c.unknown_read || c.guess_int)
 			break;
+		c.guess_int = true;
 	}
 	c.final = true;
 	check_all(p, &c);
 	vec_free(&c.vars);
+	vec_free(&c.warned);
 	return p->diag.errors ? -1 : 0;
 }

@@ -15,7 +15,10 @@ struct check {
 	VEC(struct var_info *) vars;
 	bool final;   /* report errors (the last pass) */
 	bool changed; /* a map type was learned or widened */
+	bool unknown_read; /* a map was read before any assignment typed it */
+	bool guess_int;	   /* such reads are integers (`@x = @x + 1`) */
 	int loops;    /* while loops around the current statement */
+	VEC(uint32_t) warned; /* where an old spelling was reported (once each) */
 };
 
 #define CERR(c, sp, code, ...)                                                                     \
@@ -30,6 +33,11 @@ struct check {
 	} while (0)
 
 struct type *check_expr(struct check *c, struct expr *e);
+/*
+ * An old spelling bpftrace 0.17 no longer takes (`stack`, `name`,
+ * `args->retval`): warn once, naming today's; the caller rewrites e.
+ */
+void check_old_spelling(struct check *c, struct span sp, const char *old, const char *now);
 /* e must be an integer (or pointer): reports and returns false otherwise. */
 bool check_int(struct check *c, struct expr *e, const char *what);
 /* e must be an integer constant; *v receives it. */
@@ -56,6 +64,22 @@ struct type *type_in_space(struct check *c, struct type *t, bool user);
 
 /* printf(fmt, ...), system() and cat() (check_printf.c) */
 struct type *check_printf(struct check *c, struct expr *e);
+
+/* bytes, strings and addresses (check_func.c) */
+struct type *check_buf(struct check *c, struct expr *e);
+struct type *check_bswap(struct check *c, struct expr *e);
+struct type *check_strncmp(struct check *c, struct expr *e);
+struct type *check_strcontains(struct check *c, struct expr *e);
+struct type *check_int_text(struct check *c, struct expr *e); /* strerror, cgroup_path */
+struct type *check_ntop(struct check *c, struct expr *e);
+struct type *check_pton(struct check *c, struct expr *e);
+struct type *check_macaddr(struct check *c, struct expr *e);
+struct type *check_sarg(struct check *c, struct expr *e);
+struct type *check_username(struct check *c, struct expr *e);
+struct type *check_cgroupid(struct check *c, struct expr *e);
+struct type *check_debugf(struct check *c, struct expr *e);
+struct type *check_signal(struct check *c, struct expr *e);
+struct type *check_kprobe_only(struct check *c, struct expr *e); /* override, path */
 
 struct map_info *map_get(struct check *c, const char *name, struct span sp);
 /* Record / verify the key types of a map access. */

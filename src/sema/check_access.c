@@ -137,6 +137,13 @@ struct type *check_field(struct check *c, struct expr *e)
 			return t->fields[i].type;
 		}
 	}
+	/* args->retval of a syscall's exit: its old name */
+	if (!strcmp(e->u.field.name, "retval") &&
+	    !strncmp(c->inst->name, "tracepoint:syscalls:sys_exit_", 29)) {
+		check_old_spelling(c, e->u.field.name_span, "args->retval", "args->ret");
+		e->u.field.name = "ret";
+		return check_field(c, e);
+	}
 	unknown_field(c, e, t);
 	return &ty_none;
 }

@@ -5,23 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "$N" parts of an attach point take the positional parameter's text. */
+/*
+ * "$N" in an attach point takes the positional parameter's text, as a
+ * whole part (`uprobe:$1:main`) or inside one (`BEG$1`), as in bpftrace.
+ */
 static int substitute_params(struct plan *p, struct attach_point *ap)
 {
 	for (uint32_t i = 0; i < ap->nparts; i++) {
 		const char *part = ap->parts[i];
-		char *end;
-		if (part[0] != '$' || !part[1])
-			continue;
-		unsigned long n = strtoul(part + 1, &end, 10);
-		if (*end)
-			continue;
-		if (n == 0 || n > (unsigned long)p->opts->nparams) {
-			diag_error(&p->diag, ap->span, E_POSITIONAL,
-				   "positional parameter %s is not given", part);
-			return -1;
+		struct strbuf sb = { 0 };
+		bool changed = false;
+
+		for (const char *c = part; *c;) {
+			char *end;
+			if (c[0] != '$' || c[1] < '0' || c[1] > '9') {
+				sb_putc(&sb, *c++);
+				continue;
+			}
+			unsigned long n = strtoul(c + 1, &end, 10);
+			if (n == 0 || n > (unsigned long)p->opts->nparams) {
+				diag_error(&p->diag, ap->span, E_POSITIONAL,
+					   "positional parameter $%lu is not given", n);
+				diag_hint(&p->diag, "give it after the script: lantern -e '...' ARG1 ...");
+				sb_free(&sb);
+				return -1;
+			}
+			sb_puts(&sb, p->opts->params[n - 1]);
+			c = end;
+			changed = true;
 		}
-		ap->parts[i] = p->opts->params[n - 1];
+		if (changed)
+			ap->parts[i] = arena_strdup(&p->arena, sb_str(&sb));
+		sb_free(&sb);
 	}
 	return 0;
 }

@@ -70,7 +70,9 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 		}
 		if (!type_is_scalar(t) && t->kind != TY_STR && t->kind != TY_TUPLE && t->kind != TY_STACK &&
 		    t->kind != TY_SYM && t->kind != TY_TIMESTAMP && t->kind != TY_RECORD &&
-		    t->kind != TY_ARRAY) {
+		    t->kind != TY_ARRAY && t->kind != TY_BUF && t->kind != TY_INET &&
+		    t->kind != TY_MACADDR && t->kind != TY_STRERROR && t->kind != TY_USERNAME &&
+		    t->kind != TY_CGPATH) {
 			CERR(c, keys->v[i]->span, E_ARG_TYPE, "%s cannot be used as a map key",
 			     type_str_of(t));
 			known = false;

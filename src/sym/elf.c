@@ -111,7 +111,8 @@ int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t er
 				cap = cap ? cap * 2 : 256;
 				out->v = xrealloc(out->v, cap * sizeof(*out->v));
 			}
-			out->v[out->n++] = (struct elf_func){ xstrdup(name), sym.st_value, (uint64_t)off };
+			out->v[out->n++] = (struct elf_func){ xstrdup(name), sym.st_value, (uint64_t)off,
+							       sym.st_size };
 		}
 	}
 	close_elf(&f);

@@ -13,6 +13,7 @@ struct elf_func {
 	char *name;
 	uint64_t addr;	 /* virtual address (st_value) */
 	uint64_t offset; /* where it is in the file */
+	uint64_t size;	 /* its length in bytes (st_size; 0: unknown) */
 };
 
 struct elf_funcs {

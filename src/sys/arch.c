@@ -87,3 +87,17 @@ const struct arch_regs *arch_regs(void)
 	return NULL;
 #endif
 }
+
+int arch_perf_arg_reg(unsigned n)
+{
+#if defined(__x86_64__)
+	/* rdi, rsi, rdx, rcx, r8, r9 (PERF_REG_X86_DI ...) */
+	static const int8_t perf_regs[ARCH_MAX_ARGS] = { 5, 4, 3, 2, 16, 17 };
+#elif defined(__aarch64__)
+	/* x0 .. x5 (PERF_REG_ARM64_X0 ...) */
+	static const int8_t perf_regs[ARCH_MAX_ARGS] = { 0, 1, 2, 3, 4, 5 };
+#else
+	static const int8_t perf_regs[ARCH_MAX_ARGS] = { -1, -1, -1, -1, -1, -1 };
+#endif
+	return n < ARCH_MAX_ARGS ? perf_regs[n] : -1;
+}

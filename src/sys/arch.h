@@ -34,4 +34,10 @@ const struct arch_regs *arch_regs(void);
  */
 int arch_reg_offset(const char *name);
 
+/*
+ * Argument n's register as perf samples number them (PERF_SAMPLE_REGS_USER,
+ * the kernel's perf_regs.h), or -1.
+ */
+int arch_perf_arg_reg(unsigned n);
+
 #endif

@@ -311,7 +311,7 @@ struct type *dwarf_src_named(struct dwarf_src *d, const char *tag, const char *n
 	return convert(d, &f.found);
 }
 
-/* The C spelling of a type DIE, for listing ("struct node *", "const char *") */
+/* The C spelling of a type DIE, for listing as bpftrace does ("struct node*", "const char*") */
 static void c_name(Dwarf_Die *die, struct strbuf *out)
 {
 	Dwarf_Die t;
@@ -323,7 +323,7 @@ static void c_name(Dwarf_Die *die, struct strbuf *out)
 			c_name(&t, out);
 		else
 			sb_puts(out, "void");
-		sb_puts(out, " *");
+		sb_putc(out, '*'); /* "const char*", "char**": bpftrace's spelling */
 		return;
 	case DW_TAG_const_type:
 		sb_puts(out, "const ");

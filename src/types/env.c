@@ -47,6 +47,7 @@ void type_env_free(struct type_env *env)
 	vec_free(&env->types);
 	vec_free(&env->consts);
 	vec_free(&env->includes);
+	vec_free(&env->include_dirs);
 	vec_free(&env->lazy);
 }
 
@@ -217,13 +218,25 @@ static bool abi_value(const char *name, int64_t *value)
 	return false;
 }
 
-/* Header files: object-like macros "#define NAME integer-expression". */
-static FILE *open_header(const char *name)
+/*
+ * Header files: object-like macros "#define NAME integer-expression".
+ * A path as it is, else -I's directories, then the system's.
+ */
+static FILE *open_header(const struct type_env *env, const char *name)
 {
 	static const char *const dirs[] = { "/usr/include", "/usr/include/x86_64-linux-gnu",
 					    "/usr/include/aarch64-linux-gnu", "/usr/local/include" };
 	char path[512];
 
+	if (name[0] == '/' || !strncmp(name, "./", 2) || !strncmp(name, "../", 3))
+		return fopen(name, "r");
+	vec_foreach(&env->include_dirs, dir)
+	{
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/%s", *dir, name);
+		if ((f = fopen(path, "r")))
+			return f;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		FILE *f;
 		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
@@ -257,7 +270,7 @@ static void scan_header(struct macro_scan *ms, const char *name, int depth)
 			return;
 	}
 	vec_push(&ms->seen, arena_strdup(ms->env->arena, name));
-	if (!(f = open_header(name)))
+	if (!(f = open_header(ms->env, name)))
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *n, *v;

@@ -53,6 +53,7 @@ struct type_env {
 	VEC(struct dwarf_src *) dwarf; /* the debug info of the programs uprobes probe */
 	VEC(struct constant) consts;
 	VEC(const char *) includes; /* the headers the script #includes, to read constants from */
+	VEC(const char *) include_dirs; /* -I: searched before the system's */
 	bool headers_read;
 };
 

@@ -16,6 +16,11 @@ struct type ty_s8 = INT_TYPE(1, true), ty_s16 = INT_TYPE(2, true), ty_s32 = INT_
 struct type ty_probe = { .kind = TY_PROBE, .size = 8, .align = 8 };
 struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8 };
 struct type ty_count = { .kind = TY_COUNT, .size = 8, .align = 8 };
+struct type ty_inet = { .kind = TY_INET, .size = 24, .align = 8 };
+struct type ty_macaddr = { .kind = TY_MACADDR, .size = 8, .align = 8 };
+struct type ty_strerror = { .kind = TY_STRERROR, .size = 8, .align = 8 };
+struct type ty_cgpath = { .kind = TY_CGPATH, .size = 8, .align = 8 };
+struct type ty_username = { .kind = TY_USERNAME, .size = 8, .align = 8 };
 
 struct type *type_int(unsigned size, bool is_signed)
 {
@@ -190,6 +195,17 @@ struct type *type_timestamp(struct arena *a, const char *fmt)
 	return t;
 }
 
+struct type *type_buf(struct arena *a, uint32_t n)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	t->kind = TY_BUF;
+	t->count = n;
+	t->size = 8 + ALIGN_UP(n ? n : 1, 8);
+	t->align = 8;
+	return t;
+}
+
 struct type *type_sym(struct arena *a, bool user)
 {
 	struct type *t = ARENA_NEW(a, struct type);
@@ -269,6 +285,8 @@ struct type *type_unify(struct arena *a, struct type *x, struct type *y)
 {
 	if (x->kind == TY_STR)
 		return x->size >= y->size ? x : y;
+	if (x->kind == TY_BUF)
+		return x->count >= y->count ? x : y;
 	if (x->kind == TY_INT && x->size != y->size)
 		return x->size >= y->size ? x : y;
 	if (x->kind == TY_TUPLE) {
@@ -334,6 +352,24 @@ void type_name(struct strbuf *out, const struct type *t)
 		break;
 	case TY_TIMESTAMP:
 		sb_puts(out, "strftime");
+		break;
+	case TY_BUF:
+		sb_printf(out, "buf[%u]", t->count);
+		break;
+	case TY_INET:
+		sb_puts(out, "inet");
+		break;
+	case TY_MACADDR:
+		sb_puts(out, "macaddr");
+		break;
+	case TY_STRERROR:
+		sb_puts(out, "strerror");
+		break;
+	case TY_CGPATH:
+		sb_puts(out, "cgroup_path");
+		break;
+	case TY_USERNAME:
+		sb_puts(out, "username");
 		break;
 	case TY_COUNT:
 		sb_puts(out, "count");

@@ -30,6 +30,12 @@ enum type_kind {
 	TY_STACK,  /* kstack, ustack: a stack id (and for ustack the pid), see type_stack */
 	TY_SYM,	   /* ksym(), usym(): an address (and for usym the pid), printed as a name */
 	TY_TIMESTAMP, /* strftime(fmt, nsecs): nsecs, printed with the format in .name */
+	TY_BUF,	      /* buf(p, n): u64 length, then .count bytes (type_buf) */
+	TY_INET,      /* ntop(): u64 address family, then 16 bytes of address */
+	TY_MACADDR,   /* macaddr(): 6 bytes (8 with padding), printed AA:BB:.. */
+	TY_STRERROR,  /* strerror(n): u64 errno, printed as its message */
+	TY_CGPATH,    /* cgroup_path(id): u64 cgroup id, printed as its path */
+	TY_USERNAME,  /* username: u64 uid, printed as the user's name */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
 	TY_COUNT,
 	TY_SUM,
@@ -82,7 +88,7 @@ struct type {
 };
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
-	ty_probe, ty_comm, ty_count;
+	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username;
 
 #define STRLEN_DEFAULT 64 /* bpftrace's default string size (BPFTRACE_STRLEN) */
 #define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
@@ -113,6 +119,8 @@ struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames);
 #define STACK_MAX_FRAMES 127 /* the kernel's default perf_event_max_stack */
 /* strftime(fmt, nsecs): u64 nanoseconds since boot (CLOCK_MONOTONIC) */
 struct type *type_timestamp(struct arena *a, const char *fmt);
+/* buf(p, n): n bytes and their count (TY_BUF) */
+struct type *type_buf(struct arena *a, uint32_t n);
 /* ksym(addr) / usym(addr): u64 address, and for usym the pid */
 struct type *type_sym(struct arena *a, bool user);
 

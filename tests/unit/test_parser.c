@@ -458,6 +458,8 @@ static void test_attach_point_parts(void **state)
 		{ "uprobe:\"/a b/c\":\"ns::f\" {}", { "uprobe", "/a b/c", "ns::f" }, 3, 0, 23 },
 		{ "uprobe:/bin/x:\"a\\\"b\" {}", { "uprobe", "/bin/x", "a\"b" }, 3, 0, 20 },
 		{ "uprobe:./a.out:main/1/ {}", { "uprobe", "./a.out", "main" }, 3, 0, 19 },
+		{ "uprobe:build/a.out:main/1/ {}", { "uprobe", "build/a.out", "main" }, 3, 0, 23 },
+		{ "usdt:lib/x.so:p:n {}", { "usdt", "lib/x.so", "p", "n" }, 4, 0, 17 },
 		{ "kprobe:f/pid/ {}", { "kprobe", "f" }, 2, 0, 8 },
 		{ "kprobe:do_sys_open+10 {}", { "kprobe", "do_sys_open+10" }, 2, 0, 21 },
 		{ "usdt:/usr/bin/x:prov:name {}",
@@ -640,7 +642,7 @@ static void test_parse_expression(void **state)
 	/* "1 2" */
 	assert_null(parse_expression(&a, &src, SPAN(35, 38), &d));
 	assert_string_equal(sb_str(&d.out),
-			    "x.bt:2:15: error E110: unexpected number '2', expected the end of the "
+			    "x.bt:2:15: ERROR: E110: unexpected number '2', expected the end of the "
 			    "expression\n"
 			    "#define BAD 1 2\n"
 			    "              ~\n");
