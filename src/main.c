@@ -241,6 +241,55 @@ static char *script_text(struct options *o, const char *program, int argc, char 
 	return text;
 }
 
+/* After the options: -l, --info or a script to run. The exit status. */
+static int run(struct options *o, const char *program, enum action act, int argc, char **argv)
+{
+	char *text;
+	int rc;
+
+	if (act == ACT_INFO)
+		return info_print(stdout, LANTERN_VERSION) < 0;
+	if (act == ACT_LIST) {
+		if (optind + 1 < argc) {
+			fputs("ERROR: -l takes one pattern\n", stderr);
+			return 1;
+		}
+		return list_probes(optind < argc ? argv[optind] : program, o->verbose > 0, o->pid,
+				   stdout);
+	}
+	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
+	for (int i = 0; i < o->nincludes; i++) {
+		if (strchr(o->includes[i], '/') && access(o->includes[i], R_OK) < 0) {
+			fprintf(stderr, "ERROR: --include '%s': %s\n", o->includes[i], strerror(errno));
+			return 1;
+		}
+	}
+	if (!(text = script_text(o, program, argc, argv)))
+		return 1;
+	o->script = text;
+	o->params = argv + optind;
+	o->nparams = argc - optind;
+	if (o->cmd && o->pid) {
+		fputs("ERROR: -c and -p cannot be used together\n", stderr);
+		free(text);
+		return 1;
+	}
+
+	/* Signals wait for the event loop: teardown always runs. */
+	sigset_t mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGUSR1); /* prints the maps */
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	rc = session_run(o, &script_frontend);
+	free(text);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -259,7 +308,6 @@ int main(int argc, char **argv)
 	struct options o = { .script_name = "stdin" };
 	const char *program = NULL;
 	enum action act = ACT_RUN, a;
-	char *text;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "trace"))
@@ -269,51 +317,15 @@ int main(int argc, char **argv)
 	   positional parameters that start with '-' come after `--` */
 	while ((c = getopt_long(argc, argv, "e:o:f:B:qvd:c:p:I:khVl", longopts, NULL)) != -1) {
 		a = parse_option(c, &o, &program);
-		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR)
+		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR) {
+			free(o.includes);
+			free(o.include_dirs);
 			return a == ACT_EXIT_ERR;
+		}
 		if (a != ACT_RUN)
 			act = a;
 	}
-	if (act == ACT_INFO)
-		return info_print(stdout, LANTERN_VERSION) < 0;
-	if (act == ACT_LIST) {
-		if (optind + 1 < argc) {
-			fputs("ERROR: -l takes one pattern\n", stderr);
-			return 1;
-		}
-		return list_probes(optind < argc ? argv[optind] : program, o.verbose > 0, o.pid,
-				   stdout);
-	}
-	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
-	for (int i = 0; i < o.nincludes; i++) {
-		if (strchr(o.includes[i], '/') && access(o.includes[i], R_OK) < 0) {
-			fprintf(stderr, "ERROR: --include '%s': %s\n", o.includes[i], strerror(errno));
-			return 1;
-		}
-	}
-	if (!(text = script_text(&o, program, argc, argv)))
-		return 1;
-	o.script = text;
-	o.params = argv + optind;
-	o.nparams = argc - optind;
-	if (o.cmd && o.pid) {
-		fputs("ERROR: -c and -p cannot be used together\n", stderr);
-		free(text);
-		return 1;
-	}
-
-	/* Signals wait for the event loop: teardown always runs. */
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGUSR1); /* prints the maps */
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-
-	rc = session_run(&o, &script_frontend);
-	free(text);
+	rc = run(&o, program, act, argc, argv);
 	free(o.includes);
 	free(o.include_dirs);
 	return rc;

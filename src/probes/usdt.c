@@ -159,7 +159,8 @@ static int list_file(const char *path, const char *pattern, const char *whole, b
 	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
 		return -1;
 	/* sorted by provider and name, as bpftrace lists them; a probe with several sites once */
-	qsort(sites.v, sites.n, sizeof(*sites.v), by_probe);
+	if (sites.n)
+		qsort(sites.v, sites.n, sizeof(*sites.v), by_probe);
 	for (size_t i = 0; i < sites.n; i++) {
 		const struct usdt_site *u = &sites.v[i];
 		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
