@@ -114,6 +114,8 @@ struct provider {
 
 	int (*expand)(struct plan *p, const struct provider *prov, struct probe *pr,
 		      struct attach_point *ap);
+	/* Optional: every attach point of probe pr was expanded (warnings gathered over them). */
+	void (*expand_end)(struct plan *p, const struct provider *prov, struct probe *pr);
 	struct prog *(*group)(struct plan *p, struct probe_inst *in);
 	struct type *(*builtin_type)(struct check *c, struct expr *e);
 	struct val (*gen_builtin)(struct gen *g, struct expr *e);

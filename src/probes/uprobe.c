@@ -353,6 +353,102 @@ static int expand_offset(struct plan *p, const struct provider *prov, struct pro
 	return 0;
 }
 
+/*
+ * fn is not in path: the library path needs that defines it, if one does
+ * (glibc 2.34 moved libpthread's functions into libc: libpthread.so.0 is
+ * an empty shell that needs libc.so.6). Its path into found; false if none.
+ */
+static bool needed_defining(const char *path, const char *fn, char *found, size_t n)
+{
+	char needed[16][ELF_NEEDED_LEN], cand[PATH_MAX], err[256];
+	const char *slash = strrchr(path, '/');
+	int k = elf_needed(path, needed, 16);
+
+	for (int i = 0; i < k; i++) {
+		struct elf_funcs funcs;
+		/* next to the library first, as the dynamic linker would find it */
+		snprintf(cand, sizeof(cand), "%.*s/%s", slash ? (int)(slash - path) : 1,
+			 slash ? path : ".", needed[i]);
+		if (access(cand, R_OK) < 0)
+			continue;
+		if (elf_funcs_load(cand, &funcs, err, sizeof(err)) < 0)
+			continue;
+		bool has = elf_funcs_find(&funcs, fn) != NULL;
+		elf_funcs_free(&funcs);
+		if (has) {
+			snprintf(found, n, "%s", cand);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The functions a probe names that are not there, said after its last attach point */
+static struct {
+	const struct probe *pr;
+	struct span span;
+	struct strbuf names;
+	char path[PATH_MAX]; /* their file, "" when they are in several */
+	int n;
+} left_out;
+
+static void uprobe_expand_end(struct plan *p, const struct provider *prov, struct probe *pr)
+{
+	if (left_out.pr != pr)
+		return;
+	diag_warn(&p->diag, left_out.span, E_UNKNOWN_SYMBOL,
+		  "not in %s, so left out of the probe (as bpftrace leaves them out): %s",
+		  *left_out.path ? left_out.path : "their files", sb_str(&left_out.names));
+	diag_hint(&p->diag, "a stripped library shows only its exported functions");
+	left_out.pr = NULL;
+	sb_free(&left_out.names);
+}
+
+/*
+ * A function named (no wildcard) that path does not have. When the library
+ * it needs defines it, the probe goes there, with a warning. Else, in a
+ * probe with other attach points, it is left out with a warning, as
+ * bpftrace leaves it out (ssllatency.bt names OpenSSL internals that a
+ * stripped libcrypto does not show); alone, it is an error. 1 attached
+ * elsewhere, 0 left out, -1 an error.
+ */
+static int missing_function(struct plan *p, const struct provider *prov, struct probe *pr,
+			    struct attach_point *ap, const char *path, const char *fn,
+			    const struct elf_funcs *funcs)
+{
+	char other[PATH_MAX], err[256];
+	struct elf_funcs ofuncs;
+
+	if (needed_defining(path, fn, other, sizeof(other)) &&
+	    elf_funcs_load(other, &ofuncs, err, sizeof(err)) == 0) {
+		const struct elf_func *f = elf_funcs_find(&ofuncs, fn);
+		diag_warn(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
+			  "no function '%s' in %s: attached in %s, the library it needs, which defines it",
+			  fn, path, other);
+		add_inst(p, pr, ap, prov, arena_strdup(&p->arena, other), f->name, f->offset);
+		elf_funcs_free(&ofuncs);
+		return 1;
+	}
+	if (pr->naps > 1) {
+		/* said once per probe, with the others (uprobe_expand_end) */
+		struct strbuf *sb = &left_out.names;
+		if (left_out.pr != pr) {
+			sb_reset(sb);
+			left_out.pr = pr;
+			left_out.span = ap->span;
+			left_out.n = 0;
+			snprintf(left_out.path, sizeof(left_out.path), "%s", path);
+		}
+		if (strcmp(left_out.path, path))
+			left_out.path[0] = 0;
+		sb_printf(sb, "%s%s", left_out.n++ ? ", " : "", fn);
+		return 0;
+	}
+	diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
+	suggest_symbol(p, funcs, fn);
+	return -1;
+}
+
 static int uprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
 			 struct attach_point *ap)
 {
@@ -401,18 +497,16 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		add_inst(p, pr, ap, prov, path, f->name, f->offset);
 		added++;
 	}
-	if (!added) {
-		if (has_wildcard(fn)) {
-			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'",
-				   path, fn);
-		} else {
-			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn,
-				   path);
-			suggest_symbol(p, &funcs, fn);
-		}
+	int rc = 0;
+	if (!added && has_wildcard(fn)) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'", path,
+			   fn);
+		rc = -1;
+	} else if (!added) {
+		rc = missing_function(p, prov, pr, ap, path, fn, &funcs) < 0 ? -1 : 0;
 	}
 	elf_funcs_free(&funcs);
-	return added ? 0 : -1;
+	return rc;
 }
 
 /* FILE's functions matching pattern (-lv: with their arguments); how many, -1 unreadable */
@@ -578,6 +672,7 @@ const struct provider prov_uprobe = {
 	.alias = "u",
 	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
 	.expand = uprobe_expand,
+	.expand_end = uprobe_expand_end,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
 	.gen_args_field = gen_ctx_field,
@@ -592,6 +687,7 @@ const struct provider prov_uretprobe = {
 	.alias = "ur",
 	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
 	.expand = uprobe_expand,
+	.expand_end = uprobe_expand_end,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
 	.prog_setup = uprobe_prog_setup,

@@ -410,8 +410,14 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 			     type_str_of(b));
 			return &ty_none;
 		}
-		if (a->kind == TY_INT)
-			return (a->is_signed || b->is_signed) ? &ty_s64 : &ty_u64;
+		if (a->kind == TY_INT) {
+			/* a literal arm takes the other's sign: `$s ? nsecs - $s : 0` is unsigned, as in bpftrace */
+			bool sa = a->is_signed && !literal(e->u.ternary.then);
+			bool sb = b->is_signed && !literal(e->u.ternary.otherwise);
+			if (literal(e->u.ternary.then) && literal(e->u.ternary.otherwise))
+				sa = a->is_signed || b->is_signed;
+			return (sa || sb) ? &ty_s64 : &ty_u64;
+		}
 		return type_unify(&p->arena, a, b);
 	}
 	case EXPR_FIELD:

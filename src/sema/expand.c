@@ -75,6 +75,9 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 			}
 			prov->expand(p, prov, pr, ap);
 		}
+		for (const struct provider *const *pv = provs; *pv; pv++)
+			if ((*pv)->expand_end)
+				(*pv)->expand_end(p, *pv, pr);
 	}
 	if (!p->diag.errors && !p->insts.len) {
 		diag_error(&p->diag, SPAN_NONE, E_NO_PROBES, "the script has no probes");

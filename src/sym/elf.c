@@ -71,6 +71,34 @@ static int64_t vaddr_offset(Elf *e, uint64_t addr)
 	return -1;
 }
 
+int elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max)
+{
+	struct elf_file f;
+	char err[256];
+	Elf_Scn *scn = NULL;
+	int n = 0;
+
+	if (open_elf(path, &f, err, sizeof(err)) < 0)
+		return -1;
+	while ((scn = elf_nextscn(f.e, scn)) && n < max) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize && n < max; i++) {
+			GElf_Dyn dyn;
+			const char *name;
+			if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+				continue;
+			if ((name = elf_strptr(f.e, sh.sh_link, dyn.d_un.d_val)) &&
+			    strlen(name) < ELF_NEEDED_LEN)
+				strcpy(names[n++], name);
+		}
+	}
+	close_elf(&f);
+	return n;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct elf_func *)a)->name, ((const struct elf_func *)b)->name);

@@ -24,6 +24,9 @@ struct elf_funcs {
 /* Read path's function symbols (.symtab, and .dynsym); -1 with err set. */
 int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
 void elf_funcs_free(struct elf_funcs *f);
+/* The libraries a file needs (DT_NEEDED: "libc.so.6"), at most max; their number, -1 unreadable. */
+#define ELF_NEEDED_LEN 128
+int elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
 const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *name);
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
