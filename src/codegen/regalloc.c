@@ -477,6 +477,58 @@ static void pack_slots(struct ra *ra, const struct slots *sl, int32_t base)
 	free(colour);
 }
 
+/*
+ * After the rewrite to physical registers: a reload of a spill slot that
+ * a register still holds (stored or loaded since, in the same block) is
+ * dropped, or becomes a move. Spill code reloads before every use; in
+ * big programs that is most of what runs. A register's copy is forgotten
+ * when it is written, when the slot is stored from another register, at
+ * calls (r0-r5) and at labels (other paths join there).
+ */
+static void drop_reloads(struct ir *ir, int32_t base)
+{
+	int16_t holds[NPHYS] = { 0 }; /* the spill slot a register mirrors, 0: none */
+	struct ir_regs r;
+	size_t o = 0;
+
+	for (size_t k = 0; k < ir->insns.len; k++) {
+		struct ir_insn i = ir->insns.data[k];
+		bool ldx = i.kind == IR_INSN && i.code == (BPF_LDX | BPF_MEM | BPF_DW) && i.src == R10;
+		bool stx = i.kind == IR_INSN && i.code == (BPF_STX | BPF_MEM | BPF_DW) && i.dst == R10;
+		bool spill_slot = (ldx || stx) && -(int32_t)i.off > base;
+
+		if (i.kind == IR_LABEL) {
+			memset(holds, 0, sizeof(holds));
+		} else if (ldx && spill_slot && i.dst < NPHYS) {
+			int p = -1;
+			for (int q = 0; q < NPHYS && p < 0; q++)
+				if (holds[q] == i.off)
+					p = q;
+			if (p == i.dst)
+				continue; /* it is there already */
+			if (p >= 0)
+				i = (struct ir_insn)MOV64_REG(i.dst, p);
+			holds[i.dst] = ir->insns.data[k].off;
+			ir->insns.data[o++] = i;
+			continue;
+		} else if (stx && spill_slot && i.src < NPHYS) {
+			for (int q = 0; q < NPHYS; q++)
+				if (holds[q] == i.off)
+					holds[q] = 0;
+			holds[i.src] = i.off;
+			ir->insns.data[o++] = i;
+			continue;
+		} else {
+			ir_regs_of(&i, &r);
+			for (int d = 0; d < r.ndef; d++)
+				if (r.def[d] < NPHYS)
+					holds[r.def[d]] = 0;
+		}
+		ir->insns.data[o++] = i;
+	}
+	ir->insns.len = o;
+}
+
 /* Spilled values may use stack far past 512 bytes before their slots are packed. */
 #define SPILL_STACK_MAX 8192
 
@@ -521,6 +573,7 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 		}
 		spill(ir, victim, &is_temp, &temp_cap, &sl);
 	}
+	uint32_t sl_n = sl.n;
 	if (sl.n)
 		pack_slots(&ra, &sl, base);
 	free(sl.v);
@@ -548,6 +601,8 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 		ir->insns.data[o++] = i;
 	}
 	ir->insns.len = o;
+	if (sl_n)
+		drop_reloads(ir, base);
 	ra_free(&ra);
 	free(is_temp);
 	return 0;

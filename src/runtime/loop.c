@@ -16,6 +16,7 @@
 #include "runtime/load.h"
 #include "runtime/records.h"
 #include "runtime/tracepipe.h"
+#include "sys/ringbuf.h"
 #include "sym/symbols.h"
 
 #include <bpf/bpf.h>
@@ -36,18 +37,18 @@
 #define MAPPINGS_MS 50 /* how often the traced process's mappings are read again */
 
 /* The records waiting, or CONSUME_MS of them: true when some are left. */
-static bool consume(struct loop *l, struct ring_buffer *rb)
+static bool consume(struct loop *l, struct ringbuf *rb)
 {
 	l->deadline = now_ns() + CONSUME_MS * 1000000ull;
 	l->budget_spent = false;
-	ring_buffer__consume(rb);
+	ringbuf_consume(rb);
 	if (l->s->opts->buffering != BUFFER_FULL)
 		fflush(l->s->out);
 	return l->budget_spent;
 }
 
 /* After exit() or a signal: everything left, however long it takes. */
-static void consume_all(struct loop *l, struct ring_buffer *rb)
+static void consume_all(struct loop *l, struct ringbuf *rb)
 {
 	while (consume(l, rb))
 		;
@@ -150,7 +151,7 @@ static void handle_signal(struct loop *l, int sfd)
 int run_loop(struct session *s)
 {
 	struct loop l = { .s = s };
-	struct ring_buffer *rb;
+	struct ringbuf ringbuf, *rb = &ringbuf;
 	struct epoll_event ev, evs[4];
 	sigset_t mask;
 	int sfd, efd, pidfd = -1;
@@ -164,11 +165,13 @@ int run_loop(struct session *s)
 	if (s->fe->dump)
 		sigaddset(&mask, SIGUSR1); /* main() blocks it for the scripts */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	rb = ring_buffer__new(live_fd(&s->maps, s->plan.maps.ringbuf), on_record, &l, NULL);
+	int rbfd = live_fd(&s->maps, s->plan.maps.ringbuf);
+	bool rb_ok = ringbuf_open(rb, rbfd, on_record, &l) == 0;
 	efd = epoll_create1(EPOLL_CLOEXEC);
-	if (sfd < 0 || !rb || efd < 0) {
+	if (sfd < 0 || !rb_ok || efd < 0) {
 		fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
-		ring_buffer__free(rb);
+		if (rb_ok)
+			ringbuf_close(rb);
 		if (sfd >= 0)
 			close(sfd);
 		if (efd >= 0)
@@ -177,7 +180,7 @@ int run_loop(struct session *s)
 	}
 	ev.events = EPOLLIN;
 	ev.data.u32 = 0;
-	epoll_ctl(efd, EPOLL_CTL_ADD, ring_buffer__epoll_fd(rb), &ev);
+	epoll_ctl(efd, EPOLL_CTL_ADD, rbfd, &ev); /* readable: the programs asked for a wake-up */
 	ev.data.u32 = 1;
 	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
 	/* debugf(): the trace pipe's messages */
@@ -256,7 +259,7 @@ int run_loop(struct session *s)
 
 	sb_free(&l.line);
 	sb_free(&l.text);
-	ring_buffer__free(rb);
+	ringbuf_close(rb);
 	close(efd);
 	close(sfd);
 	if (pidfd >= 0)

@@ -75,9 +75,9 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 			}
 			prov->expand(p, prov, pr, ap);
 		}
-		for (const struct provider *const *pv = provs; *pv; pv++)
-			if ((*pv)->expand_end)
-				(*pv)->expand_end(p, *pv, pr);
+		for (int k = 0; k < PROV_COUNT_; k++)
+			if (provs[k] && provs[k]->expand_end)
+				provs[k]->expand_end(p, provs[k], pr);
 	}
 	if (!p->diag.errors && !p->insts.len) {
 		diag_error(&p->diag, SPAN_NONE, E_NO_PROBES, "the script has no probes");

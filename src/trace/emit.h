@@ -16,6 +16,8 @@
 #define SCR_REGS 0
 #define SCR_INFL 176
 #define SCR_OFF 240 /* the enter program's write offset, spilled */
+#define SCR_SENT 248 /* records this CPU sent: the fill level is asked every WAKE_EVERY */
+#define WAKE_EVERY 16
 #define SCR_REC 256 /* then the record: SCR_DATA after its header */
 #define SCR_DATA (SCR_REC + (int32_t)sizeof(struct trace_hdr))
 #define SCR_SIZE (SCR_DATA + TRACE_NARGS * TRACE_DATA_MAX + 8)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The consumer side of a BPF ring buffer map (ringbuf.c), lantern's own
+ * rather than libbpf's ring_buffer: libbpf publishes the consumer position
+ * after every record, and each publication pulls the position's cache line
+ * away from the CPUs that produce, which read it on every reserve. This
+ * one publishes it every RINGBUF_RELEASE bytes and at the end of a batch.
+ */
+#ifndef LANTERN_SYS_RINGBUF_H
+#define LANTERN_SYS_RINGBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RINGBUF_RELEASE (256 * 1024)
+
+/* A record: 0 to go on, < 0 to stop after it. */
+typedef int (*ringbuf_fn)(void *ctx, void *data, size_t size);
+
+struct ringbuf {
+	int fd;
+	uint64_t mask; /* data size - 1 */
+	unsigned long *consumer, *producer;
+	uint8_t *data;
+	size_t page, size;
+	ringbuf_fn fn;
+	void *ctx;
+};
+
+/* Map the ring buffer of map fd (it stays the caller's). 0, or -1 with errno. */
+int ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx);
+/* Every record ready (until fn says stop): how many were handled. */
+long ringbuf_consume(struct ringbuf *rb);
+void ringbuf_close(struct ringbuf *rb);
+
+#endif
