@@ -39,7 +39,8 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
-PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%)
+PROG_CXX_SRCS := $(sort $(wildcard tests/progs/*.cc))
+PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%) $(PROG_CXX_SRCS:tests/progs/%.cc=$(BUILD)/progs/%)
 
 all: $(BUILD)/lantern $(PROG_BINS)
 
@@ -66,6 +67,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblantern.a
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@) $(CC) -O1 -g -Wall -pthread -o $@ $<
+
+# C++ workloads: demangled names
+$(BUILD)/progs/%: tests/progs/%.cc
+	@mkdir -p $(dir $@)
+	$(call say,CXX,$@) g++ -O1 -g -Wall -o $@ $<
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

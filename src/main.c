@@ -63,6 +63,7 @@ static void usage(FILE *f)
 	      "    BPFTRACE_CAT_BYTES_MAX  [default: 10240] bytes cat() prints\n"
 	      "    BPFTRACE_MAX_PROBES     [default: 512] probes a script attaches\n"
 	      "    BPFTRACE_LOG_SIZE       [default: 4194304] bytes of the verifier's log\n"
+	      "    BPFTRACE_NO_CPP_DEMANGLE  [default: 0] C++ names in stacks stay mangled\n"
 	      "\n"
 	      "EXAMPLES:\n"
 	      "    lantern -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"

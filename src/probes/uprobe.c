@@ -492,9 +492,14 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	}
 	for (size_t i = 0; i < funcs.n; i++) {
 		const struct elf_func *f = &funcs.v[i];
-		if (has_wildcard(fn) ? !wildcard_match(fn, f->name) : strcmp(fn, f->name))
-			continue;
-		add_inst(p, pr, ap, prov, path, f->name, f->offset);
+		/* a C++ function by its name as written too: "ns::add(int, int)", "ns::*" */
+		const char *as = f->name;
+		if (has_wildcard(fn) ? !wildcard_match(fn, f->name) : strcmp(fn, f->name)) {
+			as = f->demangled;
+			if (!as || (has_wildcard(fn) ? !wildcard_match(fn, as) : strcmp(fn, as)))
+				continue;
+		}
+		add_inst(p, pr, ap, prov, path, as, f->offset);
 		added++;
 	}
 	int rc = 0;
@@ -526,8 +531,12 @@ static int list_file(const struct provider *prov, const char *path, const char *
 	if (verbose)
 		dwarf_src_init(&d, &a, path);
 	for (size_t i = 0; i < funcs.n; i++) {
+		/* listed as the file names them (bpftrace 0.17 lists C++ names mangled);
+		   a pattern may match the demangled name too */
+		const char *dname = funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name;
 		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, funcs.v[i].name);
-		if ((pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name)) ||
+		if ((pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name) &&
+		     !wildcard_match(pattern, dname)) ||
 		    (whole && !wildcard_match(whole, name)))
 			continue;
 		fprintf(out, "%s\n", name);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sym/elf.h"
+#include "sym/demangle.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -139,8 +140,8 @@ int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t er
 				cap = cap ? cap * 2 : 256;
 				out->v = xrealloc(out->v, cap * sizeof(*out->v));
 			}
-			out->v[out->n++] = (struct elf_func){ xstrdup(name), sym.st_value, (uint64_t)off,
-							       sym.st_size };
+			out->v[out->n++] = (struct elf_func){ xstrdup(name), NULL, sym.st_value,
+							       (uint64_t)off, sym.st_size };
 		}
 	}
 	close_elf(&f);
@@ -156,13 +157,17 @@ int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t er
 		out->v[k++] = out->v[i];
 	}
 	out->n = k;
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].demangled = sym_demangle(out->v[i].name);
 	return 0;
 }
 
 void elf_funcs_free(struct elf_funcs *f)
 {
-	for (size_t i = 0; i < f->n; i++)
+	for (size_t i = 0; i < f->n; i++) {
 		free(f->v[i].name);
+		free(f->v[i].demangled);
+	}
 	free(f->v);
 	f->v = NULL;
 	f->n = 0;

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 struct elf_func {
-	char *name;
+	char *name;	 /* as the file has it */
+	char *demangled; /* a C++ name as written ("ns::f(int)"), NULL for others (demangle.h) */
 	uint64_t addr;	 /* virtual address (st_value) */
 	uint64_t offset; /* where it is in the file */
 	uint64_t size;	 /* its length in bytes (st_size; 0: unknown) */

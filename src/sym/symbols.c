@@ -158,8 +158,9 @@ static struct user_file *user_file(const char *path)
 	uf->path = xstrdup(path);
 	uf->nsegs = elf_segments(path, uf->segs, 16);
 	if (elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
-		for (size_t i = 0; i < funcs.n; i++)
-			symtab_push(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].name);
+		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
+			symtab_push(&uf->syms, &cap, funcs.v[i].addr,
+				    funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name);
 		elf_funcs_free(&funcs);
 		if (uf->syms.n)
 			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
