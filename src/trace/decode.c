@@ -169,10 +169,13 @@ static const struct flag epoll_ops[] = { { 1, "EPOLL_CTL_ADD" }, { 2, "EPOLL_CTL
 static void put_fd_path(struct strbuf *out, const struct tdecode *d, int64_t fd)
 {
 	char link[64], path[PATH_MAX];
-	const char *p = fdpaths_get(d->fds, d->pid, (int)fd);
+	bool closed;
+	const char *p = fdpaths_lookup(d->fds, d->pid, (int)fd, &closed);
 	unsigned ino;
 	ssize_t n;
 
+	if (closed)
+		return; /* /proc would show what took its number since */
 	if (fd == FDPATH_CWD)
 		snprintf(link, sizeof(link), "/proc/%d/cwd", d->pid);
 	else

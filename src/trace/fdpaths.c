@@ -52,33 +52,46 @@ static struct fdpath **slot_of(struct fdpaths *fp, int pid, int fd)
 
 const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd)
 {
+	bool closed;
+
+	return fdpaths_lookup(fp, pid, fd, &closed);
+}
+
+const char *fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed)
+{
+	*closed = false;
 	if (!fp)
 		return NULL;
 	struct fdpath *const *p = slot_of((struct fdpaths *)fp, pid, fd);
+	*closed = *p && !(*p)->path;
 	return *p ? (*p)->path : NULL;
 }
 
-/* path NULL: forget the descriptor */
+/* path NULL: the descriptor was closed (kept so: /proc may show a newer one) */
 static void set(struct fdpaths *fp, int pid, int fd, const char *path)
 {
 	struct fdpath **p = slot_of(fp, pid, fd);
 
-	if (*p && !path) {
-		struct fdpath *gone = *p;
-		*p = gone->next;
-		free(gone->path);
-		free(gone);
-		return;
-	}
-	if (!path)
-		return;
 	if (!*p) {
 		*p = xcalloc(1, sizeof(**p));
 		(*p)->pid = pid;
 		(*p)->fd = fd;
 	}
 	free((*p)->path);
-	(*p)->path = xstrdup(path);
+	(*p)->path = path ? xstrdup(path) : NULL;
+}
+
+/* Nothing known of the descriptor: /proc says */
+static void forget(struct fdpaths *fp, int pid, int fd)
+{
+	struct fdpath **p = slot_of(fp, pid, fd);
+	struct fdpath *gone = *p;
+
+	if (!gone)
+		return;
+	*p = gone->next;
+	free(gone->path);
+	free(gone);
 }
 
 static void copy(struct fdpaths *fp, int pid, int from, int to)
@@ -86,7 +99,10 @@ static void copy(struct fdpaths *fp, int pid, int from, int to)
 	const char *path = fdpaths_get(fp, pid, from);
 	char *keep = path ? xstrdup(path) : NULL;
 
-	set(fp, pid, to, keep);
+	if (keep)
+		set(fp, pid, to, keep);
+	else
+		forget(fp, pid, to); /* a copy of what the table does not know */
 	free(keep);
 }
 
@@ -170,7 +186,10 @@ void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, c
 		if (path) {
 			bool at = !strcmp(name, "openat") || !strcmp(name, "openat2");
 			char *p = opened(fp, pid, at ? a[0] : FDPATH_CWD, path);
-			set(fp, pid, (int)ret, p);
+			if (p)
+				set(fp, pid, (int)ret, p);
+			else
+				forget(fp, pid, (int)ret);
 			free(p);
 		}
 		break;
@@ -190,7 +209,10 @@ void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, c
 	case FA_CHDIR:
 		if (path) {
 			char *p = opened(fp, pid, FDPATH_CWD, path);
-			set(fp, pid, FDPATH_CWD, p);
+			if (p)
+				set(fp, pid, FDPATH_CWD, p);
+			else
+				forget(fp, pid, FDPATH_CWD);
 			free(p);
 		}
 		break;

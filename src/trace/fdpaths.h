@@ -3,6 +3,7 @@
 #ifndef LANTERN_TRACE_FDPATHS_H
 #define LANTERN_TRACE_FDPATHS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct fdpaths;
@@ -14,6 +15,8 @@ struct fdpaths *fdpaths_new(void);
 void fdpaths_free(struct fdpaths *fp);
 /* What descriptor fd of process pid names, or NULL when no traced call made it. */
 const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd);
+/* The same; *closed: a traced close() closed it (and nothing reopened it since). */
+const char *fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed);
 /*
  * Call nr (name) of process pid returned ret, with arguments a and, for
  * the calls that open, the path it was given: what it did to the table.
