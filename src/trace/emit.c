@@ -461,7 +461,7 @@ static void iov_loop(struct tb *b)
 void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg)
 {
 	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), t;
-	int32_t small = ir_label(b->ir), fail = ir_label(b->ir), done = ir_label(b->ir);
+	int32_t small = ir_label(b->ir), fail = ir_label(b->ir);
 
 	clamp_off(b, off);
 	emit(b->ir, LDX_MEM(BPF_H, cap, sp, 4 + 6 * i + 4));
@@ -503,13 +503,7 @@ void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 	// its length: from where off was to the end of the last slot
 	n = iov_get(b, IOV_AT);
 	emit(b->ir, ALU64_REG(BPF_SUB, n, off));
-	set_dlen(b, i, n);
-	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
-	emit(b->ir, JA(done));
-	emit(b->ir, LABEL(fail));
-	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
-	set_dlen(b, i, n);
-	emit(b->ir, LABEL(done));
+	read_end(b, i, off, n, fail, false);
 }
 
 void prologue(struct tb *b, struct ir *ir)
