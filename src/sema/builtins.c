@@ -342,11 +342,23 @@ static struct type *check_reg(struct check *c, struct expr *e)
 	return &ty_u64;
 }
 
-/* kaddr("symbol"): a kernel symbol's address, from /proc/kallsyms when compiling */
+/*
+ * kaddr("symbol"): a kernel symbol's address, from /proc/kallsyms when
+ * compiling. kaddr(str($1)) names it with a parameter: its text, now.
+ */
 static struct type *check_kaddr(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 
+	if (a->kind == EXPR_CALL && !strcmp(a->u.call.name, "str") && a->u.call.args.n == 1 &&
+	    a->u.call.args.v[0]->kind == EXPR_POSITIONAL) {
+		uint32_t n = a->u.call.args.v[0]->u.num;
+		const char *text =
+			n >= 1 && n <= (uint32_t)c->p->opts->nparams ? c->p->opts->params[n - 1] : "";
+		a->kind = EXPR_STR;
+		a->u.str = text;
+		a->u.len = (uint32_t)strlen(text);
+	}
 	if (a->kind != EXPR_STR) {
 		CERR(c, a->span, E_ARG_TYPE, "kaddr() expects a symbol name");
 		return &ty_none;
