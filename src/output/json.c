@@ -18,6 +18,7 @@
 #include "output/hist.h"
 #include "output/mapprint.h"
 #include "output/stats.h"
+#include "output/value_text.h"
 #include "output/writer.h"
 
 #include <inttypes.h>
@@ -156,12 +157,6 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 	case TY_STACK:
 	case TY_SYM:
 	case TY_TIMESTAMP:
-	case TY_BUF:
-	case TY_INET:
-	case TY_MACADDR:
-	case TY_STRERROR:
-	case TY_CGPATH:
-	case TY_USERNAME:
 		value_format(oc, &tmp, t, p);
 		json_string(out, sb_str(&tmp), tmp.len);
 		break;
@@ -199,7 +194,13 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 			  (uint64_t)count, avg_value(total, (uint64_t)count), total);
 		break;
 	default:
-		sb_puts(out, "null");
+		/* buf, ntop, macaddr, strerror...: their text, quoted */
+		if (value_text_kind(t)) {
+			value_format(oc, &tmp, t, p);
+			json_string(out, sb_str(&tmp), tmp.len);
+		} else {
+			sb_puts(out, "null");
+		}
 		break;
 	}
 	sb_free(&tmp);
