@@ -2,7 +2,7 @@
 #
 #   make deps     install the Debian packages needed to build and test
 #   make          build build/lantern
-#   make check    unit, error-corpus, runtime, layering and fuzz checks (runtime
+#   make check    unit, error-corpus, runtime, layering, symbol and fuzz checks (runtime
 #                 tests need root; what a non-root run skips is listed at the end)
 #   make asan     the same checks built with ASan+UBSan (in build-asan/)
 #   make fuzz     fuzz the compiler with libFuzzer for FUZZ_TIME seconds (default 600)
@@ -86,13 +86,17 @@ errors: $(BUILD)/lantern
 layers:
 	tests/layers.sh
 
+# every global carries its folder's prefix and no library defines it too
+symbols: $(BUILD)/lantern
+	tests/symbols.sh $(BUILD)
+
 # Suites that cannot run (no root) add a line to $(BUILD)/skipped.
 skipped-summary = @if [ -s $(1)/skipped ]; then echo "skipped in this run:"; sed 's/^/  /' $(1)/skipped; \
 	else echo "every suite ran"; fi
 
 check: all
 	@rm -f $(BUILD)/skipped
-	@$(MAKE) --no-print-directory unit errors runtime layers install-check fuzz-check
+	@$(MAKE) --no-print-directory unit errors runtime layers symbols install-check fuzz-check
 	$(call skipped-summary,$(BUILD))
 
 # The unit, error and runtime suites under ASan+UBSan, leak detection on
@@ -165,7 +169,7 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit errors runtime layers check asan bench deps format clean fuzz fuzz-check \
+.PHONY: all unit errors runtime layers symbols check asan bench deps format clean fuzz fuzz-check \
 	install uninstall install-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

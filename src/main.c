@@ -170,7 +170,7 @@ static int parse_pid(const char *arg, pid_t *out)
 /* Add arg to a growing array of strings. */
 static void push_arg(const char ***v, int *n, const char *arg)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	*v = util_xrealloc(*v, (*n + 1) * sizeof(**v));
 	(*v)[(*n)++] = arg;
 }
 
@@ -230,7 +230,7 @@ static char *script_text(struct options *o, const char *program, int argc, char 
 		return NULL;
 	}
 	o->script_name = argv[optind];
-	text = read_file(argv[optind], NULL);
+	text = util_read_file(argv[optind], NULL);
 	if (!text) {
 		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", argv[optind],
 			strerror(errno));
@@ -249,13 +249,13 @@ static int run(struct options *o, const char *program, enum action act, int argc
 	int rc;
 
 	if (act == ACT_INFO)
-		return info_print(stdout, LANTERN_VERSION) < 0;
+		return rt_info_print(stdout, LANTERN_VERSION) < 0;
 	if (act == ACT_LIST) {
 		if (optind + 1 < argc) {
 			fputs("ERROR: -l takes one pattern\n", stderr);
 			return 1;
 		}
-		return list_probes(optind < argc ? argv[optind] : program, o->verbose > 0, o->pid,
+		return prov_list(optind < argc ? argv[optind] : program, o->verbose > 0, o->pid,
 				   stdout);
 	}
 	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
@@ -286,7 +286,7 @@ static int run(struct options *o, const char *program, enum action act, int argc
 	sigaddset(&mask, SIGUSR1); /* prints the maps */
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
-	rc = session_run(o, &script_frontend);
+	rc = session_run(o, &rt_script_frontend);
 	free(text);
 	return rc;
 }

@@ -77,8 +77,8 @@ enum op {
 	OP_COUNT_
 };
 
-/* The spelling of an operator, e.g. "+=" uses op_str(OP_ADD) + "=". */
-const char *op_str(enum op op);
+/* The spelling of an operator, e.g. "+=" uses ast_op_str(OP_ADD) + "=". */
+const char *ast_op_str(enum op op);
 
 struct expr_list {
 	struct expr **v;
@@ -242,8 +242,8 @@ struct program {
 };
 
 /* A deep copy of e / st without sema's annotations (type, info, id, fn). */
-struct expr *expr_copy(struct arena *a, const struct expr *e);
-struct stmt *stmt_copy(struct arena *a, const struct stmt *st);
+struct expr *ast_expr_copy(struct arena *a, const struct expr *e);
+struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st);
 
 /* Indented tree, one node per line (the `-d ast` stage). */
 void ast_dump(const struct program *prog, struct strbuf *out);

@@ -13,11 +13,11 @@ static void copy_list(struct arena *a, struct expr_list *l)
 	struct expr **v = ARENA_ARRAY(a, struct expr *, l->n ? l->n : 1);
 
 	for (uint32_t i = 0; i < l->n; i++)
-		v[i] = expr_copy(a, l->v[i]);
+		v[i] = ast_expr_copy(a, l->v[i]);
 	l->v = v;
 }
 
-struct expr *expr_copy(struct arena *a, const struct expr *e)
+struct expr *ast_expr_copy(struct arena *a, const struct expr *e)
 {
 	struct expr *c;
 
@@ -37,32 +37,32 @@ struct expr *expr_copy(struct arena *a, const struct expr *e)
 		copy_list(a, &c->u.call.args);
 		break;
 	case EXPR_UNARY:
-		c->u.unary.operand = expr_copy(a, e->u.unary.operand);
+		c->u.unary.operand = ast_expr_copy(a, e->u.unary.operand);
 		break;
 	case EXPR_BINARY:
-		c->u.binary.lhs = expr_copy(a, e->u.binary.lhs);
-		c->u.binary.rhs = expr_copy(a, e->u.binary.rhs);
+		c->u.binary.lhs = ast_expr_copy(a, e->u.binary.lhs);
+		c->u.binary.rhs = ast_expr_copy(a, e->u.binary.rhs);
 		break;
 	case EXPR_TERNARY:
-		c->u.ternary.cond = expr_copy(a, e->u.ternary.cond);
-		c->u.ternary.then = expr_copy(a, e->u.ternary.then);
-		c->u.ternary.otherwise = expr_copy(a, e->u.ternary.otherwise);
+		c->u.ternary.cond = ast_expr_copy(a, e->u.ternary.cond);
+		c->u.ternary.then = ast_expr_copy(a, e->u.ternary.then);
+		c->u.ternary.otherwise = ast_expr_copy(a, e->u.ternary.otherwise);
 		break;
 	case EXPR_FIELD:
-		c->u.field.base = expr_copy(a, e->u.field.base);
+		c->u.field.base = ast_expr_copy(a, e->u.field.base);
 		break;
 	case EXPR_INDEX:
-		c->u.index.base = expr_copy(a, e->u.index.base);
-		c->u.index.index = expr_copy(a, e->u.index.index);
+		c->u.index.base = ast_expr_copy(a, e->u.index.base);
+		c->u.index.index = ast_expr_copy(a, e->u.index.index);
 		break;
 	case EXPR_TUPLE:
 		copy_list(a, &c->u.list);
 		break;
 	case EXPR_CAST:
-		c->u.cast.operand = expr_copy(a, e->u.cast.operand);
+		c->u.cast.operand = ast_expr_copy(a, e->u.cast.operand);
 		break;
 	case EXPR_SIZEOF:
-		c->u.size_of.operand = expr_copy(a, e->u.size_of.operand);
+		c->u.size_of.operand = ast_expr_copy(a, e->u.size_of.operand);
 		break;
 	default:
 		break;
@@ -70,7 +70,7 @@ struct expr *expr_copy(struct arena *a, const struct expr *e)
 	return c;
 }
 
-struct stmt *stmt_copy(struct arena *a, const struct stmt *st)
+struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st)
 {
 	struct stmt *c;
 
@@ -80,32 +80,32 @@ struct stmt *stmt_copy(struct arena *a, const struct stmt *st)
 	*c = *st;
 	switch (st->kind) {
 	case STMT_EXPR:
-		c->u.expr = expr_copy(a, st->u.expr);
+		c->u.expr = ast_expr_copy(a, st->u.expr);
 		break;
 	case STMT_ASSIGN:
-		c->u.assign.target = expr_copy(a, st->u.assign.target);
-		c->u.assign.value = expr_copy(a, st->u.assign.value);
+		c->u.assign.target = ast_expr_copy(a, st->u.assign.target);
+		c->u.assign.value = ast_expr_copy(a, st->u.assign.value);
 		break;
 	case STMT_IF:
-		c->u.if_.cond = expr_copy(a, st->u.if_.cond);
-		c->u.if_.then = stmt_copy(a, st->u.if_.then);
-		c->u.if_.otherwise = stmt_copy(a, st->u.if_.otherwise);
+		c->u.if_.cond = ast_expr_copy(a, st->u.if_.cond);
+		c->u.if_.then = ast_stmt_copy(a, st->u.if_.then);
+		c->u.if_.otherwise = ast_stmt_copy(a, st->u.if_.otherwise);
 		break;
 	case STMT_UNROLL:
-		c->u.unroll.count = expr_copy(a, st->u.unroll.count);
-		c->u.unroll.body = stmt_copy(a, st->u.unroll.body);
+		c->u.unroll.count = ast_expr_copy(a, st->u.unroll.count);
+		c->u.unroll.body = ast_stmt_copy(a, st->u.unroll.body);
 		break;
 	case STMT_WHILE:
-		c->u.while_.cond = expr_copy(a, st->u.while_.cond);
-		c->u.while_.body = stmt_copy(a, st->u.while_.body);
+		c->u.while_.cond = ast_expr_copy(a, st->u.while_.cond);
+		c->u.while_.body = ast_stmt_copy(a, st->u.while_.body);
 		break;
 	case STMT_RETURN:
-		c->u.ret = expr_copy(a, st->u.ret);
+		c->u.ret = ast_expr_copy(a, st->u.ret);
 		break;
 	case STMT_BLOCK: {
 		struct stmt **v = ARENA_ARRAY(a, struct stmt *, st->u.block.n ? st->u.block.n : 1);
 		for (uint32_t i = 0; i < st->u.block.n; i++)
-			v[i] = stmt_copy(a, st->u.block.v[i]);
+			v[i] = ast_stmt_copy(a, st->u.block.v[i]);
 		c->u.block.v = v;
 		break;
 	}

@@ -124,19 +124,19 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 		switch (e->u.unary.op) {
 		case OP_PREINC:
 		case OP_PREDEC:
-			sb_printf(out, "pre %s\n", op_str(e->u.unary.op));
+			sb_printf(out, "pre %s\n", ast_op_str(e->u.unary.op));
 			break;
 		case OP_POSTINC:
 		case OP_POSTDEC:
-			sb_printf(out, "post %s\n", op_str(e->u.unary.op));
+			sb_printf(out, "post %s\n", ast_op_str(e->u.unary.op));
 			break;
 		default:
-			sb_printf(out, "unary %s\n", op_str(e->u.unary.op));
+			sb_printf(out, "unary %s\n", ast_op_str(e->u.unary.op));
 		}
 		dump_expr(e->u.unary.operand, depth + 1, out);
 		break;
 	case EXPR_BINARY:
-		sb_printf(out, "%s\n", op_str(e->u.binary.op));
+		sb_printf(out, "%s\n", ast_op_str(e->u.binary.op));
 		dump_expr(e->u.binary.lhs, depth + 1, out);
 		dump_expr(e->u.binary.rhs, depth + 1, out);
 		break;
@@ -204,7 +204,7 @@ static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out)
 		return;
 	case STMT_ASSIGN:
 		indent(out, depth);
-		sb_printf(out, "%s=\n", op_str(s->u.assign.op));
+		sb_printf(out, "%s=\n", ast_op_str(s->u.assign.op));
 		dump_expr(s->u.assign.target, depth + 1, out);
 		dump_expr(s->u.assign.value, depth + 1, out);
 		return;

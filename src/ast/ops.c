@@ -12,7 +12,7 @@ static const char *const op_names[OP_COUNT_] = {
 	[OP_POSTDEC] = "--",
 };
 
-const char *op_str(enum op op)
+const char *ast_op_str(enum op op)
 {
 	return op < OP_COUNT_ ? op_names[op] : "?";
 }

@@ -23,7 +23,7 @@ void *arena_alloc(struct arena *a, size_t n)
 	n = ALIGN_UP(n ? n : 1, 16);
 	if (!c || c->used + n > c->size) {
 		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
-		c = xmalloc(sizeof(*c) + size);
+		c = util_xmalloc(sizeof(*c) + size);
 		c->size = size;
 		c->used = 0;
 		c->next = a->head;

@@ -13,7 +13,7 @@ void source_init(struct source *src, const char *name, const char *text, size_t 
 	src->len = len;
 	for (i = 0; i < len; i++)
 		n += text[i] == '\n';
-	src->line_start = xmalloc(sizeof(uint32_t) * n);
+	src->line_start = util_xmalloc(sizeof(uint32_t) * n);
 	src->nlines = n;
 	src->line_start[0] = 0;
 	n = 1;

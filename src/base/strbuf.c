@@ -12,7 +12,7 @@ static void sb_grow(struct strbuf *sb, size_t n)
 	size_t cap = sb->cap ? sb->cap : 64;
 	while (cap < sb->len + n + 1)
 		cap *= 2;
-	sb->s = xrealloc(sb->s, cap);
+	sb->s = util_xrealloc(sb->s, cap);
 	sb->cap = cap;
 }
 

@@ -16,7 +16,7 @@ static NORETURN void oom(void)
 	exit(2);
 }
 
-void *xmalloc(size_t n)
+void *util_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
@@ -24,7 +24,7 @@ void *xmalloc(size_t n)
 	return p;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *util_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
@@ -32,7 +32,7 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void *xrealloc(void *p, size_t n)
+void *util_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
@@ -40,20 +40,20 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-char *xstrdup(const char *s)
+char *util_xstrdup(const char *s)
 {
-	return xstrndup(s, strlen(s));
+	return util_xstrndup(s, strlen(s));
 }
 
-char *xstrndup(const char *s, size_t n)
+char *util_xstrndup(const char *s, size_t n)
 {
-	char *p = xmalloc(n + 1);
+	char *p = util_xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = 0;
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *util_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -65,7 +65,7 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-char *read_file(const char *path, size_t *len)
+char *util_read_file(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t cap = 4096, n = 0;
@@ -73,14 +73,14 @@ char *read_file(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
-	buf = xmalloc(cap);
+	buf = util_xmalloc(cap);
 	for (;;) {
 		size_t r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
 		if (n + 1 < cap)
 			break;
 		cap *= 2;
-		buf = xrealloc(buf, cap);
+		buf = util_xrealloc(buf, cap);
 	}
 	if (ferror(f)) {
 		int e = errno;
@@ -98,7 +98,7 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-bool wildcard_match(const char *p, const char *s)
+bool util_wildcard_match(const char *p, const char *s)
 {
 	const char *star = NULL, *resume = NULL;
 
@@ -121,12 +121,12 @@ bool wildcard_match(const char *p, const char *s)
 	return !*p;
 }
 
-bool has_wildcard(const char *s)
+bool util_has_wildcard(const char *s)
 {
 	return strpbrk(s, "*?") != NULL;
 }
 
-unsigned edit_distance(const char *a, const char *b, unsigned cap)
+unsigned util_edit_distance(const char *a, const char *b, unsigned cap)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	unsigned row[256], i, j;
@@ -159,7 +159,7 @@ unsigned edit_distance(const char *a, const char *b, unsigned cap)
 	return row[lb] < cap ? row[lb] : cap;
 }
 
-uint64_t now_ns(void)
+uint64_t util_now_ns(void)
 {
 	struct timespec ts;
 
@@ -167,7 +167,7 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-bool path_search(const char *name, char *out, size_t n)
+bool util_path_search(const char *name, char *out, size_t n)
 {
 	const char *path = getenv("PATH");
 	struct stat st;

@@ -24,28 +24,28 @@ static inline int64_t load_i64(const void *p)
 }
 
 /* Allocation that cannot fail: lantern exits with a message on OOM. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void *util_xmalloc(size_t n);
+void *util_xcalloc(size_t n, size_t size);
+void *util_xrealloc(void *p, size_t n);
+char *util_xstrdup(const char *s);
+char *util_xstrndup(const char *s, size_t n);
+char *util_xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* Read a whole file (or stdin for "-") into a NUL-terminated buffer. */
-char *read_file(const char *path, size_t *len);
+char *util_read_file(const char *path, size_t *len);
 
 /* Glob-style match with '*' and '?' (tracepoint and symbol wildcards). */
-bool wildcard_match(const char *pattern, const char *s);
-bool has_wildcard(const char *s);
+bool util_wildcard_match(const char *pattern, const char *s);
+bool util_has_wildcard(const char *s);
 
 /* The first executable file called name in $PATH (default /usr/bin:/bin),
    into out (n bytes): as execvp() would find it. */
-bool path_search(const char *name, char *out, size_t n);
+bool util_path_search(const char *name, char *out, size_t n);
 
 /* Levenshtein distance, capped: for "did you mean" suggestions. */
-unsigned edit_distance(const char *a, const char *b, unsigned cap);
+unsigned util_edit_distance(const char *a, const char *b, unsigned cap);
 
 /* Monotonic clock in nanoseconds. */
-uint64_t now_ns(void);
+uint64_t util_now_ns(void);
 
 #endif

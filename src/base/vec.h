@@ -19,7 +19,7 @@
 			size_t c_ = (v)->cap ? (v)->cap * 2 : 8;                                   \
 			while (c_ < (v)->len + (n))                                                \
 				c_ *= 2;                                                           \
-			(v)->data = xrealloc((v)->data, c_ * sizeof(*(v)->data));                  \
+			(v)->data = util_xrealloc((v)->data, c_ * sizeof(*(v)->data));                  \
 			(v)->cap = c_;                                                             \
 		}                                                                                  \
 	} while (0)

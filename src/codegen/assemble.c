@@ -21,7 +21,7 @@ static int slots(const struct ir_insn *i)
 
 int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen)
 {
-	int32_t *label_pc = xcalloc(ir->next_label + 1, sizeof(int32_t));
+	int32_t *label_pc = util_xcalloc(ir->next_label + 1, sizeof(int32_t));
 	struct bpf_insn *code;
 	int n = 0;
 
@@ -31,7 +31,7 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 			label_pc[i->label] = n;
 		n += slots(i);
 	}
-	code = xcalloc(n ? n : 1, sizeof(*code));
+	code = util_xcalloc(n ? n : 1, sizeof(*code));
 	n = 0;
 	vec_foreach(&ir->insns, i)
 	{
@@ -77,7 +77,7 @@ fail:
 	return -1;
 }
 
-void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
+void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 {
 	for (int k = 0; k < n; k++) {
 		const struct bpf_insn *b = &insns[k];

@@ -83,9 +83,9 @@ int32_t gen_arith(struct gen *g, enum op op, int32_t a, struct expr *rhs, struct
 void gen_branch_false(struct gen *g, struct expr *e, int32_t label);
 
 /* memory helpers (gen_mem.c) */
-uint32_t scratch_alloc(struct gen *g, uint32_t size);
+uint32_t gen_scratch_alloc(struct gen *g, uint32_t size);
 /* A temporary for this statement: on the stack when small, else in scratch. */
-struct loc temp_alloc(struct gen *g, uint32_t size);
+struct loc gen_temp_alloc(struct gen *g, uint32_t size);
 void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size);
 void gen_copy(struct gen *g, int32_t dbase, int32_t doff, int32_t sbase, int32_t soff, uint32_t size);
 /* dst = base + off, as a new vreg */

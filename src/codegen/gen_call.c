@@ -73,7 +73,7 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	case BI_CURTASK:
 		return reg_val(t, call0(g, BPF_FUNC_get_current_task));
 	case BI_COMM: {
-		uint32_t off = scratch_alloc(g, t->size);
+		uint32_t off = gen_scratch_alloc(g, t->size);
 		gen_expr_into(g, e, t, g->scratch, off);
 		return mem_val(t, g->scratch, off);
 	}
@@ -135,7 +135,7 @@ static void gen_record(struct gen *g, struct record_desc *r, struct expr **args,
 	r->size = 8 + r->args->size;
 	id = plan_add_record(g->p, r);
 
-	uint32_t off = scratch_alloc(g, r->size);
+	uint32_t off = gen_scratch_alloc(g, r->size);
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
 	for (uint32_t i = 0; i < nargs; i++)
 		gen_expr_into(g, args[i], r->args->fields[i].type, g->scratch,
@@ -185,13 +185,13 @@ struct val gen_call_join(struct gen *g, struct expr *e)
 	struct expr **a = e->u.call.args.v;
 	int32_t argv = ir_vreg(g->ir), p = ir_vreg(g->ir), n = ir_vreg(g->ir);
 	int32_t done = ir_label(g->ir);
-	struct loc slot = temp_alloc(g, 8);
+	struct loc slot = gen_temp_alloc(g, 8);
 	uint32_t off;
 
 	r->kind = REC_JOIN;
 	r->text = e->u.call.args.n == 2 ? a[1]->u.str : " ";
 	r->size = 16 + JOIN_MAX_ARGS * JOIN_ARG_SIZE;
-	off = scratch_alloc(g, r->size);
+	off = gen_scratch_alloc(g, r->size);
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, plan_add_record(g->p, r)));
 	emit(g->ir, MOV64_REG(argv, gen_scalar(g, a[0])));
 	emit(g->ir, MOV64_IMM(n, 0));
@@ -221,7 +221,7 @@ struct val gen_call_join(struct gen *g, struct expr *e)
 struct val gen_stack(struct gen *g, struct expr *e)
 {
 	struct type *t = e->type;
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 
 	// id = get_stackid(ctx, &stacks, user ? BPF_F_USER_STACK : 0)
 	emit(g->ir, MOV64_REG(R1, g->ctx));
@@ -238,7 +238,7 @@ struct val gen_stack(struct gen *g, struct expr *e)
 struct val gen_sym(struct gen *g, struct expr *e)
 {
 	struct type *t = e->type;
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[0]), off));
 	if (t->user)
@@ -249,7 +249,7 @@ struct val gen_sym(struct gen *g, struct expr *e)
 /* strftime(fmt, nsecs): the nanoseconds; user space formats them */
 struct val gen_strftime(struct gen *g, struct expr *e)
 {
-	uint32_t off = scratch_alloc(g, 8);
+	uint32_t off = gen_scratch_alloc(g, 8);
 
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[1]), off));
 	return mem_val(e->type, g->scratch, off);
@@ -260,7 +260,7 @@ struct val gen_reg(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 
-	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, arch_reg_offset(e->u.call.args.v[0]->u.str)));
+	emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, sys_arch_reg_offset(e->u.call.args.v[0]->u.str)));
 	return reg_val(e->type, r);
 }
 
@@ -275,7 +275,7 @@ struct val gen_kaddr(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 
-	emit(g->ir, LD_IMM64(r, (int64_t)ksym_address(e->u.call.args.v[0]->u.str)));
+	emit(g->ir, LD_IMM64(r, (int64_t)sym_ksym_address(e->u.call.args.v[0]->u.str)));
 	return reg_val(e->type, r);
 }
 
@@ -319,7 +319,7 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct type *t = e->type;
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 	struct val res = mem_val(t, g->scratch, off);
 
 	if (a->kind == EXPR_POSITIONAL) {

@@ -55,7 +55,7 @@ void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
 	int32_t ret = ir_vreg(g->ir), ok = ir_label(g->ir);
 	emit(g->ir, MOV64_REG(ret, R0));
 	emit(g->ir, JMP_IMM(BPF_JSGE, ret, 0, ok));
-	uint32_t off = scratch_alloc(g, r->size);
+	uint32_t off = gen_scratch_alloc(g, r->size);
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, ret, off + 8));
 	gen_output(g, off, r->size, false);

@@ -327,7 +327,7 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 	case OP_DEREF:
 		return gen_deref(g, e);
 	default:
-		gen_error(g, e->span, "unsupported operator '%s'", op_str(e->u.unary.op));
+		gen_error(g, e->span, "unsupported operator '%s'", ast_op_str(e->u.unary.op));
 		return reg_val(e->type, gen_const(g, 0));
 	}
 }
@@ -341,7 +341,7 @@ struct val gen_ctx_field(struct gen *g, struct expr *e)
 	if (f->data_loc) {
 		// loc = *(u32 *)(ctx + off); data = ctx + (loc & 0xffff)
 		int32_t loc = ir_vreg(g->ir);
-		uint32_t off = scratch_alloc(g, t->size);
+		uint32_t off = gen_scratch_alloc(g, t->size);
 		emit(g->ir, LDX_MEM(BPF_W, loc, g->ctx, f->offset));
 		emit(g->ir, ALU64_IMM(BPF_AND, loc, 0xffff));
 		emit(g->ir, ALU64_REG(BPF_ADD, loc, g->ctx));
@@ -350,7 +350,7 @@ struct val gen_ctx_field(struct gen *g, struct expr *e)
 		return mem_val(t, g->scratch, off);
 	}
 	if (t->kind == TY_STR) {
-		uint32_t off = scratch_alloc(g, t->size);
+		uint32_t off = gen_scratch_alloc(g, t->size);
 		int32_t src = gen_addr(g, g->ctx, f->offset);
 		gen_zero(g, g->scratch, off, t->size);
 		gen_probe_read(g, g->scratch, off, MIN(f->read_size + 1, t->size), src, false, true);
@@ -396,7 +396,7 @@ static struct val gen_ternary(struct gen *g, struct expr *e)
 		emit(g->ir, LABEL(done));
 		return reg_val(e->type, r);
 	}
-	uint32_t off = scratch_alloc(g, e->type->size);
+	uint32_t off = gen_scratch_alloc(g, e->type->size);
 	gen_branch_false(g, e->u.ternary.cond, other);
 	gen_expr_into(g, e->u.ternary.then, e->type, g->scratch, off);
 	emit(g->ir, JA(done));
@@ -423,7 +423,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_INT:
 		return reg_val(e->type, gen_const(g, (int64_t)e->u.ival));
 	case EXPR_STR: {
-		uint32_t off = scratch_alloc(g, e->type->size);
+		uint32_t off = gen_scratch_alloc(g, e->type->size);
 		gen_str_lit(g, e->u.str, e->u.len, e->type->size, g->scratch, off);
 		return mem_val(e->type, g->scratch, off);
 	}
@@ -463,7 +463,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_INDEX:
 		return gen_index(g, e);
 	case EXPR_TUPLE: {
-		uint32_t off = scratch_alloc(g, e->type->size);
+		uint32_t off = gen_scratch_alloc(g, e->type->size);
 		gen_expr_into(g, e, e->type, g->scratch, off);
 		return mem_val(e->type, g->scratch, off);
 	}
@@ -476,7 +476,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 		/* a constant: #define, enum member, kernel enum */
 		const struct constant *k = e->info;
 		if (k->str) {
-			uint32_t off = scratch_alloc(g, e->type->size);
+			uint32_t off = gen_scratch_alloc(g, e->type->size);
 			gen_str_lit(g, k->str, strlen(k->str), e->type->size, g->scratch, off);
 			return mem_val(e->type, g->scratch, off);
 		}

@@ -37,7 +37,7 @@ struct val gen_buf(struct gen *g, struct expr *e)
 {
 	struct type *t = e->type, *at = e->u.call.args.v[0]->type;
 	struct type *bytes = type_array(&g->p->arena, &ty_u8, t->size - 8);
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 	struct expr *len = e->u.call.args.n > 1 ? e->u.call.args.v[1] : NULL;
 
 	if (at->kind == TY_STR || at->kind == TY_ARRAY) {
@@ -126,7 +126,7 @@ struct val gen_strncmp(struct gen *g, struct expr *e)
 /* A copy of string a in scratch (loops index it with a variable offset). */
 static uint32_t string_in_scratch(struct gen *g, struct expr *a)
 {
-	uint32_t off = scratch_alloc(g, a->type->size);
+	uint32_t off = gen_scratch_alloc(g, a->type->size);
 
 	gen_store_val(g, gen_expr(g, a), a->type, g->scratch, off);
 	return off;
@@ -193,7 +193,7 @@ struct val gen_strcontains(struct gen *g, struct expr *e)
 /* strerror(n), cgroup_path(id): the number; user space prints its text */
 struct val gen_int_text(struct gen *g, struct expr *e)
 {
-	uint32_t off = scratch_alloc(g, 8);
+	uint32_t off = gen_scratch_alloc(g, 8);
 
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, gen_scalar(g, e->u.call.args.v[0]), off));
 	return mem_val(e->type, g->scratch, off);
@@ -205,7 +205,7 @@ struct val gen_ntop(struct gen *g, struct expr *e)
 	uint32_t n = e->u.call.args.n;
 	struct expr *a = e->u.call.args.v[n - 1];
 	struct type *t = e->type, *at = a->type;
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 	uint32_t size = at->kind == TY_ARRAY ? at->size : at->kind == TY_BUF ? at->count : 4;
 
 	gen_zero(g, g->scratch, off + 8, 16);
@@ -234,7 +234,7 @@ struct val gen_ntop(struct gen *g, struct expr *e)
 struct val gen_pton(struct gen *g, struct expr *e)
 {
 	const uint8_t *b = e->info;
-	uint32_t off = scratch_alloc(g, e->type->size);
+	uint32_t off = gen_scratch_alloc(g, e->type->size);
 
 	for (uint32_t i = 0; i < e->type->size; i += 4) {
 		uint32_t w;
@@ -249,7 +249,7 @@ struct val gen_macaddr(struct gen *g, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct type *at = a->type, *bytes = type_array(&g->p->arena, &ty_u8, 8);
-	uint32_t off = scratch_alloc(g, 8);
+	uint32_t off = gen_scratch_alloc(g, 8);
 
 	if (at->kind == TY_INT || at->kind == TY_PTR) {
 		emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, 0));
@@ -277,7 +277,7 @@ struct val gen_cgroupid(struct gen *g, struct expr *e)
 /* username: the uid; user space looks its name up */
 struct val gen_username(struct gen *g, struct expr *e)
 {
-	uint32_t off = scratch_alloc(g, 8);
+	uint32_t off = gen_scratch_alloc(g, 8);
 	int32_t r = ir_vreg(g->ir);
 
 	emit(g->ir, CALL(BPF_FUNC_get_current_uid_gid, 0));
@@ -290,10 +290,10 @@ struct val gen_username(struct gen *g, struct expr *e)
 struct val gen_sarg(struct gen *g, struct expr *e)
 {
 	uint32_t n = (uint32_t)strtoul(e->u.name + 4, NULL, 10);
-	struct loc tmp = temp_alloc(g, 8);
+	struct loc tmp = gen_temp_alloc(g, 8);
 	int32_t sp = ir_vreg(g->ir), r = ir_vreg(g->ir);
 
-	emit(g->ir, LDX_MEM(BPF_DW, sp, g->ctx, arch_reg_offset("sp")));
+	emit(g->ir, LDX_MEM(BPF_DW, sp, g->ctx, sys_arch_reg_offset("sp")));
 	emit(g->ir, ALU64_IMM(BPF_ADD, sp, 8 * (n + 1)));
 	emit(g->ir, ST_MEM(BPF_DW, tmp.base, tmp.off, 0));
 	gen_probe_read(g, tmp.base, tmp.off, 8, sp, g->inst->prov->flags & PROV_F_USER_MEM, false);
@@ -305,7 +305,7 @@ struct val gen_sarg(struct gen *g, struct expr *e)
 struct val gen_call_debugf(struct gen *g, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
-	uint32_t n = e->u.call.args.n, off = scratch_alloc(g, a[0]->type->size);
+	uint32_t n = e->u.call.args.n, off = gen_scratch_alloc(g, a[0]->type->size);
 	int32_t r[3];
 
 	gen_expr_into(g, a[0], a[0]->type, g->scratch, off);

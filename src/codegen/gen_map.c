@@ -11,7 +11,7 @@
 
 struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
 {
-	struct loc k = temp_alloc(g, m->key_size);
+	struct loc k = gen_temp_alloc(g, m->key_size);
 
 	if (!m->key) {
 		gen_zero(g, k.base, k.off, m->key_size);
@@ -67,7 +67,7 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 		return reg_val(t, r);
 	}
 	// copy the value out, or zeroes when the key is missing
-	uint32_t off = scratch_alloc(g, t->size);
+	uint32_t off = gen_scratch_alloc(g, t->size);
 	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, missing));
 	gen_copy(g, g->scratch, off, p, 0, t->size);
 	emit(g->ir, JA(done));
@@ -111,7 +111,7 @@ static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int
 	emit(g->ir, JA(done));
 
 	emit(g->ir, LABEL(init));
-	struct loc val = temp_alloc(g, 8);
+	struct loc val = gen_temp_alloc(g, 8);
 	emit(g->ir, MOV64_IMM(x, 0));
 	alu_reg(g, op, x, amount);
 	emit(g->ir, STX_MEM(BPF_DW, val.base, x, val.off));
@@ -159,7 +159,7 @@ static int32_t gen_hist_bucket(struct gen *g, int32_t v)
 static int32_t gen_lhist_bucket(struct gen *g, int32_t v, struct type *t)
 {
 	int32_t b = ir_vreg(g->ir), done = ir_label(g->ir);
-	uint32_t last = lhist_nbuckets(t->lmin, t->lmax, t->lstep) - 1;
+	uint32_t last = maps_lhist_nbuckets(t->lmin, t->lmax, t->lstep) - 1;
 
 	emit(g->ir, MOV64_IMM(b, 0));
 	emit(g->ir, JMP_IMM(BPF_JSLT, v, (int32_t)t->lmin, done));
@@ -191,7 +191,7 @@ static void gen_hist_sum(struct gen *g, struct map_info *m, struct loc key, int3
 	emit(g->ir, STX_MEM(BPF_DW, p, x, 0));
 	emit(g->ir, JA(done));
 	emit(g->ir, LABEL(init));
-	struct loc val = temp_alloc(g, 8);
+	struct loc val = gen_temp_alloc(g, 8);
 	emit(g->ir, STX_MEM(BPF_DW, val.base, v, val.off));
 	gen_map_update(g, m, key, val);
 	emit(g->ir, LABEL(done));
@@ -264,7 +264,7 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 	emit(g->ir, LABEL(init));
 	if (!m->array) {
 		// first value for this key on this CPU
-		struct loc val = temp_alloc(g, t->size);
+		struct loc val = gen_temp_alloc(g, t->size);
 		if (v < 0 || k == TY_HIST || k == TY_LHIST)
 			emit(g->ir, ST_MEM(BPF_DW, val.base, val.off, 1));
 		else
@@ -291,7 +291,7 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 		gen_map_compound(g, target, st->u.assign.op, gen_scalar(g, v));
 		return;
 	}
-	struct loc val = temp_alloc(g, m->value->size);
+	struct loc val = gen_temp_alloc(g, m->value->size);
 	gen_expr_into(g, v, m->value, val.base, val.off);
 	struct loc key = gen_map_key(g, m, &target->u.map.keys);
 	gen_map_update(g, m, key, val);
@@ -324,7 +324,7 @@ void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 	emit(g->ir, MOV64_REG(R4, flags));
 	emit(g->ir, CALL(BPF_FUNC_ringbuf_output, 4));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
-	struct loc key = temp_alloc(g, 8);
+	struct loc key = gen_temp_alloc(g, 8);
 	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off, 0));
 	emit(g->ir, LD_MAP(R1, ms->lost));
 	emit(g->ir, MOV64_REG(R2, key.base));

@@ -17,7 +17,7 @@ void gen_error(struct gen *g, struct span sp, const char *fmt, ...)
 	g->failed = true;
 }
 
-uint32_t scratch_alloc(struct gen *g, uint32_t size)
+uint32_t gen_scratch_alloc(struct gen *g, uint32_t size)
 {
 	uint32_t off = g->scratch_top;
 
@@ -36,12 +36,12 @@ uint32_t scratch_alloc(struct gen *g, uint32_t size)
 
 #define STACK_TEMP_MAX 16 /* bigger temporaries go to scratch */
 
-struct loc temp_alloc(struct gen *g, uint32_t size)
+struct loc gen_temp_alloc(struct gen *g, uint32_t size)
 {
 	uint32_t n = ALIGN_UP(size ? size : 8, 8);
 
 	if (n > STACK_TEMP_MAX)
-		return (struct loc){ g->scratch, scratch_alloc(g, n) };
+		return (struct loc){ g->scratch, gen_scratch_alloc(g, n) };
 	g->stack_top += n;
 	g->stack_max = MAX(g->stack_max, g->stack_top);
 	return (struct loc){ R10, -(int32_t)(g->stack_base + g->stack_top) };

@@ -156,7 +156,7 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 			v->vreg = ir_vreg(ir);
 			emit(ir, MOV64_IMM(v->vreg, 0));
 		} else {
-			v->offset = scratch_alloc(&g, v->type->size);
+			v->offset = gen_scratch_alloc(&g, v->type->size);
 			gen_zero(&g, g.scratch, v->offset, v->type->size);
 		}
 	}

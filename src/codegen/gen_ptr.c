@@ -38,11 +38,11 @@ struct val gen_load(struct gen *g, struct val v)
 	if (!v.mem || (!v.ext && (!v.len || v.len >= t->size)))
 		return v;
 	if (v.ext && type_is_scalar(t)) {
-		struct loc tmp = temp_alloc(g, 8);
+		struct loc tmp = gen_temp_alloc(g, 8);
 		read_into(g, v, tmp.base, tmp.off, 8);
 		return reg_val(t, gen_load_int(g, t, tmp.base, tmp.off));
 	}
-	off = scratch_alloc(g, t->size);
+	off = gen_scratch_alloc(g, t->size);
 	gen_store_val(g, v, t, g->scratch, off);
 	return mem_val(t, g->scratch, off);
 }

@@ -94,7 +94,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 #undef DEF
 }
 
-const char *bpf_helper_name(int32_t id)
+const char *ir_helper_name(int32_t id)
 {
 #define FN(x) [BPF_FUNC_##x] = #x
 	static const char *const names[] = { __BPF_FUNC_MAPPER(FN) };
@@ -220,7 +220,7 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		return;
 	case IR_LD_CONST:
 		fmt_reg(out, i->dst, false);
-		sb_printf(out, " = %s ll", load_const_name(i->imm));
+		sb_printf(out, " = %s ll", plan_load_const_name(i->imm));
 		return;
 	}
 	switch (cls) {
@@ -242,7 +242,7 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		if (x)
 			fmt_reg(out, i->src, w);
 		else if (i->lconst)
-			sb_puts(out, load_const_name(i->imm));
+			sb_puts(out, plan_load_const_name(i->imm));
 		else
 			sb_printf(out, "%d", i->imm);
 		return;
@@ -270,7 +270,7 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 	case BPF_JMP:
 	case BPF_JMP32:
 		if (op == BPF_CALL) {
-			sb_printf(out, "call %s#%d", bpf_helper_name(i->imm), i->imm);
+			sb_printf(out, "call %s#%d", ir_helper_name(i->imm), i->imm);
 		} else if (op == BPF_EXIT) {
 			sb_puts(out, "exit");
 		} else if (op == BPF_JA) {
@@ -283,7 +283,7 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 			if (x)
 				fmt_reg(out, i->src, cls == BPF_JMP32);
 			else if (i->lconst)
-				sb_puts(out, load_const_name(i->imm));
+				sb_puts(out, plan_load_const_name(i->imm));
 			else
 				sb_printf(out, "%#x", i->imm);
 			sb_puts(out, " goto ");
@@ -310,9 +310,9 @@ void ir_dump(const struct ir *ir, struct strbuf *out)
 void ir_prune(struct ir *ir)
 {
 	size_t n = ir->insns.len, o = 0;
-	int32_t *label_at = xmalloc(sizeof(int32_t) * (ir->next_label + 1));
-	bool *live = xcalloc(n + 1, 1);
-	size_t *stack = xmalloc(sizeof(size_t) * (n + 1)), sp = 0;
+	int32_t *label_at = util_xmalloc(sizeof(int32_t) * (ir->next_label + 1));
+	bool *live = util_xcalloc(n + 1, 1);
+	size_t *stack = util_xmalloc(sizeof(size_t) * (n + 1)), sp = 0;
 
 	for (int32_t l = 0; l <= ir->next_label; l++)
 		label_at[l] = -1;

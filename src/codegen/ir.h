@@ -163,6 +163,6 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *insn);
 void ir_prune(struct ir *ir);
 /* The `-d ir` listing. */
 void ir_dump(const struct ir *ir, struct strbuf *out);
-const char *bpf_helper_name(int32_t id);
+const char *ir_helper_name(int32_t id);
 
 #endif

@@ -67,7 +67,7 @@ static void build_blocks(struct ra *ra)
 	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t n = ra->n, nb = 0, i;
 	int32_t *label_block;
-	bool *leader = xcalloc(n + 1, sizeof(bool));
+	bool *leader = util_xcalloc(n + 1, sizeof(bool));
 	int32_t max_label = ra->ir->next_label;
 
 	if (n)
@@ -80,8 +80,8 @@ static void build_blocks(struct ra *ra)
 	}
 	for (i = 0; i < n; i++)
 		nb += leader[i];
-	ra->blocks = xcalloc(nb, sizeof(struct block));
-	label_block = xmalloc(sizeof(int32_t) * (max_label + 1));
+	ra->blocks = util_xcalloc(nb, sizeof(struct block));
+	label_block = util_xmalloc(sizeof(int32_t) * (max_label + 1));
 	for (i = 0; i < (uint32_t)max_label + 1; i++)
 		label_block[i] = -1;
 	nb = 0;
@@ -116,12 +116,12 @@ static void liveness(struct ra *ra)
 {
 	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t w = ra->words, nb = ra->nblocks;
-	uint64_t *use = xcalloc((size_t)nb * w, 8), *def = xcalloc((size_t)nb * w, 8);
+	uint64_t *use = util_xcalloc((size_t)nb * w, 8), *def = util_xcalloc((size_t)nb * w, 8);
 	struct ir_regs r;
 	bool changed = true;
 
-	ra->live_in = xcalloc((size_t)nb * w, 8);
-	ra->live_out = xcalloc((size_t)nb * w, 8);
+	ra->live_in = util_xcalloc((size_t)nb * w, 8);
+	ra->live_out = util_xcalloc((size_t)nb * w, 8);
 	for (uint32_t b = 0; b < nb; b++) {
 		uint64_t *u = use + (size_t)b * w, *d = def + (size_t)b * w;
 		for (uint32_t i = ra->blocks[b].first; i <= ra->blocks[b].last; i++) {
@@ -174,7 +174,7 @@ static void intervals(struct ra *ra)
 {
 	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t w = ra->words;
-	uint64_t *live = xmalloc(w * 8);
+	uint64_t *live = util_xmalloc(w * 8);
 	struct ir_regs r;
 
 	for (uint32_t k = 0; k < ra->nregs; k++) {
@@ -252,7 +252,7 @@ static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_ca
 
 	if (sl->n == sl->cap) {
 		sl->cap = sl->cap ? 2 * sl->cap : 32;
-		sl->v = xrealloc(sl->v, sl->cap * sizeof(*sl->v));
+		sl->v = util_xrealloc(sl->v, sl->cap * sizeof(*sl->v));
 	}
 	sl->v[sl->n++] = slot;
 	VEC(struct ir_insn) out = { 0 };
@@ -276,7 +276,7 @@ static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_ca
 			uint32_t cap = *temp_cap * 2 + 64;
 			while (cap <= (uint32_t)t)
 				cap *= 2;
-			*is_temp = xrealloc(*is_temp, cap);
+			*is_temp = util_xrealloc(*is_temp, cap);
 			memset(*is_temp + *temp_cap, 0, cap - *temp_cap);
 			*temp_cap = cap;
 		}
@@ -324,7 +324,7 @@ static int32_t try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp
 {
 	static const int order[NPHYS] = { R1, R2, R3, R4, R5, R0, R6, R7, R8, R9 };
 	uint32_t nv = ra->nregs - VREG0, cnt = 0;
-	int32_t *vs = xmalloc(sizeof(int32_t) * (nv + 1));
+	int32_t *vs = util_xmalloc(sizeof(int32_t) * (nv + 1));
 	int32_t victim = 0;
 
 	for (uint32_t v = VREG0; v < ra->nregs; v++)
@@ -396,10 +396,10 @@ static void pack_slots(struct ra *ra, const struct slots *sl, int32_t base)
 {
 	struct ir_insn *in = ra->ir->insns.data;
 	uint32_t n = sl->n, w = (n + 63) / 64, nb = ra->nblocks;
-	uint64_t *gen = xcalloc((size_t)nb * w, 8), *kill = xcalloc((size_t)nb * w, 8);
-	uint64_t *lin = xcalloc((size_t)nb * w, 8), *lout = xcalloc((size_t)nb * w, 8);
-	uint64_t *clash = xcalloc((size_t)n * w, 8), *live = xcalloc(w, 8);
-	int32_t *colour = xmalloc(sizeof(int32_t) * n);
+	uint64_t *gen = util_xcalloc((size_t)nb * w, 8), *kill = util_xcalloc((size_t)nb * w, 8);
+	uint64_t *lin = util_xcalloc((size_t)nb * w, 8), *lout = util_xcalloc((size_t)nb * w, 8);
+	uint64_t *clash = util_xcalloc((size_t)n * w, 8), *live = util_xcalloc(w, 8);
+	int32_t *colour = util_xmalloc(sizeof(int32_t) * n);
 	bool def, changed = true;
 	uint32_t ncolours = 0;
 
@@ -532,7 +532,7 @@ static void drop_reloads(struct ir *ir, int32_t base)
 /* Spilled values may use stack far past 512 bytes before their slots are packed. */
 #define SPILL_STACK_MAX 8192
 
-int regalloc(struct ir *ir, char *err, size_t errlen)
+int ir_regalloc(struct ir *ir, char *err, size_t errlen)
 {
 	uint8_t *is_temp = NULL;
 	uint32_t temp_cap = 0;
@@ -549,11 +549,11 @@ int regalloc(struct ir *ir, char *err, size_t errlen)
 		ra.words = (ra.nregs + 63) / 64;
 		build_blocks(&ra);
 		liveness(&ra);
-		ra.lo = xmalloc(sizeof(int32_t) * ra.nregs);
-		ra.hi = xmalloc(sizeof(int32_t) * ra.nregs);
-		ra.busy = xcalloc((size_t)NPHYS * (2 * ra.n + 2), 1);
-		ra.assign = xmalloc(ra.nregs);
-		ra.hint = xmalloc(ra.nregs);
+		ra.lo = util_xmalloc(sizeof(int32_t) * ra.nregs);
+		ra.hi = util_xmalloc(sizeof(int32_t) * ra.nregs);
+		ra.busy = util_xcalloc((size_t)NPHYS * (2 * ra.n + 2), 1);
+		ra.assign = util_xmalloc(ra.nregs);
+		ra.hint = util_xmalloc(ra.nregs);
 		memset(ra.assign, -1, ra.nregs);
 		memset(ra.hint, -1, ra.nregs);
 		intervals(&ra);

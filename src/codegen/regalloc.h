@@ -12,7 +12,7 @@
  * in place so that it holds physical registers only. Returns 0, or -1 when
  * the program needs more than the 512 bytes of BPF stack (err says so).
  */
-int regalloc(struct ir *ir, char *err, size_t errlen);
+int ir_regalloc(struct ir *ir, char *err, size_t errlen);
 
 /*
  * Resolve labels into jump offsets and produce the final instructions, map
@@ -22,6 +22,6 @@ int regalloc(struct ir *ir, char *err, size_t errlen);
  */
 int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen);
 /* Disassembly of final instructions, one per line ("   3: r1 = r6"). */
-void bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
+void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
 
 #endif

@@ -26,7 +26,7 @@ static uint32_t ringbuf_bytes(const struct plan *p)
 
 	vec_foreach(&p->insts, ip)
 	{
-		if (!((*ip)->prov->flags & PROV_F_USER) && probe_prints((*ip)->probe))
+		if (!((*ip)->prov->flags & PROV_F_USER) && sema_probe_prints((*ip)->probe))
 			want = 2u << 20;
 	}
 	if (e)
@@ -52,14 +52,14 @@ static int assemble(struct plan *p, struct prog *pg, struct ir *ir, struct strbu
 	char err[256];
 	int n;
 
-	if (regalloc(ir, err, sizeof(err)) < 0 || (n = ir_assemble(ir, &pg->insns, err, sizeof(err))) < 0) {
+	if (ir_regalloc(ir, err, sizeof(err)) < 0 || (n = ir_assemble(ir, &pg->insns, err, sizeof(err))) < 0) {
 		diag_error(&p->diag, pg->probe->span, E_CODEGEN, "%s: %s", pg->name, err);
 		return -1;
 	}
 	pg->ninsns = n;
 	if (dump) {
 		sb_printf(dump, "; %s\n", pg->name);
-		bpf_dump(pg->insns, n, dump);
+		ir_bpf_dump(pg->insns, n, dump);
 	}
 	return 0;
 }
@@ -67,7 +67,7 @@ static int assemble(struct plan *p, struct prog *pg, struct ir *ir, struct strbu
 /* IR for every program, then BPF: sizes the scratch map. */
 static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 {
-	struct ir *irs = xcalloc(p->progs.len + 1, sizeof(struct ir));
+	struct ir *irs = util_xcalloc(p->progs.len + 1, sizeof(struct ir));
 	struct bpf_map_desc *scratch;
 	uint32_t size = 8;
 	int rc = 0;
@@ -181,9 +181,9 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
 		return 0;
-	if (sema_preamble(p) < 0 || sema_expand(p, providers) < 0)
+	if (sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0)
 		return -1;
-	plan_programs(p);
+	compile_plan_programs(p);
 	if (p->nattach > max_probes) {
 		diag_error(&p->diag, SPAN_NONE, E_TOO_MANY_PROBES,
 			   "Can't attach to %u probes because it exceeds the current limit of "

@@ -25,6 +25,6 @@
 int compile(struct plan *p, const struct options *opts, struct strbuf *dump);
 
 /* Programs for the instances of every probe (programs.c). */
-void plan_programs(struct plan *p);
+void compile_plan_programs(struct plan *p);
 
 #endif

@@ -12,7 +12,7 @@
 
 static void plan_probe(struct plan *p, struct probe *pr)
 {
-	bool per = probe_per_instance(pr);
+	bool per = sema_probe_per_instance(pr);
 	struct prog *shared[PROV_COUNT_] = { NULL };
 	bool first = true;
 
@@ -34,15 +34,15 @@ static void plan_probe(struct plan *p, struct probe *pr)
 		}
 		if (!pg->body) {
 			/* the first program of the probe takes its code, others a copy */
-			pg->pred = first ? pr->pred : expr_copy(&p->arena, pr->pred);
-			pg->body = first ? pr->body : stmt_copy(&p->arena, pr->body);
+			pg->pred = first ? pr->pred : ast_expr_copy(&p->arena, pr->pred);
+			pg->body = first ? pr->body : ast_stmt_copy(&p->arena, pr->body);
 			first = false;
 		}
-		prog_attach_inst(pg, in);
+		plan_prog_attach_inst(pg, in);
 	}
 }
 
-void plan_programs(struct plan *p)
+void compile_plan_programs(struct plan *p)
 {
 	for (uint32_t i = 0; i < p->ast->nprobes; i++)
 		plan_probe(p, p->ast->probes[i]);

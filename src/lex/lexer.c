@@ -15,12 +15,12 @@ static const char *const tok_names[TOK_COUNT_] = {
 #undef X
 };
 
-const char *tok_kind_str(enum tok_kind k)
+const char *lex_tok_kind_str(enum tok_kind k)
 {
 	return k < TOK_COUNT_ ? tok_names[k] : "?";
 }
 
-void lexer_init(struct lexer *lx, const struct source *src, struct arena *a, struct diag *d)
+void lex_init(struct lexer *lx, const struct source *src, struct arena *a, struct diag *d)
 {
 	*lx = (struct lexer){
 		.src = src,
@@ -415,7 +415,7 @@ struct token lex_next(struct lexer *lx)
 	return lex_punct(lx, t);
 }
 
-const char *tok_describe(const struct lexer *lx, const struct token *t, char *buf, size_t size)
+const char *lex_tok_describe(const struct lexer *lx, const struct token *t, char *buf, size_t size)
 {
 	uint32_t n = t->span.hi - t->span.lo;
 	const char *text = lx->text + t->span.lo;
@@ -441,7 +441,7 @@ const char *tok_describe(const struct lexer *lx, const struct token *t, char *bu
 		snprintf(buf, size, "string literal");
 		return buf;
 	default:
-		snprintf(buf, size, "%s", tok_kind_str(t->kind));
+		snprintf(buf, size, "%s", lex_tok_kind_str(t->kind));
 		return buf;
 	}
 	if (n > 32)

@@ -135,7 +135,7 @@ struct lexer {
 	bool quiet;
 };
 
-void lexer_init(struct lexer *lx, const struct source *src, struct arena *a, struct diag *d);
+void lex_init(struct lexer *lx, const struct source *src, struct arena *a, struct diag *d);
 
 /* The next ordinary token. */
 struct token lex_next(struct lexer *lx);
@@ -158,9 +158,9 @@ bool lex_cdef(struct lexer *lx, struct span *out);
 bool lex_at_word(const struct lexer *lx, const char *w);
 
 /* "'+'", "identifier", "end of input", ... */
-const char *tok_kind_str(enum tok_kind k);
+const char *lex_tok_kind_str(enum tok_kind k);
 /* A short description of a token for messages: "'}'", "identifier 'foo'". */
-const char *tok_describe(const struct lexer *lx, const struct token *t, char *buf, size_t size);
+const char *lex_tok_describe(const struct lexer *lx, const struct token *t, char *buf, size_t size);
 
 /* The byte at lx->pos + k, or 0 past the end. */
 static inline int lex_peek(const struct lexer *lx, uint32_t k)

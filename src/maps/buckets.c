@@ -4,7 +4,7 @@
 
 #include <inttypes.h>
 
-uint32_t hist_bucket(int64_t v)
+uint32_t maps_hist_bucket(int64_t v)
 {
 	uint32_t k = 0;
 	uint64_t u = (uint64_t)v;
@@ -19,7 +19,7 @@ uint32_t hist_bucket(int64_t v)
 	return k + 2;
 }
 
-uint32_t lhist_nbuckets(int64_t min, int64_t max, int64_t step)
+uint32_t maps_lhist_nbuckets(int64_t min, int64_t max, int64_t step)
 {
 	__int128 n;
 
@@ -31,9 +31,9 @@ uint32_t lhist_nbuckets(int64_t min, int64_t max, int64_t step)
 	return (uint32_t)n + 2;
 }
 
-uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
+uint32_t maps_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
 {
-	uint32_t nb = lhist_nbuckets(min, max, step);
+	uint32_t nb = maps_lhist_nbuckets(min, max, step);
 	uint64_t i;
 
 	if (!nb || v < min)
@@ -44,7 +44,7 @@ uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
 	return i < nb - 1 ? (uint32_t)i : nb - 1;
 }
 
-bool lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err)
+bool maps_lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err)
 {
 	__int128 range = (__int128)max - min;
 

@@ -16,7 +16,7 @@
 #define HIST_NBUCKETS  66
 /*
  * bpftrace 0.17 puts every value >= 2^31 into the [2G, 4G) bucket (its
- * BPF log2 stops at 32 bits). hist_bucket() keeps exact buckets; the
+ * BPF log2 stops at 32 bits). maps_hist_bucket() keeps exact buckets; the
  * printers fold every bucket above this one into it, so the text is the
  * same. A JSON writer must fold the same way.
  */
@@ -32,15 +32,15 @@
 #define LHIST_MAX_BUCKETS 1000 /* regular buckets, without the two open ones */
 
 /* log2 histogram: 0 for v < 0, 1 for v == 0, k >= 2 for 2^(k-2) <= v < 2^(k-1) */
-uint32_t hist_bucket(int64_t v);
+uint32_t maps_hist_bucket(int64_t v);
 /*
  * lhist(min, max, step): bucket 0 below min, then one per step, last one
  * for v >= max. When step does not divide max - min, the values between
  * the last full step and max also land in the last bucket (labelled
  * "[max, ...)"), as in bpftrace 0.17. 0 when the arguments are invalid.
  */
-uint32_t lhist_nbuckets(int64_t min, int64_t max, int64_t step);
-uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
+uint32_t maps_lhist_nbuckets(int64_t min, int64_t max, int64_t step);
+uint32_t maps_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
 
 /*
  * Check lhist()'s constant arguments as bpftrace 0.17 does. On failure
@@ -55,6 +55,6 @@ uint32_t lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
  * buckets" is only checked when step >= 1; min == max fails only as "step
  * is too large", range 0.)
  */
-bool lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err);
+bool maps_lhist_check(int64_t min, int64_t max, int64_t step, struct strbuf *err);
 
 #endif

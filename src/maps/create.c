@@ -26,13 +26,13 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg
 {
 	lm->set = set;
 	lm->n = set->bpf.len;
-	lm->fd = xmalloc(sizeof(int) * (lm->n + 1));
+	lm->fd = util_xmalloc(sizeof(int) * (lm->n + 1));
 	for (size_t i = 0; i < lm->n; i++)
 		lm->fd[i] = -1;
 	for (size_t i = 0; i < lm->n; i++) {
 		const struct bpf_map_desc *d = &set->bpf.data[i];
 		char name[16];
-		bpf_obj_name(name, sizeof(name), d->name);
+		sys_bpf_obj_name(name, sizeof(name), d->name);
 		lm->fd[i] = sys_map_create(d->type, name, d->key_size, d->value_size, d->max_entries);
 		if (lm->fd[i] < 0) {
 			int e = errno;

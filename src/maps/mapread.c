@@ -27,10 +27,10 @@ static bool is_bucketed(const struct map_info *m)
 
 static uint32_t nbuckets(const struct type *t)
 {
-	return t->kind == TY_HIST ? HIST_NBUCKETS : lhist_nbuckets(t->lmin, t->lmax, t->lstep);
+	return t->kind == TY_HIST ? HIST_NBUCKETS : maps_lhist_nbuckets(t->lmin, t->lmax, t->lstep);
 }
 
-void agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)
+void maps_agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)
 {
 	uint64_t a = 0, b = 0, set = 0;
 
@@ -77,14 +77,14 @@ static int cmp_raw_key(const void *x, const void *y, void *arg)
 	return memcmp(a->key, b->key, n);
 }
 
-int map_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out)
+int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out)
 {
 	int fd = live_fd(lm, m->bpf_map);
 	int ncpu = m->percpu ? ncpus() : 1;
 	size_t vsize = m->value->size, stride = ALIGN_UP(vsize, 8);
 	size_t ksize = m->key_size, ukey = m->key ? m->key->size : 0;
-	uint8_t *key = xcalloc(1, ksize + 8), *next = xcalloc(1, ksize + 8);
-	uint8_t *vbuf = xmalloc(stride * ncpu);
+	uint8_t *key = util_xcalloc(1, ksize + 8), *next = util_xcalloc(1, ksize + 8);
+	uint8_t *vbuf = util_xmalloc(stride * ncpu);
 	VEC(struct raw) raws = { 0 };
 	bool first = true;
 
@@ -94,10 +94,10 @@ int map_read(const struct live_maps *lm, const struct map_info *m, struct map_en
 		memcpy(key, next, ksize);
 		if (bpf_map_lookup_elem(fd, key, vbuf) < 0)
 			continue;
-		struct raw r = { xmalloc(ksize), xmalloc(vsize) };
+		struct raw r = { util_xmalloc(ksize), util_xmalloc(vsize) };
 		memcpy(r.key, key, ksize);
 		if (m->percpu)
-			agg_merge(m->value, vbuf, ncpu, stride, r.value);
+			maps_agg_merge(m->value, vbuf, ncpu, stride, r.value);
 		else
 			memcpy(r.value, vbuf, vsize);
 		vec_push(&raws, r);
@@ -106,7 +106,7 @@ int map_read(const struct live_maps *lm, const struct map_info *m, struct map_en
 	free(next);
 	free(vbuf);
 
-	out->v = xcalloc(raws.len + 1, sizeof(struct map_entry));
+	out->v = util_xcalloc(raws.len + 1, sizeof(struct map_entry));
 	if (!is_bucketed(m)) {
 		for (size_t i = 0; i < raws.len; i++) {
 			out->v[i].key = raws.data[i].key;
@@ -126,9 +126,9 @@ int map_read(const struct live_maps *lm, const struct map_info *m, struct map_en
 		uint64_t bucket, count;
 		if (!e || memcmp(e->key, r->key, ukey)) {
 			e = &out->v[out->n++];
-			e->key = xmalloc(ukey + 1);
+			e->key = util_xmalloc(ukey + 1);
 			memcpy(e->key, r->key, ukey);
-			e->buckets = xcalloc(nb, sizeof(uint64_t));
+			e->buckets = util_xcalloc(nb, sizeof(uint64_t));
 			e->nbuckets = nb;
 		}
 		memcpy(&bucket, r->key + ksize - 8, 8);
@@ -146,7 +146,7 @@ int map_read(const struct live_maps *lm, const struct map_info *m, struct map_en
 	return 0;
 }
 
-void map_entries_free(struct map_entries *e)
+void maps_entries_free(struct map_entries *e)
 {
 	for (size_t i = 0; i < e->n; i++) {
 		free(e->v[i].key);
@@ -160,13 +160,13 @@ void map_entries_free(struct map_entries *e)
 /* Every key of the map (collected first: deleting while walking skips keys). */
 static uint8_t *all_keys(int fd, size_t ksize, size_t *n)
 {
-	uint8_t *keys = NULL, *cur = xcalloc(1, ksize);
+	uint8_t *keys = NULL, *cur = util_xcalloc(1, ksize);
 	size_t cap = 0, len = 0;
 
 	while (bpf_map_get_next_key(fd, len ? keys + (len - 1) * ksize : NULL, cur) == 0) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 64;
-			keys = xrealloc(keys, cap * ksize);
+			keys = util_xrealloc(keys, cap * ksize);
 		}
 		memcpy(keys + len * ksize, cur, ksize);
 		len++;
@@ -176,13 +176,13 @@ static uint8_t *all_keys(int fd, size_t ksize, size_t *n)
 	return keys;
 }
 
-int map_clear(const struct live_maps *lm, const struct map_info *m)
+int maps_clear(const struct live_maps *lm, const struct map_info *m)
 {
 	int fd = live_fd(lm, m->bpf_map);
 	size_t n;
 
 	if (m->array)
-		return map_zero(lm, m);
+		return maps_zero(lm, m);
 	uint8_t *keys = all_keys(fd, m->key_size, &n);
 	for (size_t i = 0; i < n; i++)
 		bpf_map_delete_elem(fd, keys + i * m->key_size);
@@ -190,11 +190,11 @@ int map_clear(const struct live_maps *lm, const struct map_info *m)
 	return 0;
 }
 
-int map_zero(const struct live_maps *lm, const struct map_info *m)
+int maps_zero(const struct live_maps *lm, const struct map_info *m)
 {
 	int fd = live_fd(lm, m->bpf_map);
 	int ncpu = m->percpu ? ncpus() : 1;
-	uint8_t *zero = xcalloc(ncpu, ALIGN_UP(m->value->size, 8));
+	uint8_t *zero = util_xcalloc(ncpu, ALIGN_UP(m->value->size, 8));
 	size_t n;
 	uint8_t *keys = all_keys(fd, m->key_size, &n);
 
@@ -205,7 +205,7 @@ int map_zero(const struct live_maps *lm, const struct map_info *m)
 	return 0;
 }
 
-bool stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips)
+bool maps_stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips)
 {
 	const struct stack_map *sm = maps_stack_find(lm->set, t);
 	int fd = sm ? live_fd(lm, sm->bpf_map) : -1;
@@ -214,7 +214,7 @@ bool stack_read(const struct live_maps *lm, const struct type *t, int64_t id, ui
 	return id >= 0 && fd >= 0 && bpf_map_lookup_elem(fd, &key, ips) == 0;
 }
 
-uint64_t map_percpu_sum(const struct live_maps *lm, int map)
+uint64_t maps_percpu_sum(const struct live_maps *lm, int map)
 {
 	int ncpu = ncpus(), fd = live_fd(lm, map);
 	uint64_t *v, total = 0;
@@ -222,7 +222,7 @@ uint64_t map_percpu_sum(const struct live_maps *lm, int map)
 
 	if (fd < 0)
 		return 0;
-	v = xcalloc(ncpu, sizeof(uint64_t));
+	v = util_xcalloc(ncpu, sizeof(uint64_t));
 	if (bpf_map_lookup_elem(fd, &key, v) == 0)
 		for (int i = 0; i < ncpu; i++)
 			total += v[i];

@@ -24,18 +24,18 @@ struct map_entries {
 };
 
 /* All entries of m, in no particular order. 0, or -1 with errno. */
-int map_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out);
-void map_entries_free(struct map_entries *e);
+int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out);
+void maps_entries_free(struct map_entries *e);
 
 /* Merge per-CPU values: value i of ncpu is at data + i * stride. */
-void agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out);
+void maps_agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out);
 
-int map_clear(const struct live_maps *lm, const struct map_info *m);
-int map_zero(const struct live_maps *lm, const struct map_info *m);
+int maps_clear(const struct live_maps *lm, const struct map_info *m);
+int maps_zero(const struct live_maps *lm, const struct map_info *m);
 
 /* The frames of stack id (a TY_STACK value) into ips (t->count of them); false if none. */
-bool stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips);
+bool maps_stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips);
 /* The sum over CPUs of the u64 at key 0 of per-CPU array map (the lost-event counter). */
-uint64_t map_percpu_sum(const struct live_maps *lm, int map);
+uint64_t maps_percpu_sum(const struct live_maps *lm, int map);
 
 #endif

@@ -12,7 +12,7 @@ static void put_hex(struct strbuf *out, uint8_t b)
 	sb_putn(out, h, 2);
 }
 
-void fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style)
+void out_fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style)
 {
 	const uint8_t *b = p;
 	size_t i;
@@ -39,7 +39,7 @@ void fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style)
 }
 
 /* Unicode table 3-7 */
-size_t utf8_len(const uint8_t *p, size_t n)
+size_t out_utf8_len(const uint8_t *p, size_t n)
 {
 	uint8_t lo = 0x80, hi = 0xbf;
 	size_t len;

@@ -24,9 +24,9 @@ enum buf_style {
 	BUF_STYLE_RH, /* every byte as NN, separated by spaces */
 };
 
-void fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style);
+void out_fmt_buf(struct strbuf *out, const void *p, size_t n, enum buf_style style);
 
 /* Length of the well-formed UTF-8 sequence at p (n bytes there, n >= 1), or 0. */
-size_t utf8_len(const uint8_t *p, size_t n);
+size_t out_utf8_len(const uint8_t *p, size_t n);
 
 #endif

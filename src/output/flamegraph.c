@@ -251,7 +251,7 @@ static size_t add_node(struct fg_tree *t, const char *name, size_t parent)
 
 	if (t->len == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
-		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+		t->nodes = util_xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
 	}
 	nd = &t->nodes[t->len];
 	memset(nd, 0, sizeof(*nd));
@@ -269,7 +269,7 @@ static size_t add_node(struct fg_tree *t, const char *name, size_t parent)
  */
 static void build_tree(struct fg_tree *t, const struct fg_stack *stacks, size_t n)
 {
-	const struct fg_stack **ord = xcalloc(n ? n : 1, sizeof(*ord));
+	const struct fg_stack **ord = util_xcalloc(n ? n : 1, sizeof(*ord));
 	size_t *path, maxf = 0, m = 0, prev = 0, i, d, common;
 
 	for (i = 0; i < n; i++) {
@@ -280,7 +280,7 @@ static void build_tree(struct fg_tree *t, const struct fg_stack *stacks, size_t 
 		t->total += stacks[i].count;
 	}
 	qsort(ord, m, sizeof(*ord), cmp_stack);
-	path = xcalloc(maxf + 1, sizeof(*path));
+	path = util_xcalloc(maxf + 1, sizeof(*path));
 	path[0] = add_node(t, NULL, 0);
 	for (i = 0; i < m; i++) {
 		const struct fg_stack *s = ord[i];
@@ -335,7 +335,7 @@ static size_t char_len(const unsigned char *s, size_t n)
 
 	if (s[0] < 0x80)
 		return s[0] >= 0x20 && s[0] != 0x7f;
-	len = utf8_len(s, n);
+	len = out_utf8_len(s, n);
 	if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0)
 		return 0; /* C1 controls */
 	if (len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
@@ -505,7 +505,7 @@ static void put_tail(struct strbuf *out, size_t height)
 	sb_puts(out, "]]></script>\n</svg>\n");
 }
 
-size_t flamegraph_svg(struct strbuf *out, const struct fg_stack *stacks, size_t n,
+size_t out_flamegraph_svg(struct strbuf *out, const struct fg_stack *stacks, size_t n,
 		      const char *title)
 {
 	struct fg_tree t = {0};

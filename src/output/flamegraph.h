@@ -12,7 +12,7 @@
  *
  *   - the background as a <path> and the legend swatches as <path>s, so
  *     that the only <rect> elements are the frames': the document has
- *     exactly as many <rect> elements as flamegraph_svg() returns;
+ *     exactly as many <rect> elements as out_flamegraph_svg() returns;
  *   - one <g class="f" data-x data-w data-d> per drawn node, "all"
  *     included: data-x is the node's offset and data-w its width, both in
  *     samples, data-d its depth ("all" is 0). The <g> holds
@@ -62,7 +62,7 @@ struct fg_stack {
  * NULL title as "Flame Graph". A stack with no frames counts toward "all"
  * only. The counts must sum to less than 2^64.
  */
-size_t flamegraph_svg(struct strbuf *out, const struct fg_stack *stacks, size_t n,
+size_t out_flamegraph_svg(struct strbuf *out, const struct fg_stack *stacks, size_t n,
 		      const char *title);
 
 #endif

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool map_has_stack_key(const struct map_info *m)
+bool out_map_has_stack_key(const struct map_info *m)
 {
 	for (uint32_t i = 0; m->key && i < m->key->nfields; i++)
 		if (m->key->fields[i].type->kind == TY_STACK)
@@ -36,11 +36,11 @@ bool map_has_stack_key(const struct map_info *m)
 	return false;
 }
 
-bool plan_has_stack_map(const struct plan *p)
+bool out_plan_has_stack_map(const struct plan *p)
 {
 	vec_foreach(&p->maps.user, mp)
 	{
-		if (map_has_stack_key(*mp))
+		if (out_map_has_stack_key(*mp))
 			return true;
 	}
 	return false;
@@ -53,7 +53,7 @@ static size_t stack_maps(const struct plan *p)
 
 	vec_foreach(&p->maps.user, mp)
 	{
-		if (map_has_stack_key(*mp))
+		if (out_map_has_stack_key(*mp))
 			n++;
 	}
 	return n;
@@ -67,9 +67,9 @@ static uint64_t entry_count(const struct type *t, const struct map_item *it)
 	switch (t->kind) {
 	case TY_HIST:
 	case TY_LHIST:
-		return hist_total(it->buckets, it->nbuckets);
+		return out_hist_total(it->buckets, it->nbuckets);
 	case TY_AVG:
-		v = avg_value(load_i64(it->value), (uint64_t)load_i64(it->value + 8));
+		v = out_avg_value(load_i64(it->value), (uint64_t)load_i64(it->value + 8));
 		break;
 	case TY_COUNT:
 		return (uint64_t)load_i64(it->value);
@@ -77,7 +77,7 @@ static uint64_t entry_count(const struct type *t, const struct map_item *it)
 	case TY_MIN:
 	case TY_MAX:
 	case TY_INT:
-		v = value_int(t->kind == TY_INT ? t : &ty_s64, it->value);
+		v = out_value_int(t->kind == TY_INT ? t : &ty_s64, it->value);
 		if (t->kind == TY_INT && !t->is_signed)
 			return (uint64_t)v;
 		break;
@@ -100,7 +100,7 @@ static void key_frame(const struct out_ctx *oc, struct strbuf *out, const struct
 {
 	size_t from = out->len;
 
-	key_field_format(oc, out, t, data);
+	out_key_field_format(oc, out, t, data);
 	for (size_t i = from; i < out->len; i++)
 		if (out->s[i] == ';' || (unsigned char)out->s[i] < 0x20)
 			out->s[i] = '_';
@@ -113,7 +113,7 @@ static void folded_map_entry(struct map_walk *w, const struct map_item *it)
 	struct strbuf *out = w->out;
 	uint64_t count = entry_count(m->value, it);
 
-	if (!count || !it->key || !map_has_stack_key(m))
+	if (!count || !it->key || !out_map_has_stack_key(m))
 		return;
 	size_t start = out->len;
 	if (stack_maps(w->oc->plan) > 1)
@@ -132,7 +132,7 @@ static void folded_map_entry(struct map_walk *w, const struct map_item *it)
 				continue;
 			size_t before = out->len;
 			frame_sep(out, start);
-			if (!stack_folded(w->oc, out, ft, it->key + k->fields[i].offset, true))
+			if (!out_stack_folded(w->oc, out, ft, it->key + k->fields[i].offset, true))
 				sb_truncate(out, before); /* no frames: no separator either */
 		}
 	}
@@ -153,11 +153,11 @@ static void folded_map_end(struct map_walk *w)
 {
 }
 
-const struct writer folded_writer = {
+const struct writer out_folded_writer = {
 	.attached = folded_attached,
-	.text = text_text,
-	.lost = text_lost,
-	.value = text_value,
+	.text = out_text_text,
+	.lost = out_text_lost,
+	.value = out_text_value,
 	.map_begin = folded_map_begin,
 	.map_entry = folded_map_entry,
 	.map_end = folded_map_end,
@@ -182,8 +182,8 @@ static size_t parse_folded(char *text, struct fg_stack **out, const char ***fram
 		uint64_t count = strtoull(sp + 1, NULL, 10);
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
-			v = xrealloc(v, cap * sizeof(*v));
-			first = xrealloc(first, cap * sizeof(*first));
+			v = util_xrealloc(v, cap * sizeof(*v));
+			first = util_xrealloc(first, cap * sizeof(*first));
 		}
 		first[n] = nf;
 		v[n] = (struct fg_stack){ .count = count };
@@ -193,7 +193,7 @@ static size_t parse_folded(char *text, struct fg_stack **out, const char ***fram
 				*semi++ = 0;
 			if (nf == fcap) {
 				fcap = fcap ? 2 * fcap : 256;
-				frames = xrealloc(frames, fcap * sizeof(*frames));
+				frames = util_xrealloc(frames, fcap * sizeof(*frames));
 			}
 			frames[nf++] = f;
 			v[n].nframes++;
@@ -209,7 +209,7 @@ static size_t parse_folded(char *text, struct fg_stack **out, const char ***fram
 	return n;
 }
 
-int flamegraph_write(const struct out_ctx *oc, const char *path, const char *title)
+int out_flamegraph_write(const struct out_ctx *oc, const char *path, const char *title)
 {
 	struct out_ctx foc = *oc;
 	struct strbuf folded = { 0 }, svg = { 0 };
@@ -217,15 +217,15 @@ int flamegraph_write(const struct out_ctx *oc, const char *path, const char *tit
 	const char **frames = NULL;
 	int rc = -1;
 
-	if (!plan_has_stack_map(oc->plan)) {
+	if (!out_plan_has_stack_map(oc->plan)) {
 		fprintf(stderr, "lantern: --flamegraph: no map is keyed by kstack or ustack "
 				"(e.g. @[kstack, comm] = count()); %s not written\n", path);
 		return -1;
 	}
-	foc.writer = &folded_writer;
-	maps_print_all(&foc, &folded);
+	foc.writer = &out_folded_writer;
+	out_maps_print_all(&foc, &folded);
 	size_t n = parse_folded(folded.s ? folded.s : (char *)"", &stacks, &frames);
-	if (!flamegraph_svg(&svg, stacks, n, title)) {
+	if (!out_flamegraph_svg(&svg, stacks, n, title)) {
 		fprintf(stderr, "lantern: --flamegraph: no stacks were recorded; %s not written\n", path);
 		goto out;
 	}

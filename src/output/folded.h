@@ -11,15 +11,15 @@
 #include "output/value.h"
 
 /* Does m's key hold a kstack or ustack? */
-bool map_has_stack_key(const struct map_info *m);
+bool out_map_has_stack_key(const struct map_info *m);
 /* Does any map of the plan? */
-bool plan_has_stack_map(const struct plan *p);
+bool out_plan_has_stack_map(const struct plan *p);
 
 /*
  * The plan's stack maps, folded, as an SVG flame graph in path. 0, or -1
  * with the reason on stderr: nothing to draw (no stack map, or no samples:
  * then no file is written) or the file cannot be written.
  */
-int flamegraph_write(const struct out_ctx *oc, const char *path, const char *title);
+int out_flamegraph_write(const struct out_ctx *oc, const char *path, const char *title);
 
 #endif

@@ -31,7 +31,7 @@ static void put_num(struct strbuf *out, int64_t n)
 		sb_putc(out, suffix[u]);
 }
 
-void hist_label(struct strbuf *out, uint32_t bucket)
+void out_hist_label(struct strbuf *out, uint32_t bucket)
 {
 	switch (bucket) {
 	case 0:
@@ -51,9 +51,9 @@ void hist_label(struct strbuf *out, uint32_t bucket)
 	sb_putc(out, ')');
 }
 
-void lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step)
+void out_lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step)
 {
-	uint32_t nb = lhist_nbuckets(min, max, step);
+	uint32_t nb = maps_lhist_nbuckets(min, max, step);
 	int64_t lo;
 
 	if (bucket == 0) {
@@ -87,7 +87,7 @@ static void put_line(struct strbuf *out, const char *label, uint64_t shown, uint
 	sb_puts(out, "|\n");
 }
 
-uint64_t hist_total(const uint64_t *buckets, uint32_t n)
+uint64_t out_hist_total(const uint64_t *buckets, uint32_t n)
 {
 	uint64_t t = 0;
 
@@ -96,7 +96,7 @@ uint64_t hist_total(const uint64_t *buckets, uint32_t n)
 	return t;
 }
 
-bool hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi)
+bool out_hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi)
 {
 	bool any = false;
 
@@ -111,7 +111,7 @@ bool hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi)
 	return any;
 }
 
-void hist_bounds(uint32_t bucket, struct bucket_bounds *bb)
+void out_hist_bounds(uint32_t bucket, struct bucket_bounds *bb)
 {
 	*bb = (struct bucket_bounds){ .has_min = true, .has_max = true };
 	switch (bucket) {
@@ -134,10 +134,10 @@ void hist_bounds(uint32_t bucket, struct bucket_bounds *bb)
 	bb->max = (int64_t)(((uint64_t)1 << (bucket - 1)) - 1);
 }
 
-void lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
+void out_lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
 		  struct bucket_bounds *bb)
 {
-	uint32_t nb = lhist_nbuckets(min, max, step);
+	uint32_t nb = maps_lhist_nbuckets(min, max, step);
 
 	*bb = (struct bucket_bounds){ .has_min = true, .has_max = true };
 	if (bucket == 0) {
@@ -163,7 +163,7 @@ static void print_buckets(struct strbuf *out, const uint64_t *b, uint32_t n, uin
 	uint32_t lo = 0, hi = 0, i;
 	uint64_t max = 0;
 
-	if (!hist_range(b, n, &lo, &hi))
+	if (!out_hist_range(b, n, &lo, &hi))
 		return;
 	for (i = lo; i <= hi; i++)
 		if (b[i] > max)
@@ -180,23 +180,23 @@ static void print_buckets(struct strbuf *out, const uint64_t *b, uint32_t n, uin
 
 static void hist_label_cb(struct strbuf *out, uint32_t i, const int64_t *unused)
 {
-	hist_label(out, i);
+	out_hist_label(out, i);
 }
 
 static void lhist_label_cb(struct strbuf *out, uint32_t i, const int64_t *a)
 {
-	lhist_label(out, i, a[0], a[1], a[2]);
+	out_lhist_label(out, i, a[0], a[1], a[2]);
 }
 
-void hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div)
+void out_hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div)
 {
 	uint64_t folded[HIST_LAST_BUCKET + 1];
-	uint32_t n = hist_fold(buckets, folded);
+	uint32_t n = out_hist_fold(buckets, folded);
 
 	print_buckets(out, folded, n, div, hist_label_cb, NULL);
 }
 
-uint32_t hist_fold(const uint64_t *buckets, uint64_t *out)
+uint32_t out_hist_fold(const uint64_t *buckets, uint64_t *out)
 {
 	uint32_t i;
 
@@ -207,15 +207,15 @@ uint32_t hist_fold(const uint64_t *buckets, uint64_t *out)
 	return HIST_LAST_BUCKET + 1;
 }
 
-void hist_print(struct strbuf *out, const uint64_t *buckets)
+void out_hist_print(struct strbuf *out, const uint64_t *buckets)
 {
-	hist_print_div(out, buckets, 1);
+	out_hist_print_div(out, buckets, 1);
 }
 
-void lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
+void out_lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
 		 int64_t step)
 {
 	const int64_t args[3] = {min, max, step};
 
-	print_buckets(out, buckets, lhist_nbuckets(min, max, step), 1, lhist_label_cb, args);
+	print_buckets(out, buckets, maps_lhist_nbuckets(min, max, step), 1, lhist_label_cb, args);
 }

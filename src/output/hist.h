@@ -6,7 +6,7 @@
  * The map printer writes, for each entry of a hist or lhist map:
  *
  *   "@name[key]: \n"        (note the space after ':'; "@name: \n" unkeyed)
- *   hist_print() or lhist_print() output (zero or more bucket lines)
+ *   out_hist_print() or out_lhist_print() output (zero or more bucket lines)
  *   "\n"                    (one blank line after every histogram)
  *
  * and for a map with no entries at all just "\n". A histogram whose counts
@@ -36,23 +36,23 @@
 #define HIST_BAR_WIDTH 52
 
 /* Bucket labels: "(..., 0)", "[0]", "[1]", "[2, 4)", "[1K, 2K)", "[512K, 1M)" */
-void hist_label(struct strbuf *out, uint32_t bucket);
+void out_hist_label(struct strbuf *out, uint32_t bucket);
 /*
  * "(..., 0)", "[0, 500)", "[3000, ...)". A bound that is a non-zero
  * multiple of 1024 is divided by 1024 as long as it stays one, with a
  * suffix: 1024 -> "1K", 10240 -> "10K", 1572864 -> "1536K", 3145728 -> "3M".
  */
-void lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step);
+void out_lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t max, int64_t step);
 
 /*
  * For writers other than the text one (JSON): what the bucket lines show.
  *
- * hist_fold() copies the HIST_NBUCKETS exact counts into
+ * out_hist_fold() copies the HIST_NBUCKETS exact counts into
  * HIST_LAST_BUCKET + 1 buckets, everything above [2G, 4G) counted in it,
  * as the text printer shows them; returns the number of buckets.
- * hist_range() finds the lowest and highest non-zero bucket of b[0..n)
+ * out_hist_range() finds the lowest and highest non-zero bucket of b[0..n)
  * (false when every count is 0): the printers show lo..hi.
- * hist_bounds() and lhist_bounds() give a bucket's smallest and largest
+ * out_hist_bounds() and out_lhist_bounds() give a bucket's smallest and largest
  * value, both included; the open buckets have no min ("(..., 0)") or no
  * max ("[max, ...)"). The folded [2G, 4G) bucket says 2^31..2^32-1.
  */
@@ -61,24 +61,24 @@ struct bucket_bounds {
 	bool has_min, has_max;
 };
 
-uint32_t hist_fold(const uint64_t *buckets /* HIST_NBUCKETS */,
+uint32_t out_hist_fold(const uint64_t *buckets /* HIST_NBUCKETS */,
 		   uint64_t *out /* HIST_LAST_BUCKET + 1 */);
-bool hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi);
-void hist_bounds(uint32_t bucket, struct bucket_bounds *bb);
-void lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
+bool out_hist_range(const uint64_t *b, uint32_t n, uint32_t *lo, uint32_t *hi);
+void out_hist_bounds(uint32_t bucket, struct bucket_bounds *bb);
+void out_lhist_bounds(uint32_t bucket, int64_t min, int64_t max, int64_t step,
 		  struct bucket_bounds *bb);
 
-void hist_print(struct strbuf *out, const uint64_t *buckets /* HIST_NBUCKETS */);
-void lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
+void out_hist_print(struct strbuf *out, const uint64_t *buckets /* HIST_NBUCKETS */);
+void out_lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, int64_t max,
 		 int64_t step);
 /*
  * print(@h, top, div) on a hist map: counts are shown divided by div (0
  * means 1) but the bars keep the undivided proportions, as in 0.17.
- * lhist maps ignore div (use lhist_print()).
+ * lhist maps ignore div (use out_lhist_print()).
  */
-void hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div);
+void out_hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div);
 
 /* Sum of all buckets: hist and lhist map entries sort by it. */
-uint64_t hist_total(const uint64_t *buckets, uint32_t n);
+uint64_t out_hist_total(const uint64_t *buckets, uint32_t n);
 
 #endif

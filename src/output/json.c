@@ -33,7 +33,7 @@ static void put_u00(struct strbuf *out, uint8_t b)
 	sb_putn(out, e, sizeof(e));
 }
 
-void json_string(struct strbuf *out, const char *s, size_t n)
+void out_json_string(struct strbuf *out, const char *s, size_t n)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	size_t i = 0, run;
@@ -65,7 +65,7 @@ void json_string(struct strbuf *out, const char *s, size_t n)
 			sb_puts(out, "\\t");
 			break;
 		default:
-			if (p[i] >= 0x80 && (run = utf8_len(p + i, n - i))) {
+			if (p[i] >= 0x80 && (run = out_utf8_len(p + i, n - i))) {
 				sb_putn(out, s + i, run);
 				i += run;
 				continue;
@@ -92,7 +92,7 @@ static void json_text(struct strbuf *out, enum text_kind kind, const char *p, si
 	};
 
 	sb_printf(out, "{\"type\": \"%s\", \"data\": ", types[kind]);
-	json_string(out, p, n);
+	out_json_string(out, p, n);
 	sb_puts(out, "}\n");
 }
 
@@ -117,13 +117,13 @@ static void json_field(void *arg, const struct field *f, const uint8_t *data)
 
 	sb_puts(jr->out, jr->first ? "" : ", ");
 	jr->first = false;
-	json_string(jr->out, f->name, strlen(f->name));
+	out_json_string(jr->out, f->name, strlen(f->name));
 	sb_puts(jr->out, ": ");
 	if (f->bit_size || f->type->kind == TY_PTR || f->type->kind == TY_INT)
 		sb_printf(jr->out, f->type->is_signed || f->type->kind == TY_PTR ? "%lld" : "%llu",
-			  (long long)field_int(f, data));
+			  (long long)out_field_int(f, data));
 	else if (f->type->kind == TY_STR)
-		json_string(jr->out, (const char *)data,
+		out_json_string(jr->out, (const char *)data,
 			    strnlen((const char *)data, f->read_size ? f->read_size : f->type->size));
 	else
 		json_value(jr->oc, jr->out, f->type, data);
@@ -148,17 +148,17 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 	case TY_MIN:
 	case TY_MAX:
 	case TY_AVG:
-		value_format(oc, out, t, p);
+		out_value_format(oc, out, t, p);
 		break;
 	case TY_STR:
-		json_string(out, (const char *)p, strnlen((const char *)p, t->size));
+		out_json_string(out, (const char *)p, strnlen((const char *)p, t->size));
 		break;
 	case TY_PROBE:
 	case TY_STACK:
 	case TY_SYM:
 	case TY_TIMESTAMP:
-		value_format(oc, &tmp, t, p);
-		json_string(out, sb_str(&tmp), tmp.len);
+		out_value_format(oc, &tmp, t, p);
+		out_json_string(out, sb_str(&tmp), tmp.len);
 		break;
 	case TY_TUPLE:
 		sb_putc(out, '[');
@@ -172,7 +172,7 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 	case TY_RECORD: {
 		struct json_rec jr = { oc, out, true };
 		sb_puts(out, "{ ");
-		record_fields(t, p, json_field, &jr);
+		out_record_fields(t, p, json_field, &jr);
 		sb_puts(out, " }");
 		break;
 	}
@@ -191,13 +191,13 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		sb_printf(out,
 			  "{\"count\": %" PRIu64 ", \"average\": %" PRId64 ", \"total\": %" PRId64
 			  "}",
-			  (uint64_t)count, avg_value(total, (uint64_t)count), total);
+			  (uint64_t)count, out_avg_value(total, (uint64_t)count), total);
 		break;
 	default:
 		/* buf, ntop, macaddr, strerror...: their text, quoted */
-		if (value_text_kind(t)) {
-			value_format(oc, &tmp, t, p);
-			json_string(out, sb_str(&tmp), tmp.len);
+		if (out_value_text_kind(t)) {
+			out_value_format(oc, &tmp, t, p);
+			out_json_string(out, sb_str(&tmp), tmp.len);
 		} else {
 			sb_puts(out, "null");
 		}
@@ -220,9 +220,9 @@ static void json_bucket(struct strbuf *out, const struct type *t, uint32_t i, ui
 	struct bucket_bounds bb;
 
 	if (t->kind == TY_HIST)
-		hist_bounds(i, &bb);
+		out_hist_bounds(i, &bb);
 	else
-		lhist_bounds(i, t->lmin, t->lmax, t->lstep, &bb);
+		out_lhist_bounds(i, t->lmin, t->lmax, t->lstep, &bb);
 	sb_putc(out, '{');
 	if (bb.has_min)
 		sb_printf(out, "\"min\": %" PRId64 ", ", bb.min);
@@ -239,11 +239,11 @@ static void json_buckets(struct strbuf *out, const struct type *t, const struct 
 	uint32_t n = it->nbuckets, lo = 0, hi = 0;
 
 	if (t->kind == TY_HIST) {
-		n = hist_fold(it->buckets, folded);
+		n = out_hist_fold(it->buckets, folded);
 		b = folded;
 	}
 	sb_putc(out, '[');
-	if (hist_range(b, n, &lo, &hi)) {
+	if (out_hist_range(b, n, &lo, &hi)) {
 		for (uint32_t i = lo; i <= hi; i++) {
 			if (i > lo)
 				sb_puts(out, ", ");
@@ -276,7 +276,7 @@ static void json_map_begin(struct map_walk *w)
 		return;
 	sb_printf(&name, "@%s", w->m->name);
 	sb_printf(w->out, "{\"type\": \"%s\", \"data\": {", map_type(w->m->value));
-	json_string(w->out, sb_str(&name), name.len);
+	out_json_string(w->out, sb_str(&name), name.len);
 	sb_puts(w->out, w->m->key ? ": {" : ": ");
 	sb_free(&name);
 }
@@ -288,10 +288,10 @@ static void json_map_entry(struct map_walk *w, const struct map_item *it)
 
 	if (it->key) {
 		/* the key fields as the text writes them, joined by "," */
-		map_key_format(w->oc, &key, w->m, it->key, ",");
+		out_map_key_format(w->oc, &key, w->m, it->key, ",");
 		if (w->i)
 			sb_puts(w->out, ", ");
-		json_string(w->out, sb_str(&key), key.len);
+		out_json_string(w->out, sb_str(&key), key.len);
 		sb_puts(w->out, ": ");
 		sb_free(&key);
 	}
@@ -307,7 +307,7 @@ static void json_map_end(struct map_walk *w)
 		sb_puts(w->out, w->m->key ? "}}}\n" : "}}\n");
 }
 
-const struct writer json_writer = {
+const struct writer out_json_writer = {
 	.attached = json_attached,
 	.text = json_text,
 	.lost = json_lost,

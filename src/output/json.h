@@ -18,6 +18,6 @@
  * well-formed UTF-8 sequences as they are, every other byte as \u00XX
  * (0.17 writes the broken "\uffffffXX").
  */
-void json_string(struct strbuf *out, const char *p, size_t n);
+void out_json_string(struct strbuf *out, const char *p, size_t n);
 
 #endif

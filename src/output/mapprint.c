@@ -72,7 +72,7 @@ static int cmp_entries(const void *x, const void *y, void *arg)
 
 	if (sc->by_value) {
 		if (a->buckets) {
-			uint64_t ta = hist_total(a->buckets, a->nbuckets), tb = hist_total(b->buckets, b->nbuckets);
+			uint64_t ta = out_hist_total(a->buckets, a->nbuckets), tb = out_hist_total(b->buckets, b->nbuckets);
 			c = ta < tb ? -1 : ta > tb;
 		} else {
 			c = cmp_value(m->value, a->value, b->value, false);
@@ -125,7 +125,7 @@ static const uint8_t *divide(const struct type *t, const uint8_t *v, int64_t div
 		break;
 	case TY_AVG:
 		/* the average divided, kept as total / 1 */
-		x = print_div_s64(avg_value(load_i64(v), (uint64_t)load_i64(v + 8)), div);
+		x = out_print_div_s64(out_avg_value(load_i64(v), (uint64_t)load_i64(v + 8)), div);
 		memcpy(buf, &x, 8);
 		memcpy(buf + 8, &one, 8);
 		return buf;
@@ -134,23 +134,23 @@ static const uint8_t *divide(const struct type *t, const uint8_t *v, int64_t div
 	}
 	x = load_i64(v);
 	if (is_signed)
-		x = print_div_s64(x, div);
+		x = out_print_div_s64(x, div);
 	else
-		x = (int64_t)print_div_u64((uint64_t)x, div);
+		x = (int64_t)out_print_div_u64((uint64_t)x, div);
 	memcpy(buf, &x, 8);
 	return buf;
 }
 
-void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
+void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
 	       struct strbuf *out)
 {
-	const struct writer *wr = oc->writer ? oc->writer : &text_writer;
+	const struct writer *wr = oc->writer ? oc->writer : &out_text_writer;
 	struct map_entries es;
 	struct type *t = m->value;
 	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST;
 	uint8_t buf[16];
 
-	if (map_read(oc->maps, m, &es) < 0)
+	if (maps_read(oc->maps, m, &es) < 0)
 		return;
 	struct sort_ctx sc = { m, sorted_by_value(t) };
 	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
@@ -170,7 +170,7 @@ void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, 
 			it.has_sum = e->has_sum;
 			/* lhist ignores div (0.17) */
 			if (t->kind == TY_HIST)
-				it.div = print_divisor(div);
+				it.div = out_print_divisor(div);
 		} else {
 			it.value = divide(t, e->value, div, buf);
 		}
@@ -178,7 +178,7 @@ void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, 
 		wr->map_entry(&w, &it);
 	}
 	wr->map_end(&w);
-	map_entries_free(&es);
+	maps_entries_free(&es);
 }
 
 static int cmp_map_name(const void *a, const void *b)
@@ -187,16 +187,16 @@ static int cmp_map_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void maps_print_all(const struct out_ctx *oc, struct strbuf *out)
+void out_maps_print_all(const struct out_ctx *oc, struct strbuf *out)
 {
 	const struct map_set *ms = &oc->plan->maps;
-	struct map_info **v = xmalloc(sizeof(*v) * (ms->user.len + 1));
+	struct map_info **v = util_xmalloc(sizeof(*v) * (ms->user.len + 1));
 
 	if (ms->user.len)
 		memcpy(v, ms->user.data, sizeof(*v) * ms->user.len);
 	qsort(v, ms->user.len, sizeof(*v), cmp_map_name);
 	for (size_t i = 0; i < ms->user.len; i++)
 		if (live_fd(oc->maps, v[i]->bpf_map) >= 0)
-			map_print(oc, v[i], 0, 0, out);
+			out_map_print(oc, v[i], 0, 0, out);
 	free(v);
 }

@@ -3,7 +3,7 @@
  * Printing maps, at exit and for print(@map [, top [, div]]): one walker
  * for every output format.
  *
- * map_print() reads the map (maps/mapread.h), sorts its entries (FORMAT.md
+ * out_map_print() reads the map (maps/mapread.h), sorts its entries (FORMAT.md
  * section 5), keeps the last `top` of them, divides the values by `div`
  * and hands them, in order, to the session's writer (output/writer.h):
  *
@@ -12,7 +12,7 @@
  *   writer->map_end(w)
  *
  * The writers only format: what an entry's key and value say is decided
- * here, and by value_format() / map_key_format() (value.h).
+ * here, and by out_value_format() / out_map_key_format() (value.h).
  */
 #ifndef LANTERN_OUTPUT_MAPPRINT_H
 #define LANTERN_OUTPUT_MAPPRINT_H
@@ -42,9 +42,9 @@ struct map_item {
 };
 
 /* One map, all its entries. top: only the last (biggest) top entries. */
-void map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
+void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t top, int64_t div,
 	       struct strbuf *out);
 /* Every map, by name. */
-void maps_print_all(const struct out_ctx *oc, struct strbuf *out);
+void out_maps_print_all(const struct out_ctx *oc, struct strbuf *out);
 
 #endif

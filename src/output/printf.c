@@ -267,7 +267,7 @@ static bool is_buf_conv(enum fmt_conv c)
 	return c == FMT_CONV_R || c == FMT_CONV_RX || c == FMT_CONV_RH;
 }
 
-bool printf_parse(struct printf_fmt *f, const char *fmt, size_t len, struct printf_error *err)
+bool out_printf_parse(struct printf_fmt *f, const char *fmt, size_t len, struct printf_error *err)
 {
 	struct strbuf lit = {0};
 	struct printf_spec sp, *specs = NULL;
@@ -322,7 +322,7 @@ bool printf_parse(struct printf_fmt *f, const char *fmt, size_t len, struct prin
 		build_cfmt(&sp);
 		if (nspecs == cap) {
 			cap = cap ? cap * 2 : 4;
-			specs = xrealloc(specs, cap * sizeof(*specs));
+			specs = util_xrealloc(specs, cap * sizeof(*specs));
 		}
 		specs[nspecs++] = sp;
 		start = i + sp.len;
@@ -357,14 +357,14 @@ fail:
 	return false;
 }
 
-void printf_fmt_free(struct printf_fmt *f)
+void out_printf_fmt_free(struct printf_fmt *f)
 {
 	free(f->lit);
 	free(f->specs);
 	*f = (struct printf_fmt){.tail_bad_off = SIZE_MAX};
 }
 
-enum fmt_want printf_spec_want(const struct printf_spec *spec)
+enum fmt_want out_printf_spec_want(const struct printf_spec *spec)
 {
 	if (spec->conv == FMT_CONV_S)
 		return FMT_WANT_STR;
@@ -373,7 +373,7 @@ enum fmt_want printf_spec_want(const struct printf_spec *spec)
 	return FMT_WANT_INT;
 }
 
-const char *fmt_arg_kind_name(enum fmt_arg_kind kind)
+const char *out_fmt_arg_kind_name(enum fmt_arg_kind kind)
 {
 	static const char *const names[FMT_ARG_KIND_COUNT] = {
 		[FMT_ARG_NONE] = "none",     [FMT_ARG_INT] = "integer", [FMT_ARG_UINT] = "integer",
@@ -386,7 +386,7 @@ const char *fmt_arg_kind_name(enum fmt_arg_kind kind)
 	return names[kind];
 }
 
-bool printf_check_count(const struct printf_fmt *f, size_t nargs, struct strbuf *msg)
+bool out_printf_check_count(const struct printf_fmt *f, size_t nargs, struct strbuf *msg)
 {
 	if (nargs == f->nspecs)
 		return true;
@@ -395,7 +395,7 @@ bool printf_check_count(const struct printf_fmt *f, size_t nargs, struct strbuf 
 	return false;
 }
 
-bool printf_count_hint(const struct printf_fmt *f, struct strbuf *hint)
+bool out_printf_count_hint(const struct printf_fmt *f, struct strbuf *hint)
 {
 	if (f->tail_bad_off == SIZE_MAX)
 		return false;
@@ -404,14 +404,14 @@ bool printf_count_hint(const struct printf_fmt *f, struct strbuf *hint)
 	return true;
 }
 
-bool printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, struct strbuf *msg)
+bool out_printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, struct strbuf *msg)
 {
 	static const char *const want_name[] = {
 		[FMT_WANT_INT] = "integer",
 		[FMT_WANT_STR] = "string",
 		[FMT_WANT_BUF] = "buffer",
 	};
-	enum fmt_want want = printf_spec_want(spec);
+	enum fmt_want want = out_printf_spec_want(spec);
 	bool ok;
 
 	switch (want) {
@@ -429,12 +429,12 @@ bool printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, st
 		return true;
 	sb_printf(msg, "%%%s%s specifier expects a value of type %s (%s supplied)",
 		  length_text[spec->length], conv_text[spec->conv], want_name[want],
-		  fmt_arg_kind_name(kind));
+		  out_fmt_arg_kind_name(kind));
 	return false;
 }
 
 /* The printf argument kind of a value of type t. */
-enum fmt_arg_kind fmt_kind_of(const struct type *t)
+enum fmt_arg_kind out_fmt_kind_of(const struct type *t)
 {
 	switch (t->kind) {
 	case TY_INT:

@@ -29,7 +29,7 @@
  *
  * Any other '%' before a conversion would reach C printf in bpftrace 0.17
  * as a directive that eats or invents arguments (undefined behaviour).
- * printf_parse() rejects it, with its byte offset in the format string.
+ * out_printf_parse() rejects it, with its byte offset in the format string.
  */
 #ifndef LANTERN_OUTPUT_PRINTF_H
 #define LANTERN_OUTPUT_PRINTF_H
@@ -78,7 +78,7 @@ enum fmt_want {
 
 /*
  * What the caller has as an argument. Each kind has the name bpftrace uses
- * in its messages ("integer", "string", ...): fmt_arg_kind_name().
+ * in its messages ("integer", "string", ...): out_fmt_arg_kind_name().
  * Strings in the wider sense (ksym, usym, kstack, ustack, ntop, username,
  * probe, strerror, cgroup_path, strftime, comm, char arrays) are FMT_ARG_STR:
  * bpftrace 0.17 accepts them for %s and calls them strings.
@@ -143,14 +143,14 @@ struct printf_error {
 /*
  * Parse fmt (len bytes; the escapes are already resolved by the lexer).
  * On failure returns false, fills *err and leaves *f empty (freeing it is
- * still fine). Free with printf_fmt_free().
+ * still fine). Free with out_printf_fmt_free().
  */
-bool printf_parse(struct printf_fmt *f, const char *fmt, size_t len, struct printf_error *err);
-void printf_fmt_free(struct printf_fmt *f);
+bool out_printf_parse(struct printf_fmt *f, const char *fmt, size_t len, struct printf_error *err);
+void out_printf_fmt_free(struct printf_fmt *f);
 
-enum fmt_want printf_spec_want(const struct printf_spec *spec);
+enum fmt_want out_printf_spec_want(const struct printf_spec *spec);
 /* "integer", "string", "buffer", "tuple", "record", "array", "none" */
-const char *fmt_arg_kind_name(enum fmt_arg_kind kind);
+const char *out_fmt_arg_kind_name(enum fmt_arg_kind kind);
 
 /*
  * Whether the argument count fits. Otherwise appends to msg, as bpftrace:
@@ -160,12 +160,12 @@ const char *fmt_arg_kind_name(enum fmt_arg_kind kind);
  * Check the count first, then each argument in order; bpftrace reports
  * only the first problem.
  */
-bool printf_check_count(const struct printf_fmt *f, size_t nargs, struct strbuf *msg);
+bool out_printf_check_count(const struct printf_fmt *f, size_t nargs, struct strbuf *msg);
 /*
  * A hint for a count mismatch when the tail holds something that looks like
  * a conversion bpftrace does not know ("%i", "%f", "%+d"). false if none.
  */
-bool printf_count_hint(const struct printf_fmt *f, struct strbuf *hint);
+bool out_printf_count_hint(const struct printf_fmt *f, struct strbuf *hint);
 
 /*
  * Whether an argument of this kind fits the conversion. Otherwise appends
@@ -173,16 +173,16 @@ bool printf_count_hint(const struct printf_fmt *f, struct strbuf *hint);
  * (integer supplied)" (the specifier is written as %, length, conversion:
  * "%ld", "%rx").
  */
-bool printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, struct strbuf *msg);
+bool out_printf_check_arg(const struct printf_spec *spec, enum fmt_arg_kind kind, struct strbuf *msg);
 
 /* The kind of argument a value of type t is (strings in the wider sense: FMT_ARG_STR). */
-enum fmt_arg_kind fmt_kind_of(const struct type *t);
+enum fmt_arg_kind out_fmt_kind_of(const struct type *t);
 
 /*
  * Append what bpftrace prints for the format and f->nspecs arguments.
  * An argument of the wrong kind prints as 0 or "" (the checks above keep
  * that from happening).
  */
-void printf_render(struct strbuf *out, const struct printf_fmt *f, const struct fmt_value *args);
+void out_printf_render(struct strbuf *out, const struct printf_fmt *f, const struct fmt_value *args);
 
 #endif

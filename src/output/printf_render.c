@@ -84,10 +84,10 @@ static void render_buf(struct strbuf *out, const struct printf_spec *sp, const s
 							 : BUF_STYLE_R;
 
 	if (v->kind == FMT_ARG_BUF && v->s.p)
-		fmt_buf(out, v->s.p, v->s.len, style);
+		out_fmt_buf(out, v->s.p, v->s.len, style);
 }
 
-void printf_render(struct strbuf *out, const struct printf_fmt *f, const struct fmt_value *args)
+void out_printf_render(struct strbuf *out, const struct printf_fmt *f, const struct fmt_value *args)
 {
 	for (size_t k = 0; k < f->nspecs; k++) {
 		const struct printf_spec *sp = &f->specs[k];
@@ -95,7 +95,7 @@ void printf_render(struct strbuf *out, const struct printf_fmt *f, const struct 
 		sb_putn(out, f->lit + sp->lit_off, sp->lit_len);
 		if (sp->silent)
 			continue;
-		switch (printf_spec_want(sp)) {
+		switch (out_printf_spec_want(sp)) {
 		case FMT_WANT_INT:
 			render_int(out, sp, int_bits(&args[k]));
 			break;

@@ -63,7 +63,7 @@ static enum family_kind family_kind(const struct type *t)
 }
 
 /* lantern_NAME: bytes a metric name cannot hold become '_' */
-static void family_name(struct strbuf *out, const struct map_info *m)
+static void trace_family_name(struct strbuf *out, const struct map_info *m)
 {
 	sb_puts(out, "lantern_");
 	if (!*m->name)
@@ -122,7 +122,7 @@ static void label_value(struct strbuf *out, const char *s, size_t n)
 		} else if (p[i] >= 0x20 && p[i] < 0x7f) {
 			sb_putc(out, (char)p[i++]);
 		} else {
-			size_t len = utf8_len(p + i, n - i);
+			size_t len = out_utf8_len(p + i, n - i);
 			if (len)
 				sb_putn(out, s + i, len);
 			else
@@ -147,9 +147,9 @@ static void labels(struct map_walk *w, const struct map_item *it, const char *le
 		const struct field *f = &m->key->fields[i];
 		sb_reset(&v);
 		if (f->type->kind == TY_STACK)
-			stack_folded(w->oc, &v, f->type, it->key + f->offset, false);
+			out_stack_folded(w->oc, &v, f->type, it->key + f->offset, false);
 		else
-			key_field_format(w->oc, &v, f->type, it->key + f->offset);
+			out_key_field_format(w->oc, &v, f->type, it->key + f->offset);
 		sb_printf(w->out, "%s%s=\"", i ? "," : "", names[i]);
 		label_value(w->out, sb_str(&v), v.len);
 		sb_putc(w->out, '"');
@@ -164,7 +164,7 @@ static void labels(struct map_walk *w, const struct map_item *it, const char *le
 static void sample(struct map_walk *w, const struct map_item *it, const char *suffix,
 		   const char *le, const char *value)
 {
-	family_name(w->out, w->m);
+	trace_family_name(w->out, w->m);
 	sb_puts(w->out, suffix);
 	labels(w, it, le);
 	sb_printf(w->out, " %s\n", value);
@@ -194,7 +194,7 @@ static void histogram(struct map_walk *w, const struct map_item *it)
 {
 	const struct type *t = w->m->value;
 	uint32_t first = 0, last = it->nbuckets ? it->nbuckets - 1 : 0;
-	uint64_t cum = 0, total = hist_total(it->buckets, it->nbuckets);
+	uint64_t cum = 0, total = out_hist_total(it->buckets, it->nbuckets);
 	char le[32];
 
 	if (t->kind == TY_HIST) {
@@ -235,9 +235,9 @@ static void prom_map_entry(struct map_walk *w, const struct map_item *it)
 		break;
 	case FAM_GAUGE:
 		if (t->kind == TY_AVG)
-			sample_int(w, it, "", avg_value(load_i64(it->value), load_i64(it->value + 8)), true);
+			sample_int(w, it, "", out_avg_value(load_i64(it->value), load_i64(it->value + 8)), true);
 		else if (t->kind == TY_INT)
-			sample_int(w, it, "", value_int(t, it->value), t->is_signed);
+			sample_int(w, it, "", out_value_int(t, it->value), t->is_signed);
 		else
 			sample_int(w, it, "", load_i64(it->value), t->kind != TY_SUM || t->is_signed);
 		break;
@@ -279,12 +279,12 @@ static void prom_map_begin(struct map_walk *w)
 		return;
 	}
 	sb_puts(w->out, "# HELP ");
-	family_name(w->out, m);
+	trace_family_name(w->out, m);
 	sb_printf(w->out, "%s @%s: %s", suffix, m->name, sb_str(&what));
 	for (uint32_t i = 0; i < n; i++)
 		sb_printf(w->out, "%s%s", i ? ", " : " by ", names[i]);
 	sb_puts(w->out, "\n# TYPE ");
-	family_name(w->out, m);
+	trace_family_name(w->out, m);
 	sb_printf(w->out, "%s %s\n", suffix, type_names[k]);
 	sb_free(&what);
 }
@@ -304,22 +304,22 @@ static void prom_lost(struct strbuf *out, uint64_t n)
 	sb_printf(out, "# Lost %" PRIu64 " events\n", n);
 }
 
-const struct writer prometheus_writer = {
+const struct writer out_prometheus_writer = {
 	.attached = prom_attached,
-	.text = text_text,
+	.text = out_text_text,
 	.lost = prom_lost,
-	.value = text_value,
+	.value = out_text_value,
 	.map_begin = prom_map_begin,
 	.map_entry = prom_map_entry,
 	.map_end = prom_map_end,
 };
 
-void prometheus_page(const struct out_ctx *oc, uint64_t lost, struct strbuf *out)
+void out_prometheus_page(const struct out_ctx *oc, uint64_t lost, struct strbuf *out)
 {
 	struct out_ctx poc = *oc;
 
-	poc.writer = &prometheus_writer;
-	maps_print_all(&poc, out);
+	poc.writer = &out_prometheus_writer;
+	out_maps_print_all(&poc, out);
 	sb_printf(out,
 		  "# HELP lantern_lost_events_total Events the ring buffer could not take.\n"
 		  "# TYPE lantern_lost_events_total counter\n"

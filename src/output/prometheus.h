@@ -11,6 +11,6 @@
 #include "output/value.h"
 
 /* Every map in the exposition format, then lantern_lost_events_total (lost). */
-void prometheus_page(const struct out_ctx *oc, uint64_t lost, struct strbuf *out);
+void out_prometheus_page(const struct out_ctx *oc, uint64_t lost, struct strbuf *out);
 
 #endif

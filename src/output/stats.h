@@ -21,9 +21,9 @@
 
 #include "base/strbuf.h"
 
-int64_t avg_value(int64_t total, uint64_t count);
+int64_t out_avg_value(int64_t total, uint64_t count);
 /* "count N, average A, total T", no newline */
-void stats_print(struct strbuf *out, int64_t total, uint64_t count);
+void out_stats_print(struct strbuf *out, int64_t total, uint64_t count);
 
 /*
  * print(@m, top, div): bpftrace 0.17 takes top and div as unsigned 32-bit
@@ -32,8 +32,8 @@ void stats_print(struct strbuf *out, int64_t total, uint64_t count);
  * by that unsigned 32-bit div, truncating toward zero (-7 / 2 -> -3,
  * -7 / -2 -> 0); unsigned ones (count, sums of unsigned types) as unsigned.
  */
-uint32_t print_divisor(int64_t div); /* div as 0.17 holds it: 32 bits, 0 -> 1 */
-int64_t print_div_s64(int64_t v, int64_t div);
-uint64_t print_div_u64(uint64_t v, int64_t div);
+uint32_t out_print_divisor(int64_t div); /* div as 0.17 holds it: 32 bits, 0 -> 1 */
+int64_t out_print_div_s64(int64_t v, int64_t div);
+uint64_t out_print_div_u64(uint64_t v, int64_t div);
 
 #endif

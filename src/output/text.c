@@ -20,22 +20,22 @@ static void text_attached(struct strbuf *out, int nprobes)
 	sb_printf(out, "Attaching %d probe%s...\n", nprobes, nprobes == 1 ? "" : "s");
 }
 
-void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
+void out_text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
 {
 	sb_putn(out, p, n);
 	if (kind == TEXT_JOIN)
 		sb_putc(out, '\n');
 }
 
-void text_lost(struct strbuf *out, uint64_t n)
+void out_text_lost(struct strbuf *out, uint64_t n)
 {
 	sb_printf(out, "Lost %llu events\n", (unsigned long long)n);
 }
 
-void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+void out_text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		       const void *data)
 {
-	value_format(oc, out, t, data);
+	out_value_format(oc, out, t, data);
 	sb_putc(out, '\n');
 }
 
@@ -51,20 +51,20 @@ static void text_map_entry(struct map_walk *w, const struct map_item *it)
 	sb_printf(out, "@%s", w->m->name);
 	if (it->key) {
 		sb_putc(out, '[');
-		map_key_format(w->oc, out, w->m, it->key, ", ");
+		out_map_key_format(w->oc, out, w->m, it->key, ", ");
 		sb_putc(out, ']');
 	}
 	sb_puts(out, ": ");
 	if (t->kind == TY_HIST || t->kind == TY_LHIST) {
 		sb_putc(out, '\n');
 		if (t->kind == TY_HIST)
-			hist_print_div(out, it->buckets, it->div);
+			out_hist_print_div(out, it->buckets, it->div);
 		else
-			lhist_print(out, it->buckets, t->lmin, t->lmax, t->lstep);
+			out_lhist_print(out, it->buckets, t->lmin, t->lmax, t->lstep);
 		sb_putc(out, '\n');
 		return;
 	}
-	value_format(w->oc, out, t, it->value);
+	out_value_format(w->oc, out, t, it->value);
 	sb_putc(out, '\n');
 }
 
@@ -78,26 +78,26 @@ static void text_map_end(struct map_walk *w)
 		sb_putc(w->out, '\n');
 }
 
-const struct writer text_writer = {
+const struct writer out_text_writer = {
 	.attached = text_attached,
-	.text = text_text,
-	.lost = text_lost,
-	.value = text_value,
+	.text = out_text_text,
+	.lost = out_text_lost,
+	.value = out_text_value,
 	.map_begin = text_map_begin,
 	.map_entry = text_map_entry,
 	.map_end = text_map_end,
 };
 
-const struct writer *writer_for(enum output_format f)
+const struct writer *out_writer_for(enum output_format f)
 {
 	switch (f) {
 	case OUTPUT_JSON:
-		return &json_writer;
+		return &out_json_writer;
 	case OUTPUT_FOLDED:
-		return &folded_writer;
+		return &out_folded_writer;
 	case OUTPUT_PROMETHEUS:
-		return &prometheus_writer;
+		return &out_prometheus_writer;
 	default:
-		return &text_writer;
+		return &out_text_writer;
 	}
 }

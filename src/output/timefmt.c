@@ -6,7 +6,7 @@
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
-bool timefmt_time(struct strbuf *out, const char *fmt, time_t t)
+bool out_timefmt_time(struct strbuf *out, const char *fmt, time_t t)
 {
 	char buf[TIMEFMT_BUFSZ];
 	struct tm tm;
@@ -21,7 +21,7 @@ bool timefmt_time(struct strbuf *out, const char *fmt, time_t t)
 	return true;
 }
 
-bool timefmt_strftime(struct strbuf *out, const char *fmt, time_t t, uint32_t usec)
+bool out_timefmt_strftime(struct strbuf *out, const char *fmt, time_t t, uint32_t usec)
 {
 	struct strbuf f = {0};
 	char us[16];
@@ -39,7 +39,7 @@ bool timefmt_strftime(struct strbuf *out, const char *fmt, time_t t, uint32_t us
 		sb_puts(&f, us);
 		fmt = p + 2;
 	}
-	ok = timefmt_time(out, sb_str(&f), t);
+	ok = out_timefmt_time(out, sb_str(&f), t);
 	sb_free(&f);
 	return ok;
 }

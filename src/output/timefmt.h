@@ -30,8 +30,8 @@
 #define TIMEFMT_FAILED	"(?)"
 
 /* time(fmt) at t. false (and nothing appended) where bpftrace reports the error. */
-bool timefmt_time(struct strbuf *out, const char *fmt, time_t t);
+bool out_timefmt_time(struct strbuf *out, const char *fmt, time_t t);
 /* strftime(fmt, ...) at t + usec microseconds. false (nothing appended) on failure. */
-bool timefmt_strftime(struct strbuf *out, const char *fmt, time_t t, uint32_t usec);
+bool out_timefmt_strftime(struct strbuf *out, const char *fmt, time_t t, uint32_t usec);
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-int64_t value_int(const struct type *t, const uint8_t *p)
+int64_t out_value_int(const struct type *t, const uint8_t *p)
 {
 	uint64_t u = 0;
 
@@ -22,25 +22,25 @@ int64_t value_int(const struct type *t, const uint8_t *p)
 	return (int64_t)u;
 }
 
-int64_t field_int(const struct field *f, const uint8_t *data)
+int64_t out_field_int(const struct field *f, const uint8_t *data)
 {
 	uint32_t bits = f->bit_off + f->bit_size;
 	uint64_t u = 0;
 
 	if (!f->bit_size)
-		return value_int(f->type, data);
+		return out_value_int(f->type, data);
 	memcpy(&u, data, bits <= 64 ? (bits + 7) / 8 : 8);
 	/* the bits, at the top, then back down: sign-extended when signed */
 	u <<= 64 - bits;
 	return f->type->is_signed ? (int64_t)u >> (64 - f->bit_size) : (int64_t)(u >> (64 - f->bit_size));
 }
 
-void record_fields(const struct type *t, const uint8_t *p, field_fn fn, void *arg)
+void out_record_fields(const struct type *t, const uint8_t *p, field_fn fn, void *arg)
 {
 	for (uint32_t i = 0; i < t->nfields; i++) {
 		const struct field *f = &t->fields[i];
 		if (f->name && !*f->name && f->type->kind == TY_RECORD)
-			record_fields(f->type, p + f->offset, fn, arg);
+			out_record_fields(f->type, p + f->offset, fn, arg);
 		else
 			fn(arg, f, p + f->offset);
 	}
@@ -59,14 +59,14 @@ static int64_t get_i64(const void *p)
  * addresses without a name print as hex. Nothing when the kernel gave no
  * stack.
  */
-void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data, const char *indent)
 {
 	const uint8_t *p = data;
 	int pid = t->user ? (int)get_i64(p + 8) : 0;
 	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
 
-	if (!stack_read(oc->maps, t, get_i64(p), ips))
+	if (!maps_stack_read(oc->maps, t, get_i64(p), ips))
 		return;
 	sb_putc(out, '\n');
 	for (uint32_t i = 0; i < t->count && ips[i]; i++) {
@@ -92,7 +92,7 @@ void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct typ
  * first, joined by ';'; ';' and control characters in a name become '_'.
  * kernel_mark: kernel frames end in "_[k]". false when the kernel gave no stack.
  */
-bool stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+bool out_stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data, bool kernel_mark)
 {
 	const uint8_t *p = data;
@@ -100,7 +100,7 @@ bool stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct typ
 	uint64_t ips[STACK_MAX_FRAMES] = { 0 };
 	uint32_t n = 0;
 
-	if (!stack_read(oc->maps, t, get_i64(p), ips))
+	if (!maps_stack_read(oc->maps, t, get_i64(p), ips))
 		return false;
 	while (n < t->count && n < STACK_MAX_FRAMES && ips[n])
 		n++;
@@ -143,10 +143,10 @@ static void put_field(void *arg, const struct field *f, const uint8_t *data)
 		  f->name);
 	rc->first = false;
 	if (ptr && rc->key)
-		sb_printf(rc->out, "0x%llx", (unsigned long long)field_int(f, data));
+		sb_printf(rc->out, "0x%llx", (unsigned long long)out_field_int(f, data));
 	else if (f->bit_size || ptr || f->type->kind == TY_INT)
 		sb_printf(rc->out, f->type->is_signed || ptr || rc->key ? "%lld" : "%llu",
-			  (long long)field_int(f, data));
+			  (long long)out_field_int(f, data));
 	else if (f->type->kind == TY_STR)
 		sb_putn(rc->out, (const char *)data,
 			strnlen((const char *)data, f->read_size ? f->read_size : f->type->size));
@@ -206,7 +206,7 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		break;
 	}
 	case TY_STACK: /* bpftrace indents a stack 4 spaces in a key, 8 in a value */
-		stack_format(oc, out, t, p, key ? "    " : "        ");
+		out_stack_format(oc, out, t, p, key ? "    " : "        ");
 		break;
 	case TY_SYM: {
 		/* the function's name, or the address (bpftrace: 0 as "0") */
@@ -228,7 +228,7 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		clock_gettime(CLOCK_MONOTONIC, &mono);
 		int64_t wall = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec -
 			       ((int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec) + get_i64(p);
-		if (!timefmt_strftime(out, t->name, (time_t)(wall / 1000000000),
+		if (!out_timefmt_strftime(out, t->name, (time_t)(wall / 1000000000),
 				      (uint32_t)(wall % 1000000000 / 1000))) {
 			fprintf(stderr, "%s\n", TIMEFMT_ERROR);
 			sb_puts(out, TIMEFMT_FAILED);
@@ -245,13 +245,13 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_putc(out, ')');
 		break;
 	case TY_AVG:
-		sb_printf(out, "%lld", (long long)avg_value(get_i64(p), get_i64(p + 8)));
+		sb_printf(out, "%lld", (long long)out_avg_value(get_i64(p), get_i64(p + 8)));
 		break;
 	case TY_RECORD: {
 		/* { .a = 1, .b = x } ({.a=1,.b=x} in a key) */
 		struct rec_ctx rc = { oc, out, key, true };
 		sb_puts(out, key ? "{" : "{ ");
-		record_fields(t, p, put_field, &rc);
+		out_record_fields(t, p, put_field, &rc);
 		sb_puts(out, key ? "}" : " }");
 		break;
 	}
@@ -265,30 +265,30 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_putc(out, ']');
 		break;
 	case TY_STATS:
-		stats_print(out, get_i64(p), get_i64(p + 8));
+		out_stats_print(out, get_i64(p), get_i64(p + 8));
 		break;
 	default:
-		if (value_text_kind(t))
-			value_text(out, t, p); /* buf, ntop, strerror, ...: value_text.h */
+		if (out_value_text_kind(t))
+			out_value_text(out, t, p); /* buf, ntop, strerror, ...: value_text.h */
 		else
 			sb_puts(out, "?");
 		break;
 	}
 }
 
-void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data)
 {
 	format_value(oc, out, t, data, false);
 }
 
-void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		      const void *data)
 {
 	format_value(oc, out, t, data, true);
 }
 
-void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
+void out_map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
 		    const uint8_t *key, const char *sep)
 {
 	for (uint32_t i = 0; m->key && i < m->key->nfields; i++) {

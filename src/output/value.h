@@ -28,35 +28,35 @@ struct out_ctx {
  * "{ .a = 1, .b = x }" and arrays "[1,2,3]". key: a key field (64-bit
  * integers signed, pointers in hex, structs "{.a=1,.b=x}").
  */
-void value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data);
-void key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		      const void *data);
-/* The key fields of m, each with key_field_format(), joined by sep. */
-void map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
+/* The key fields of m, each with out_key_field_format(), joined by sep. */
+void out_map_key_format(const struct out_ctx *oc, struct strbuf *out, const struct map_info *m,
 		    const uint8_t *key, const char *sep);
 
 /* A kstack/ustack (TY_STACK) value: frames on lines that start with indent
    (map keys: 4 spaces; map values and printf: 8, as bpftrace). */
-void stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+void out_stack_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data, const char *indent);
 
 /*
  * The same stack folded: function names root first, joined by ';'
  * (kernel_mark: kernel frames end in "_[k]"). false when there are no frames.
  */
-bool stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+bool out_stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data, bool kernel_mark);
 
 /* The integer of type t at p (a record's field, an array's element), sign-extended if signed. */
-int64_t value_int(const struct type *t, const uint8_t *p);
+int64_t out_value_int(const struct type *t, const uint8_t *p);
 /* The integer field f whose bytes start at data; a bitfield's bits. */
-int64_t field_int(const struct field *f, const uint8_t *data);
+int64_t out_field_int(const struct field *f, const uint8_t *data);
 /*
  * fn(arg, field, its bytes) for each field of record t whose bytes are at
  * p, the members of anonymous structs and unions in their place.
  */
 typedef void (*field_fn)(void *arg, const struct field *f, const uint8_t *data);
-void record_fields(const struct type *t, const uint8_t *p, field_fn fn, void *arg);
+void out_record_fields(const struct type *t, const uint8_t *p, field_fn fn, void *arg);
 
 #endif

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-bool value_text_kind(const struct type *t)
+bool out_value_text_kind(const struct type *t)
 {
 	switch (t->kind) {
 	case TY_BUF:
@@ -128,14 +128,14 @@ static void cgroup_path_text(struct strbuf *out, uint64_t id, const char *filter
 	}
 }
 
-void value_text(struct strbuf *out, const struct type *t, const void *data)
+void out_value_text(struct strbuf *out, const struct type *t, const void *data)
 {
 	const uint8_t *p = data;
 
 	switch (t->kind) {
 	case TY_BUF: {
 		uint64_t n = get_u64(p);
-		fmt_buf(out, p + 8, n < t->count ? n : t->count, BUF_STYLE_R);
+		out_fmt_buf(out, p + 8, n < t->count ? n : t->count, BUF_STYLE_R);
 		break;
 	}
 	case TY_INET:

@@ -20,8 +20,8 @@
 #include "base/strbuf.h"
 #include "types/type.h"
 
-/* Whether t is one of these kinds; value_text() appends the text. */
-bool value_text_kind(const struct type *t);
-void value_text(struct strbuf *out, const struct type *t, const void *data);
+/* Whether t is one of these kinds; out_value_text() appends the text. */
+bool out_value_text_kind(const struct type *t);
+void out_value_text(struct strbuf *out, const struct type *t, const void *data);
 
 #endif

@@ -57,15 +57,15 @@ struct writer {
 	void (*map_end)(struct map_walk *w);
 };
 
-extern const struct writer text_writer, json_writer, folded_writer, prometheus_writer;
+extern const struct writer out_text_writer, out_json_writer, out_folded_writer, out_prometheus_writer;
 
 /* The text writer's pieces, for writers that print these as text does. */
-void text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
-void text_lost(struct strbuf *out, uint64_t n);
-void text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
+void out_text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
+void out_text_lost(struct strbuf *out, uint64_t n);
+void out_text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		const void *data);
 
 /* The writer of an output format (-f). */
-const struct writer *writer_for(enum output_format f);
+const struct writer *out_writer_for(enum output_format f);
 
 #endif

@@ -40,7 +40,7 @@ static void need_braces(struct parser *p, const char *what)
 	if (p->tok.kind == TOK_LBRACE)
 		return;
 	diag_error(p->d, p->tok.span, E_SYNTAX, "unexpected %s, expected '{' %s",
-		   tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
+		   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
 	diag_hint(p->d, "the bodies of if, else, while and unroll must be in braces");
 	parse_fail(p);
 }
@@ -267,7 +267,7 @@ struct stmt *parse_block(struct parser *p, bool last)
 			source_pos(p->lx.src, open.span.lo, &line, &col);
 			diag_error(p->d, SPAN(p->prev.span.hi, p->prev.span.hi + 1), E_SYNTAX,
 				   "unexpected %s, expected '}'",
-				   tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+				   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
 			diag_hint(p->d, "the '{' at line %u, column %u is not closed", line, col);
 			parse_fail(p);
 		}

@@ -46,7 +46,7 @@ void parse_unexpected(struct parser *p, const char *what)
 	char buf[64];
 
 	parse_error(p, tok_span(p), "unexpected %s, expected %s",
-		    tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
+		    lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
 }
 
 void parse_next(struct parser *p)
@@ -223,7 +223,7 @@ struct program *parse_program(struct arena *a, const struct source *src, struct 
 	struct top top = { 0 };
 	struct program *prog;
 
-	lexer_init(&p.lx, src, a, d);
+	lex_init(&p.lx, src, a, d);
 	if (setjmp(p.fail))
 		return NULL;
 	parse_top(&p, &top);
@@ -241,7 +241,7 @@ struct expr *parse_expression(struct arena *a, const struct source *src, struct 
 	struct parser p = { .a = a, .d = d };
 	struct expr *e;
 
-	lexer_init(&p.lx, src, a, d);
+	lex_init(&p.lx, src, a, d);
 	if (range.hi > src->len)
 		range.hi = src->len;
 	p.lx.pos = range.lo < range.hi ? range.lo : range.hi;

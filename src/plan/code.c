@@ -2,7 +2,7 @@
 /* Finishing a plan's code for loading: see code.h. */
 #include "plan/code.h"
 
-const char *load_const_name(enum load_const c)
+const char *plan_load_const_name(enum load_const c)
 {
 	static const char *const names[LC_COUNT_] = {
 		[LC_CPID] = "$cpid",
@@ -12,7 +12,7 @@ const char *load_const_name(enum load_const c)
 	return (unsigned)c < LC_COUNT_ ? names[c] : "$?";
 }
 
-int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
+int plan_bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
 		const int64_t *values)
 {
 	for (int k = 0; k < n; k++) {

@@ -7,7 +7,7 @@
  *                      map's index in plan.maps.bpf
  *   load-time values   src_reg BPF_PSEUDO_LOAD_CONST, imm: enum load_const
  *
- * bpf_resolve() puts the session's map fds and values in, on a copy, right
+ * plan_bpf_resolve() puts the session's map fds and values in, on a copy, right
  * before the program loads.
  */
 #ifndef LANTERN_PLAN_CODE_H
@@ -33,14 +33,14 @@ enum load_const {
 	LC_COUNT_
 };
 #define BPF_PSEUDO_LOAD_CONST 15
-const char *load_const_name(enum load_const c);
+const char *plan_load_const_name(enum load_const c);
 
 /*
  * Put the session's values into a program's code: map index i becomes
  * map_fds[i], load-time value c becomes values[c]. -1 if the code names a
  * map or value that is not there.
  */
-int bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
+int plan_bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t nmaps,
 		const int64_t *values);
 
 #endif

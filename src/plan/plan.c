@@ -77,7 +77,7 @@ struct prog *plan_add_prog(struct plan *p, struct probe *pr, struct probe_inst *
 	return pg;
 }
 
-void prog_attach_inst(struct prog *pg, struct probe_inst *in)
+void plan_prog_attach_inst(struct prog *pg, struct probe_inst *in)
 {
 	in->prog = pg->index;
 	vec_push(&pg->insts, in);
@@ -99,7 +99,7 @@ struct prog *plan_prog_of(const struct plan *p, int provider_id)
 	return NULL;
 }
 
-const struct provider *provider_find(const struct provider *const *table, const char *name)
+const struct provider *plan_provider_find(const struct provider *const *table, const char *name)
 {
 	for (int i = 0; i < PROV_COUNT_; i++) {
 		const struct provider *pv = table[i];

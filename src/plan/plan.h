@@ -119,7 +119,7 @@ struct probe_inst *plan_add_inst(struct plan *p, struct probe *pr, struct attach
 /* Add a program for pr, typed for instance in (not yet attached to it). */
 struct prog *plan_add_prog(struct plan *p, struct probe *pr, struct probe_inst *in);
 /* Instance in attaches to program pg. */
-void prog_attach_inst(struct prog *pg, struct probe_inst *in);
+void plan_prog_attach_inst(struct prog *pg, struct probe_inst *in);
 /* Add a record description; its id. */
 uint32_t plan_add_record(struct plan *p, struct record_desc *r);
 /* The program serving the instance of provider id (BEGIN, END), or NULL. */

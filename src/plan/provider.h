@@ -130,7 +130,7 @@ struct provider {
 };
 
 /* The provider called name (or its alias) in table (PROV_COUNT_ entries), or NULL. */
-const struct provider *provider_find(const struct provider *const *table, const char *name);
+const struct provider *plan_provider_find(const struct provider *const *table, const char *name);
 
 /* Record an attachment made for the session. */
 static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)

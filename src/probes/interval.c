@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int parse_timer(struct plan *p, struct attach_point *ap, const char *type, const char *example,
+int prov_parse_timer(struct plan *p, struct attach_point *ap, const char *type, const char *example,
 		uint64_t *period_ns, uint64_t *hz)
 {
 	static const struct {
@@ -68,7 +68,7 @@ static int interval_expand(struct plan *p, const struct provider *prov, struct p
 	uint64_t period, hz;
 	char name[128];
 
-	if (parse_timer(p, ap, "interval", "interval:s:1", &period, &hz) < 0)
+	if (prov_parse_timer(p, ap, "interval", "interval:s:1", &period, &hz) < 0)
 		return -1;
 	if (hz) {
 		period = 1000000000ull / hz;
@@ -102,7 +102,7 @@ static int interval_attach(struct attach_ctx *ac, const struct prog *pg, int pro
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.sample_period = ii->period;
 	attr.disabled = 1; /* started after BEGIN: the first tick comes one period after it */
-	if (attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "timer", err, errlen) < 0)
+	if (prov_attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "timer", err, errlen) < 0)
 		return -1;
 	attach_defer_last(ac);
 	return 0;

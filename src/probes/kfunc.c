@@ -37,7 +37,7 @@ static int add_func(const char *name, void *arg)
 	struct kfunc_expand *x = arg;
 	struct kfunc_inst *ki = ARENA_NEW(&x->p->arena, struct kfunc_inst);
 
-	if (!btf_src_func(&x->p->types.btf, name, false, &ki->proto))
+	if (!types_btf_src_func(&x->p->types.btf, name, false, &ki->proto))
 		return 0;
 	ki->func = arena_strdup(&x->p->arena, name);
 	plan_add_inst(x->p, x->pr, x->ap, x->prov, arena_printf(&x->p->arena, "%s:%s", x->prov->name, name))
@@ -50,7 +50,7 @@ static int suggest(const char *name, void *arg)
 {
 	const char **want = arg;
 
-	if (edit_distance(want[0], name, 3) < 3 && !want[1])
+	if (util_edit_distance(want[0], name, 3) < 3 && !want[1])
 		want[1] = name;
 	return 0;
 }
@@ -67,21 +67,21 @@ static int kfunc_expand(struct plan *p, const struct provider *prov, struct prob
 			   prov->name, prov->name);
 		return -1;
 	}
-	if (!btf_src_load(&p->types.btf)) {
+	if (!types_btf_src_load(&p->types.btf)) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s probes need the kernel's BTF: %s",
 			   prov->name, p->types.btf.err);
 		diag_hint(&p->diag, "tracepoints work without it (`lantern -l 'tracepoint:*'`)");
 		return -1;
 	}
-	btf_src_funcs(&p->types.btf, fn, add_func, &x);
+	types_btf_src_funcs(&p->types.btf, fn, add_func, &x);
 	if (!x.added) {
 		const char *want[2] = { fn, NULL };
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
-			   has_wildcard(fn) ? "no kernel function matches '%s'"
+			   util_has_wildcard(fn) ? "no kernel function matches '%s'"
 					    : "'%s' is not a kernel function BTF knows",
 			   fn);
-		if (!has_wildcard(fn)) {
-			btf_src_funcs(&p->types.btf, "*", suggest, want);
+		if (!util_has_wildcard(fn)) {
+			types_btf_src_funcs(&p->types.btf, "*", suggest, want);
 			if (want[1])
 				diag_hint(&p->diag, "did you mean '%s'?", want[1]);
 		}
@@ -104,7 +104,7 @@ static struct type *kfunc_builtin_type(struct check *c, struct expr *e)
 	switch (e->id) {
 	case BI_ARGS:
 		if (!in->args)
-			in->args = func_args_type(c->p, in->name, &ki->proto, 0);
+			in->args = prov_func_args_type(c->p, in->name, &ki->proto, 0);
 		return in->args;
 	case BI_RETVAL:
 		if (in->prov->id != PROV_KRETFUNC)
@@ -116,7 +116,7 @@ static struct type *kfunc_builtin_type(struct check *c, struct expr *e)
 		}
 		return ki->proto.ret;
 	case BI_FUNC:
-		return regs_builtin_type(c, e, false, ki->func);
+		return prov_regs_builtin_type(c, e, false, ki->func);
 	default:
 		return NULL;
 	}
@@ -135,7 +135,7 @@ static struct val kfunc_gen_builtin(struct gen *g, struct expr *e)
 		r = gen_load_int(g, e->type, g->ctx, 8 * (int32_t)ki->proto.nparams);
 		return reg_val(e->type, r);
 	default:
-		return regs_gen_builtin(g, e, ki->func);
+		return prov_regs_gen_builtin(g, e, ki->func);
 	}
 }
 
@@ -176,7 +176,7 @@ static int list_one(const char *name, void *arg)
 
 	fprintf(l->out, "%s:%s\n", l->prov->name, name);
 	l->n++;
-	if (l->q->verbose && btf_src_func(l->btf, name, false, &f)) {
+	if (l->q->verbose && types_btf_src_func(l->btf, name, false, &f)) {
 		for (uint32_t i = 0; i < f.nparams; i++)
 			fprintf(l->out, "    %s %s\n", type_str_of(f.params[i].type), f.params[i].name);
 		if (l->prov->id == PROV_KRETFUNC && f.ret->kind != TY_VOID)
@@ -196,11 +196,11 @@ static int kfunc_list(const struct provider *prov, const struct list_query *q, F
 
 	if (!pattern)
 		return 0;
-	btf_src_init(&btf, &a);
-	rc = btf_src_funcs(&btf, *pattern ? pattern : "*", list_one, &l);
+	types_btf_src_init(&btf, &a);
+	rc = types_btf_src_funcs(&btf, *pattern ? pattern : "*", list_one, &l);
 	if (rc < 0)
 		fprintf(stderr, "lantern: %s\n", btf.err);
-	btf_src_free(&btf);
+	types_btf_src_free(&btf);
 	arena_free(&a);
 	return rc < 0 ? -1 : l.n;
 }

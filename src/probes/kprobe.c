@@ -33,7 +33,7 @@ static int kprobe_pmu(int *retbit)
 {
 	const char *dir = getenv("LANTERN_TEST_KPROBE_PMU");
 
-	return probe_pmu(dir ? dir : PMU_DIR, retbit);
+	return sys_probe_pmu(dir ? dir : PMU_DIR, retbit);
 }
 
 /*
@@ -43,18 +43,18 @@ static int kprobe_pmu(int *retbit)
  */
 static char *kernel_functions(char *err, size_t errlen)
 {
-	const char *root = tracefs_path(err, errlen);
+	const char *root = sys_tracefs_path(err, errlen);
 	char path[1024], *text = NULL, *save = NULL;
 	struct strbuf sb = { 0 };
 
 	if (root) {
 		snprintf(path, sizeof(path), "%s/available_filter_functions", root);
-		text = read_file(path, NULL);
+		text = util_read_file(path, NULL);
 		if (text && *text)
 			return text;
 		free(text);
 	}
-	text = read_file("/proc/kallsyms", NULL);
+	text = util_read_file("/proc/kallsyms", NULL);
 	if (!text) {
 		snprintf(err, errlen, "cannot read the kernel's functions (/proc/kallsyms): %s",
 			 strerror(errno));
@@ -68,7 +68,7 @@ static char *kernel_functions(char *err, size_t errlen)
 	}
 	free(text);
 	if (!sb.s)
-		return xstrdup("");
+		return util_xstrdup("");
 	return sb.s; /* the caller frees it */
 }
 
@@ -134,7 +134,7 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		char *end;
 		*plus = 0;
 		offset = strtoull(plus + 1, &end, 0);
-		if (*end || prov->id == PROV_KRETPROBE || has_wildcard(fn)) {
+		if (*end || prov->id == PROV_KRETPROBE || util_has_wildcard(fn)) {
 			diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 				   "an offset is written kprobe:FUNCTION+OFFSET (no wildcards, not on kretprobe)");
 			return -1;
@@ -147,9 +147,9 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	}
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " \t")] = 0; /* drop " [module]" */
-		if (has_wildcard(fn) ? !wildcard_match(fn, line) : strcmp(fn, line)) {
-			if (!has_wildcard(fn)) {
-				unsigned d = edit_distance(fn, line, bestd);
+		if (util_has_wildcard(fn) ? !util_wildcard_match(fn, line) : strcmp(fn, line)) {
+			if (!util_has_wildcard(fn)) {
+				unsigned d = util_edit_distance(fn, line, bestd);
 				if (d < bestd) {
 					bestd = d;
 					best = arena_strdup(&p->arena, line);
@@ -163,7 +163,7 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s:%s", prov->name, ap->parts[1]);
-		if (has_wildcard(fn))
+		if (util_has_wildcard(fn))
 			snprintf(name, sizeof(name), "%s:%s", prov->name, line);
 		struct probe_inst *in = plan_add_inst(p, pr, ap, prov, name);
 		struct kprobe_inst *ki = ARENA_NEW(&p->arena, struct kprobe_inst);
@@ -171,12 +171,12 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		ki->offset = offset;
 		in->data = ki;
 		added++;
-		if (!has_wildcard(fn))
+		if (!util_has_wildcard(fn))
 			break; /* a name listed twice (two modules) is one probe */
 	}
 	free(text);
 	if (!added) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, has_wildcard(fn) ?
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, util_has_wildcard(fn) ?
 			   "no kernel function matches '%s'" : "'%s' is not a kernel function kprobes can attach to", fn);
 		if (best)
 			diag_hint(&p->diag, "did you mean '%s'?", best);
@@ -188,12 +188,12 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 static struct type *kprobe_builtin_type(struct check *c, struct expr *e)
 {
 	const struct kprobe_inst *x = c->inst->data;
-	return regs_builtin_type(c, e, c->inst->prov->id == PROV_KRETPROBE, x->func);
+	return prov_regs_builtin_type(c, e, c->inst->prov->id == PROV_KRETPROBE, x->func);
 }
 
 static struct val kprobe_gen_builtin(struct gen *g, struct expr *e)
 {
-	return regs_gen_builtin(g, e, ((const struct kprobe_inst *)g->inst->data)->func);
+	return prov_regs_gen_builtin(g, e, ((const struct kprobe_inst *)g->inst->data)->func);
 }
 
 static void kprobe_prog_setup(struct plan *p, struct prog *pg)
@@ -214,7 +214,7 @@ static int kprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_
 		attr.config = 1ull << retbit;
 	attr.config1 = (uint64_t)(uintptr_t)ki->func; /* kprobe_func */
 	attr.config2 = ki->offset;		       /* probe_offset */
-	return attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, in->prov->name, err, errlen);
+	return prov_attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, in->prov->name, err, errlen);
 }
 
 const struct provider prov_kprobe = {

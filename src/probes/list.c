@@ -25,10 +25,10 @@ static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
 	if (pattern && *pattern) {
 		/* "TYPE:A:B": TYPE names the provider, B may hold more ':' */
 		char *colon;
-		copy = xstrdup(pattern);
+		copy = util_xstrdup(pattern);
 		if ((colon = strchr(copy, ':'))) {
 			*colon = 0;
-			prov = provider_find(providers, copy);
+			prov = plan_provider_find(prov_table, copy);
 			q.part[0] = colon + 1;
 			if ((colon = strchr(q.part[0], ':'))) {
 				*colon = 0;
@@ -42,19 +42,19 @@ static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
 		rc = prov->list && prov->list(prov, &q, out) < 0;
 	} else if (pid > 0 && !q.whole) {
 		/* `lantern -l -p PID`: the process's functions and USDT probes, as bpftrace */
-		rc = providers[PROV_UPROBE]->list(providers[PROV_UPROBE], &q, out) < 0;
-		rc |= providers[PROV_USDT]->list(providers[PROV_USDT], &q, out) < 0;
+		rc = prov_table[PROV_UPROBE]->list(prov_table[PROV_UPROBE], &q, out) < 0;
+		rc |= prov_table[PROV_USDT]->list(prov_table[PROV_USDT], &q, out) < 0;
 	} else {
 		/* every provider that lists without a file to look into */
 		for (int i = 0; i < PROV_COUNT_; i++)
-			if (providers[i]->list && providers[i]->list(providers[i], &q, out) < 0)
+			if (prov_table[i]->list && prov_table[i]->list(prov_table[i], &q, out) < 0)
 				rc = 1;
 	}
 	free(copy);
 	return rc;
 }
 
-int list_probes(const char *pattern, bool verbose, pid_t pid, FILE *out)
+int prov_list(const char *pattern, bool verbose, pid_t pid, FILE *out)
 {
 	char *copy, *save = NULL;
 	int rc = 0;
@@ -72,11 +72,11 @@ int list_probes(const char *pattern, bool verbose, pid_t pid, FILE *out)
 		rc = list_one(pattern, verbose, pid, out);
 	} else {
 		/* "kprobe:tcp*,tracepoint:syscalls:*tcp*": each in turn */
-		copy = xstrdup(pattern);
+		copy = util_xstrdup(pattern);
 		for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
 			rc |= list_one(p, verbose, pid, out);
 		free(copy);
 	}
-	tracefs_release();
+	sys_tracefs_release();
 	return rc;
 }

@@ -16,6 +16,6 @@
  * process's files), and no pattern lists the process's functions and
  * USDT probes. Returns the exit status.
  */
-int list_probes(const char *pattern, bool verbose, pid_t pid, FILE *out);
+int prov_list(const char *pattern, bool verbose, pid_t pid, FILE *out);
 
 #endif

@@ -79,12 +79,12 @@ static void hint_events(struct plan *p, const struct perf_ev *evs, const char *n
 	struct strbuf sb = { 0 };
 
 	for (const struct perf_ev *e = evs; e->name; e++) {
-		unsigned d = edit_distance(name, e->name, bestd);
+		unsigned d = util_edit_distance(name, e->name, bestd);
 		if (d < bestd) {
 			bestd = d;
 			best = e->name;
 		}
-		if (e->alias && (d = edit_distance(name, e->alias, bestd)) < bestd) {
+		if (e->alias && (d = util_edit_distance(name, e->alias, bestd)) < bestd) {
 			bestd = d;
 			best = e->alias;
 		}
@@ -109,7 +109,7 @@ static int event_available(uint32_t type, uint64_t config)
 	attr.config = config;
 	attr.sample_period = 1000000;
 	attr.disabled = 1;
-	fd = perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = sys_perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	close(fd);
@@ -124,7 +124,7 @@ static int list_events(const char *kind, const struct perf_ev *evs, const char *
 
 	for (const struct perf_ev *e = evs; e->name; e++) {
 		snprintf(name, sizeof(name), "%s:%s:", kind, e->name);
-		if (pattern && !wildcard_match(pattern, name))
+		if (pattern && !util_wildcard_match(pattern, name))
 			continue;
 		fprintf(out, "%s\n", name);
 		n++;
@@ -226,7 +226,7 @@ static int profile_expand(struct plan *p, const struct provider *prov, struct pr
 	uint64_t period, hz;
 	char name[128];
 
-	if (parse_timer(p, ap, "profile", "profile:hz:99", &period, &hz) < 0)
+	if (prov_parse_timer(p, ap, "profile", "profile:hz:99", &period, &hz) < 0)
 		return -1;
 	snprintf(name, sizeof(name), "profile:%s:%s", ap->parts[1], ap->parts[2]);
 	add_inst(p, pr, ap, prov, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
@@ -250,7 +250,7 @@ static int perf_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd
 	attr.config = pi->config;
 	attr.freq = pi->freq;
 	attr.sample_period = pi->period; /* sample_freq when freq is set: the same field */
-	return attach_perf_event_cpus(ac, prog_fd, in, &attr, in->prov->name, err, errlen);
+	return prov_attach_perf_event_cpus(ac, prog_fd, in, &attr, in->prov->name, err, errlen);
 }
 
 const struct provider prov_profile = {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const struct provider *const providers[PROV_COUNT_] = {
+const struct provider *const prov_table[PROV_COUNT_] = {
 	[PROV_BEGIN] = &prov_begin,
 	[PROV_END] = &prov_end,
 	[PROV_TRACEPOINT] = &prov_tracepoint,
@@ -30,11 +30,11 @@ const struct provider *const providers[PROV_COUNT_] = {
 	[PROV_ASYNCWATCHPOINT] = &prov_asyncwatchpoint,
 };
 
-int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
+int prov_attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			 struct perf_event_attr *attr, pid_t pid, int cpu, const char *what, char *err,
 			 size_t errlen)
 {
-	int pfd = perf_event_open_fd(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC), link;
+	int pfd = sys_perf_event_open_fd(attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC), link;
 
 	if (pfd < 0) {
 		if (pid > 0)
@@ -45,7 +45,7 @@ int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_
 				 strerror(errno));
 		return -1;
 	}
-	if (perf_attach_prog(pfd, prog_fd, &link) < 0) {
+	if (sys_perf_attach_prog(pfd, prog_fd, &link) < 0) {
 		snprintf(err, errlen, "cannot attach the program to %s: %s", in->name,
 			 strerror(errno));
 		close(pfd);
@@ -55,14 +55,14 @@ int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_
 	return 0;
 }
 
-int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
+int prov_attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			   struct perf_event_attr *attr, const char *what, char *err,
 			   size_t errlen)
 {
-	int cpus[1024], n = online_cpus(cpus, ARRAY_SIZE(cpus)), done = 0;
+	int cpus[1024], n = sys_online_cpus(cpus, ARRAY_SIZE(cpus)), done = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (attach_perf_event_on(ac, prog_fd, in, attr, -1, cpus[i], what, err, errlen) == 0)
+		if (prov_attach_perf_event_on(ac, prog_fd, in, attr, -1, cpus[i], what, err, errlen) == 0)
 			done++;
 		else if (errno != ENODEV) /* ENODEV: it went offline since */
 			return -1;
@@ -75,7 +75,7 @@ int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct prob
 }
 
 /* arg0 .. arg5: a function's arguments, from the registers; retval; func */
-struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
+struct type *prov_regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
 			       const char *func)
 {
 	switch (e->id) {
@@ -88,7 +88,7 @@ struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
 	default:
 		return NULL;
 	}
-	if (!arch_regs() || strtoul(e->u.name + 3, NULL, 10) >= ARCH_MAX_ARGS) {
+	if (!sys_arch_regs() || strtoul(e->u.name + 3, NULL, 10) >= ARCH_MAX_ARGS) {
 		CERR(c, e->span, E_UNSUPPORTED, "%s is not supported: lantern reads arg0 to arg%d",
 		     e->u.name, ARCH_MAX_ARGS - 1);
 		CHINT(c, "later arguments are passed on the stack");
@@ -97,14 +97,14 @@ struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
 	return &ty_u64;
 }
 
-struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func)
+struct val prov_regs_gen_builtin(struct gen *g, struct expr *e, const char *func)
 {
-	const struct arch_regs *a = arch_regs();
+	const struct arch_regs *a = sys_arch_regs();
 	struct type *t = e->type;
 	int32_t r;
 
 	if (e->id == BI_FUNC) {
-		uint32_t off = scratch_alloc(g, t->size);
+		uint32_t off = gen_scratch_alloc(g, t->size);
 		struct expr lit = { .kind = EXPR_STR, .type = t };
 		lit.u.str = func;
 		lit.u.len = strlen(func);
@@ -118,7 +118,7 @@ struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func)
 	return reg_val(t, r);
 }
 
-struct type *func_args_type(struct plan *p, const char *name, const struct btf_func *f,
+struct type *prov_func_args_type(struct plan *p, const char *name, const struct btf_func *f,
 			    uint32_t skip)
 {
 	struct type *t = ARENA_NEW(&p->arena, struct type);

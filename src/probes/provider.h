@@ -15,7 +15,7 @@
 #include "sema/check.h"
 
 /* Every provider, by id. */
-extern const struct provider *const providers[PROV_COUNT_];
+extern const struct provider *const prov_table[PROV_COUNT_];
 
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
 	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
@@ -26,11 +26,11 @@ extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interva
  * Open a perf event for process pid (-1: all) on cpu (-1: all) and run
  * the program on it; what names it in errors.
  */
-int attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
+int prov_attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			 struct perf_event_attr *attr, pid_t pid, int cpu, const char *what, char *err,
 			 size_t errlen);
 /* The same on every online CPU (profile, software, hardware probes). */
-int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
+int prov_attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 			   struct perf_event_attr *attr, const char *what, char *err,
 			   size_t errlen);
 
@@ -40,9 +40,9 @@ int attach_perf_event_cpus(struct attach_ctx *ac, int prog_fd, const struct prob
  * has none: retval at a function's entry) and their code. func is the
  * function's name, a string constant of the instance.
  */
-struct type *regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
+struct type *prov_regs_builtin_type(struct check *c, struct expr *e, bool has_retval,
 			       const char *func);
-struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func);
+struct val prov_regs_gen_builtin(struct gen *g, struct expr *e, const char *func);
 
 /*
  * `args` of a probe whose context is the u64 array of a function's
@@ -51,7 +51,7 @@ struct val regs_gen_builtin(struct gen *g, struct expr *e, const char *func);
  * tracepoint's __data). Parameters passed by value that do not fit a slot
  * (structs) are left out.
  */
-struct type *func_args_type(struct plan *p, const char *name, const struct btf_func *f,
+struct type *prov_func_args_type(struct plan *p, const char *name, const struct btf_func *f,
 			    uint32_t skip);
 
 /*
@@ -59,7 +59,7 @@ struct type *func_args_type(struct plan *p, const char *name, const struct btf_f
  * give *period_ns, hz gives *hz (the other is 0). Errors are reported,
  * naming the probe type and giving an example.
  */
-int parse_timer(struct plan *p, struct attach_point *ap, const char *type, const char *example,
+int prov_parse_timer(struct plan *p, struct attach_point *ap, const char *type, const char *example,
 		uint64_t *period_ns, uint64_t *hz);
 
 #endif

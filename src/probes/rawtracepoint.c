@@ -54,11 +54,11 @@ static int rt_expand(struct plan *p, const struct provider *prov, struct probe *
 			   "a raw tracepoint is written rawtracepoint:EVENT, e.g. rawtracepoint:sched_switch");
 		return -1;
 	}
-	if (!tracefs_path(err, sizeof(err))) {
+	if (!sys_tracefs_path(err, sizeof(err))) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
 	}
-	if (tracefs_events_match(cat, ev, add_event, &x, err, sizeof(err)) < 0) {
+	if (sys_tracefs_events_match(cat, ev, add_event, &x, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
 		return -1;
 	}
@@ -83,7 +83,7 @@ static struct type *rt_args_type(struct check *c, struct probe_inst *in)
 
 	if (in->args)
 		return in->args;
-	if (!btf_src_func(&c->p->types.btf, arena_printf(&c->p->arena, "__bpf_trace_%s", event), false,
+	if (!types_btf_src_func(&c->p->types.btf, arena_printf(&c->p->arena, "__bpf_trace_%s", event), false,
 			  &f)) {
 		CERR(c, in->ap->span, E_UNKNOWN_TYPE,
 		     "args of %s need the tracepoint's prototype from BTF (__bpf_trace_%s)", in->name,
@@ -92,7 +92,7 @@ static struct type *rt_args_type(struct check *c, struct probe_inst *in)
 						     : c->p->types.btf.err);
 		return &ty_none;
 	}
-	return in->args = func_args_type(c->p, in->name, &f, 1);
+	return in->args = prov_func_args_type(c->p, in->name, &f, 1);
 }
 
 /* arg0 .. arg11: the tracepoint's own arguments, u64 args[] at the context; args */

@@ -59,14 +59,14 @@ static int group_map(struct plan *p, struct probe *pr, enum sys_group kind, uint
 	return map;
 }
 
-struct prog *sysgroup_prog(struct plan *p, struct probe_inst *in)
+struct prog *prov_sysgroup_prog(struct plan *p, struct probe_inst *in)
 {
 	static const char *const enter_fields[] = { "__syscall_nr", NULL };
 	static const char *const exit_fields[] = { "__syscall_nr", "ret", NULL };
 	enum sys_group kind = group_of(in);
 	uint32_t n = 0;
 
-	if (!kind || !probe_args_only(in->probe, kind == SYSGROUP_ENTER ? enter_fields : exit_fields))
+	if (!kind || !sema_probe_args_only(in->probe, kind == SYSGROUP_ENTER ? enter_fields : exit_fields))
 		return NULL;
 	vec_foreach(&p->progs, pp)
 	{
@@ -89,11 +89,11 @@ struct prog *sysgroup_prog(struct plan *p, struct probe_inst *in)
 	sg->map = group_map(p, in->probe, kind, n);
 	pg->data = sg;
 	pg->name = arena_printf(&p->arena, "%s%s (%u tracepoints as raw_syscalls:%s)", in->ap->text,
-				in->probe->naps > 1 ? ",..." : "", n, sysgroup_tracepoint(pg));
+				in->probe->naps > 1 ? ",..." : "", n, prov_sysgroup_tracepoint(pg));
 	return pg;
 }
 
-const char *sysgroup_tracepoint(const struct prog *pg)
+const char *prov_sysgroup_tracepoint(const struct prog *pg)
 {
 	const struct sys_group_prog *sg = pg->data;
 	return sg->kind == SYSGROUP_ENTER ? "sys_enter" : "sys_exit";
@@ -112,7 +112,7 @@ const char *sysgroup_tracepoint(const struct prog *pg)
  */
 static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
 {
-	const struct arch_regs *r = arch_regs();
+	const struct arch_regs *r = sys_arch_regs();
 	struct ir *ir = g->ir;
 
 	// probe_read_kernel(slot, cs - from + 8, args[0] + from); leave if cs is 32-bit
@@ -127,10 +127,10 @@ static void gen_sys_regs(struct gen *g, int16_t slot, int32_t from)
 	emit(ir, JMP_IMM(BPF_JEQ, R0, r->cs32, g->out));
 }
 
-void sysgroup_prologue(struct gen *g)
+void prov_sysgroup_prologue(struct gen *g)
 {
 	const struct sys_group_prog *sg = g->pg->data;
-	const struct arch_regs *r = arch_regs();
+	const struct arch_regs *r = sys_arch_regs();
 	struct ir *ir = g->ir;
 	bool enter = sg->kind == SYSGROUP_ENTER;
 	int16_t slot = ir_stack(ir, (uint32_t)(r->cs - r->sys_nr) + 8);
@@ -159,7 +159,7 @@ void sysgroup_prologue(struct gen *g)
 	g->sys_nr = nr;
 }
 
-struct val sysgroup_field(struct gen *g, struct expr *e)
+struct val prov_sysgroup_field(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 

@@ -44,7 +44,7 @@ static int add_match(const char *cat, const char *ev, void *arg)
 		const char *sys = !strncmp(ev, "sys_enter_", 10) ? ev + 10 :
 				  !strncmp(ev, "sys_exit_", 9)	 ? ev + 9 :
 								   NULL;
-		int nr = sys ? syscall_number(sys) : -1;
+		int nr = sys ? sys_syscall_number(sys) : -1;
 		if (nr >= 0 && nr < SYSCALL_NR_LIMIT)
 			ti->sysnr = nr;
 	}
@@ -57,7 +57,7 @@ static void suggest(struct plan *p, const char *cat, const char *ev)
 	struct tp_suggestions sg;
 	char err[256];
 
-	if (tracefs_suggest(cat, ev, &sg, err, sizeof(err)) < 0)
+	if (sys_tracefs_suggest(cat, ev, &sg, err, sizeof(err)) < 0)
 		return;
 	if (sg.n) {
 		struct strbuf sb = { 0 };
@@ -83,17 +83,17 @@ static int tp_expand(struct plan *p, const struct provider *prov, struct probe *
 			   "a tracepoint is written tracepoint:CATEGORY:EVENT");
 		return -1;
 	}
-	if (!tracefs_path(err, sizeof(err))) {
+	if (!sys_tracefs_path(err, sizeof(err))) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
 	}
-	n = tracefs_events_match(ap->parts[1], ap->parts[2], add_match, &x, err, sizeof(err));
+	n = sys_tracefs_events_match(ap->parts[1], ap->parts[2], add_match, &x, err, sizeof(err));
 	if (n < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
 		return -1;
 	}
 	if (n == 0) {
-		if (has_wildcard(ap->parts[1]) || has_wildcard(ap->parts[2]))
+		if (util_has_wildcard(ap->parts[1]) || util_has_wildcard(ap->parts[2]))
 			diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT,
 				   "no tracepoint matches %s:%s", ap->parts[1], ap->parts[2]);
 		else
@@ -153,12 +153,12 @@ static struct type *tp_args_type(struct check *c, struct probe_inst *in)
 		return in->args;
 	if (!ti->fmt) {
 		struct tp_format *fmt = ARENA_NEW(&p->arena, struct tp_format);
-		if (tp_format_load(ti->cat, ti->event, fmt, err, sizeof(err)) < 0) {
+		if (types_tp_format_load(ti->cat, ti->event, fmt, err, sizeof(err)) < 0) {
 			CERR(c, in->ap->span, E_UNKNOWN_TRACEPOINT, "%s", err);
 			return &ty_none;
 		}
 		ti->fmt = fmt;
-		plan_defer_free(p, (void (*)(void *))tp_format_free, fmt);
+		plan_defer_free(p, (void (*)(void *))types_tp_format_free, fmt);
 	}
 	struct type *t = ARENA_NEW(&p->arena, struct type);
 	t->kind = TY_CTX;
@@ -190,7 +190,7 @@ static struct type *tp_builtin_type(struct check *c, struct expr *e)
 		return tp_args_type(c, c->inst);
 	if (e->id == BI_RETVAL && !strcmp(ti->cat, "syscalls") &&
 	    !strncmp(ti->event, "sys_exit_", 9)) {
-		check_not_here(c, e);
+		sema_check_not_here(c, e);
 		CHINT(c, "a syscall's return value is args->ret here");
 		return &ty_none;
 	}
@@ -204,13 +204,13 @@ static struct val tp_gen_builtin(struct gen *g, struct expr *e)
 
 static struct val tp_gen_args_field(struct gen *g, struct expr *e)
 {
-	return g->pg->data ? sysgroup_field(g, e) : gen_ctx_field(g, e);
+	return g->pg->data ? prov_sysgroup_field(g, e) : gen_ctx_field(g, e);
 }
 
 static void tp_gen_prologue(struct gen *g)
 {
 	if (g->pg->data)
-		sysgroup_prologue(g);
+		prov_sysgroup_prologue(g);
 }
 
 /*
@@ -223,10 +223,10 @@ static void tp_prog_setup(struct plan *p, struct prog *pg)
 {
 	const struct tp_inst *ti = pg->inst->data;
 
-	pg->raw_tp = pg->data || (!probe_uses_builtin(pg->probe, BI_ARGS) && strcmp(ti->cat, "syscalls"));
+	pg->raw_tp = pg->data || (!sema_probe_uses_builtin(pg->probe, BI_ARGS) && strcmp(ti->cat, "syscalls"));
 	pg->type = pg->raw_tp ? BPF_PROG_TYPE_RAW_TRACEPOINT : BPF_PROG_TYPE_TRACEPOINT;
-	pg->skip_self = probe_prints(pg->probe) || probe_calls(pg->probe, FN_PRINT) ||
-			probe_calls(pg->probe, FN_TIME);
+	pg->skip_self = sema_probe_prints(pg->probe) || sema_probe_calls(pg->probe, FN_PRINT) ||
+			sema_probe_calls(pg->probe, FN_TIME);
 }
 
 static int tp_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
@@ -242,7 +242,7 @@ static int tp_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 			/* the group's one attachment, made for its first instance */
 			if (in != pg->insts.data[0])
 				return 0;
-			tp = sysgroup_tracepoint(pg);
+			tp = prov_sysgroup_tracepoint(pg);
 		}
 		int fd = bpf_raw_tracepoint_open(tp, prog_fd);
 		if (fd >= 0) {
@@ -252,7 +252,7 @@ static int tp_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		snprintf(err, errlen, "cannot attach to raw tracepoint %s: %s", tp, strerror(errno));
 		return -1;
 	}
-	id = tracefs_event_id(ti->cat, ti->event);
+	id = sys_tracefs_event_id(ti->cat, ti->event);
 	if (id < 0) {
 		snprintf(err, errlen, "cannot read the id of %s: %s", in->name, strerror(-id));
 		return -1;
@@ -262,7 +262,7 @@ static int tp_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 	attr.config = id;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
-	return attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "tracepoint", err, errlen);
+	return prov_attach_perf_event_on(ac, prog_fd, in, &attr, -1, 0, "tracepoint", err, errlen);
 }
 
 struct list_ctx {
@@ -280,17 +280,17 @@ static int list_one(const char *cat, const char *ev, void *arg)
 	char name[512], err[256];
 
 	snprintf(name, sizeof(name), "tracepoint:%s:%s", cat, ev);
-	if (l->whole && !wildcard_match(l->whole, name))
+	if (l->whole && !util_wildcard_match(l->whole, name))
 		return 0;
 	l->n++;
-	if (!l->verbose || tp_format_load(cat, ev, &f, err, sizeof(err)) < 0) {
+	if (!l->verbose || types_tp_format_load(cat, ev, &f, err, sizeof(err)) < 0) {
 		fprintf(l->out, "%s\n", name);
 		return 0;
 	}
 	sb_reset(&l->sb);
-	tp_format_describe(&f, &l->sb);
+	types_tp_format_describe(&f, &l->sb);
 	fputs(sb_str(&l->sb), l->out);
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 	return 0;
 }
 
@@ -302,8 +302,8 @@ static int tp_list(const struct provider *prov, const struct list_query *q, FILE
 	char err[256];
 	int rc = -1;
 
-	if (tracefs_path(err, sizeof(err)))
-		rc = tracefs_events_match(cat, ev, list_one, &l, err, sizeof(err));
+	if (sys_tracefs_path(err, sizeof(err)))
+		rc = sys_tracefs_events_match(cat, ev, list_one, &l, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "lantern: %s\n", err);
 	sb_free(&l.sb);
@@ -315,7 +315,7 @@ const struct provider prov_tracepoint = {
 	.name = "tracepoint",
 	.alias = "t",
 	.expand = tp_expand,
-	.group = sysgroup_prog,
+	.group = prov_sysgroup_prog,
 	.builtin_type = tp_builtin_type,
 	.gen_builtin = tp_gen_builtin,
 	.gen_args_field = tp_gen_args_field,

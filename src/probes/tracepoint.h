@@ -28,12 +28,12 @@ struct sys_group_prog {
 };
 
 /* The group program in joins, made on the first of them; NULL: it runs alone. */
-struct prog *sysgroup_prog(struct plan *p, struct probe_inst *in);
+struct prog *prov_sysgroup_prog(struct plan *p, struct probe_inst *in);
 /* The group program's start: leave unless the syscall is one of its own. */
-void sysgroup_prologue(struct gen *g);
+void prov_sysgroup_prologue(struct gen *g);
 /* args->__syscall_nr or args->ret in a group program */
-struct val sysgroup_field(struct gen *g, struct expr *e);
+struct val prov_sysgroup_field(struct gen *g, struct expr *e);
 /* raw_syscalls:sys_enter or sys_exit: the raw tracepoint a group attaches to */
-const char *sysgroup_tracepoint(const struct prog *pg);
+const char *prov_sysgroup_tracepoint(const struct prog *pg);
 
 #endif

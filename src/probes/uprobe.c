@@ -35,9 +35,9 @@
 
 
 
-int uprobe_pmu(int *retbit)
+int prov_uprobe_pmu(int *retbit)
 {
-	return probe_pmu(UPROBE_PMU_DIR, retbit);
+	return sys_probe_pmu(UPROBE_PMU_DIR, retbit);
 }
 
 static bool is_file(const char *path)
@@ -128,7 +128,7 @@ static bool find_in_maps(pid_t pid, const char *name, char *out)
 	return found;
 }
 
-bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid)
+bool prov_resolve_file_shown(const char *file, char *out, char *shown, pid_t pid)
 {
 	char buf[PATH_MAX];
 
@@ -140,7 +140,7 @@ bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid)
 		snprintf(shown, PATH_MAX, "%s", out);
 		return true;
 	}
-	if (path_search(file, buf, sizeof(buf)) ||
+	if (util_path_search(file, buf, sizeof(buf)) ||
 	    (find_library(file, buf, sizeof(buf)) && is_file(buf))) {
 		snprintf(shown, PATH_MAX, "%s", buf);
 		return realpath(buf, out) != NULL;
@@ -148,43 +148,43 @@ bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid)
 	return false;
 }
 
-bool resolve_file(const char *file, char *out, pid_t pid)
+bool prov_resolve_file(const char *file, char *out, pid_t pid)
 {
 	char shown[PATH_MAX];
 
-	return resolve_file_shown(file, out, shown, pid);
+	return prov_resolve_file_shown(file, out, shown, pid);
 }
 
-char **probe_files(const char *file, pid_t pid, bool exe_only)
+char **prov_probe_files(const char *file, pid_t pid, bool exe_only)
 {
 	char path[PATH_MAX], shown[PATH_MAX], **files;
 	size_t n = 0;
 	glob_t g;
 
-	if (!file || !*file || (has_wildcard(file) && pid > 0)) {
-		if (pid <= 0 || !(files = proc_files(pid)))
+	if (!file || !*file || (util_has_wildcard(file) && pid > 0)) {
+		if (pid <= 0 || !(files = sym_proc_files(pid)))
 			return NULL;
 		for (size_t i = 0; files[i]; i++) /* keep those FILE matches */
-			if ((!file || !*file || wildcard_match(file, files[i])) && (!exe_only || !n))
+			if ((!file || !*file || util_wildcard_match(file, files[i])) && (!exe_only || !n))
 				files[n++] = files[i];
 			else
 				free(files[i]);
 		files[n] = NULL;
 		return files;
 	}
-	files = xmalloc(sizeof(*files));
-	if (has_wildcard(file)) {
+	files = util_xmalloc(sizeof(*files));
+	if (util_has_wildcard(file)) {
 		if (glob(file, 0, NULL, &g) == 0)
 			for (size_t i = 0; i < g.gl_pathc; i++) {
 				if (!is_file(g.gl_pathv[i]) || !is_elf(g.gl_pathv[i]))
 					continue;
-				files = xrealloc(files, (n + 2) * sizeof(*files));
-				files[n++] = xstrdup(g.gl_pathv[i]);
+				files = util_xrealloc(files, (n + 2) * sizeof(*files));
+				files[n++] = util_xstrdup(g.gl_pathv[i]);
 			}
 		globfree(&g);
-	} else if (resolve_file_shown(file, path, shown, pid)) {
-		files = xrealloc(files, 2 * sizeof(*files));
-		files[n++] = xstrdup(shown);
+	} else if (prov_resolve_file_shown(file, path, shown, pid)) {
+		files = util_xrealloc(files, 2 * sizeof(*files));
+		files[n++] = util_xstrdup(shown);
 	} else {
 		free(files);
 		return NULL;
@@ -199,7 +199,7 @@ static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char
 	unsigned bestd = 3;
 
 	for (size_t i = 0; i < f->n; i++) {
-		unsigned d = edit_distance(name, f->v[i].name, bestd);
+		unsigned d = util_edit_distance(name, f->v[i].name, bestd);
 		if (d < bestd) {
 			bestd = d;
 			best = f->v[i].name;
@@ -252,10 +252,10 @@ static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
 			   f->name, (unsigned long long)f->size);
 		return -1;
 	}
-	code = xmalloc(f->size);
+	code = util_xmalloc(f->size);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	rc = fd >= 0 && pread(fd, code, f->size, (off_t)f->offset) == (ssize_t)f->size
-		     ? insn_boundary(code, f->size, off, &before, &after)
+		     ? sys_insn_boundary(code, f->size, off, &before, &after)
 		     : -2;
 	if (fd >= 0)
 		close(fd);
@@ -300,18 +300,18 @@ static int expand_addr(struct plan *p, const struct provider *prov, struct probe
 	struct elf_funcs funcs;
 	char err[512], *end;
 	uint64_t addr = strtoull(fn, &end, 0);
-	int64_t off = *end ? -1 : elf_addr_offset(path, addr, err, sizeof(err));
+	int64_t off = *end ? -1 : sym_elf_addr_offset(path, addr, err, sizeof(err));
 
 	if (off < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
 			   *end ? "not an address or a function name" : err);
 		return -1;
 	}
-	if (elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
 		int rc = (f = func_at(&funcs, addr)) && addr != f->addr
 				 ? check_insn(p, ap, path, f, addr - f->addr)
 				 : 0;
-		elf_funcs_free(&funcs);
+		sym_elf_funcs_free(&funcs);
 		if (rc < 0)
 			return -1;
 	}
@@ -324,17 +324,17 @@ static int expand_offset(struct plan *p, const struct provider *prov, struct pro
 			 struct attach_point *ap, const char *path, const struct elf_funcs *funcs,
 			 const char *fn, const char *off)
 {
-	const struct elf_func *f = elf_funcs_find(funcs, fn);
+	const struct elf_func *f = sym_elf_funcs_find(funcs, fn);
 	char name[512], *end;
 	uint64_t n;
 
 	errno = 0;
 	n = strtoull(off, &end, 0);
-	if (prov->id != PROV_UPROBE || has_wildcard(fn) || errno || *end || !*off || *off == '-') {
+	if (prov->id != PROV_UPROBE || util_has_wildcard(fn) || errno || *end || !*off || *off == '-') {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s",
 			   prov->id != PROV_UPROBE ? "a uretprobe fires at its function's return: "
 						     "FUNCTION+OFFSET is for uprobes"
-			   : has_wildcard(fn)	   ? "FUNCTION+OFFSET names one function, no wildcards"
+			   : util_has_wildcard(fn)	   ? "FUNCTION+OFFSET names one function, no wildcards"
 						   : "the offset of FUNCTION+OFFSET is not a number");
 		return -1;
 	}
@@ -362,7 +362,7 @@ static bool needed_defining(const char *path, const char *fn, char *found, size_
 {
 	char needed[16][ELF_NEEDED_LEN], cand[PATH_MAX], err[256];
 	const char *slash = strrchr(path, '/');
-	int k = elf_needed(path, needed, 16);
+	int k = sym_elf_needed(path, needed, 16);
 
 	for (int i = 0; i < k; i++) {
 		struct elf_funcs funcs;
@@ -371,10 +371,10 @@ static bool needed_defining(const char *path, const char *fn, char *found, size_
 			 slash ? path : ".", needed[i]);
 		if (access(cand, R_OK) < 0)
 			continue;
-		if (elf_funcs_load(cand, &funcs, err, sizeof(err)) < 0)
+		if (sym_elf_funcs_load(cand, &funcs, err, sizeof(err)) < 0)
 			continue;
-		bool has = elf_funcs_find(&funcs, fn) != NULL;
-		elf_funcs_free(&funcs);
+		bool has = sym_elf_funcs_find(&funcs, fn) != NULL;
+		sym_elf_funcs_free(&funcs);
 		if (has) {
 			snprintf(found, n, "%s", cand);
 			return true;
@@ -420,13 +420,13 @@ static int missing_function(struct plan *p, const struct provider *prov, struct 
 	struct elf_funcs ofuncs;
 
 	if (needed_defining(path, fn, other, sizeof(other)) &&
-	    elf_funcs_load(other, &ofuncs, err, sizeof(err)) == 0) {
-		const struct elf_func *f = elf_funcs_find(&ofuncs, fn);
+	    sym_elf_funcs_load(other, &ofuncs, err, sizeof(err)) == 0) {
+		const struct elf_func *f = sym_elf_funcs_find(&ofuncs, fn);
 		diag_warn(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
 			  "no function '%s' in %s: attached in %s, the library it needs, which defines it",
 			  fn, path, other);
 		add_inst(p, pr, ap, prov, arena_strdup(&p->arena, other), f->name, f->offset);
-		elf_funcs_free(&ofuncs);
+		sym_elf_funcs_free(&ofuncs);
 		return 1;
 	}
 	if (pr->naps > 1) {
@@ -463,7 +463,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 			   prov->name, prov->name, prov->name);
 		return -1;
 	}
-	if (uprobe_pmu(&retbit) < 0 || (prov->id == PROV_URETPROBE && retbit < 0)) {
+	if (prov_uprobe_pmu(&retbit) < 0 || (prov->id == PROV_URETPROBE && retbit < 0)) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
 			   UPROBE_PMU_DIR);
@@ -471,7 +471,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		return -1;
 	}
 	/* named as given (bpftrace's names): a path as written, a library as found */
-	if (!resolve_file_shown(ap->parts[1], real, path, p->opts->pid)) {
+	if (!prov_resolve_file_shown(ap->parts[1], real, path, p->opts->pid)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
 		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
 		return -1;
@@ -479,7 +479,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	fn = ap->parts[2];
 	if (!strncmp(fn, "0x", 2) || (fn[0] >= '0' && fn[0] <= '9'))
 		return expand_addr(p, prov, pr, ap, path); /* an address in the file */
-	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
 		return -1;
 	}
@@ -487,30 +487,30 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		char *name = arena_strdup(&p->arena, fn), *plus = strchr(name, '+');
 		*plus = 0;
 		int rc = expand_offset(p, prov, pr, ap, path, &funcs, name, plus + 1);
-		elf_funcs_free(&funcs);
+		sym_elf_funcs_free(&funcs);
 		return rc;
 	}
 	for (size_t i = 0; i < funcs.n; i++) {
 		const struct elf_func *f = &funcs.v[i];
 		/* a C++ function by its name as written too: "ns::add(int, int)", "ns::*" */
 		const char *as = f->name;
-		if (has_wildcard(fn) ? !wildcard_match(fn, f->name) : strcmp(fn, f->name)) {
+		if (util_has_wildcard(fn) ? !util_wildcard_match(fn, f->name) : strcmp(fn, f->name)) {
 			as = f->demangled;
-			if (!as || (has_wildcard(fn) ? !wildcard_match(fn, as) : strcmp(fn, as)))
+			if (!as || (util_has_wildcard(fn) ? !util_wildcard_match(fn, as) : strcmp(fn, as)))
 				continue;
 		}
 		add_inst(p, pr, ap, prov, path, as, f->offset);
 		added++;
 	}
 	int rc = 0;
-	if (!added && has_wildcard(fn)) {
+	if (!added && util_has_wildcard(fn)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'", path,
 			   fn);
 		rc = -1;
 	} else if (!added) {
 		rc = missing_function(p, prov, pr, ap, path, fn, &funcs) < 0 ? -1 : 0;
 	}
-	elf_funcs_free(&funcs);
+	sym_elf_funcs_free(&funcs);
 	return rc;
 }
 
@@ -526,31 +526,31 @@ static int list_file(const struct provider *prov, const char *path, const char *
 	struct btf_func f;
 	int n = 0;
 
-	if (elf_funcs_load(path, &funcs, err, sizeof(err)) < 0)
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0)
 		return -1;
 	if (verbose)
-		dwarf_src_init(&d, &a, path);
+		types_dwarf_src_init(&d, &a, path);
 	for (size_t i = 0; i < funcs.n; i++) {
 		/* listed as the file names them (bpftrace 0.17 lists C++ names mangled);
 		   a pattern may match the demangled name too */
 		const char *dname = funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name;
 		snprintf(name, sizeof(name), "%s:%s:%s", prov->name, path, funcs.v[i].name);
-		if ((pattern && *pattern && !wildcard_match(pattern, funcs.v[i].name) &&
-		     !wildcard_match(pattern, dname)) ||
-		    (whole && !wildcard_match(whole, name)))
+		if ((pattern && *pattern && !util_wildcard_match(pattern, funcs.v[i].name) &&
+		     !util_wildcard_match(pattern, dname)) ||
+		    (whole && !util_wildcard_match(whole, name)))
 			continue;
 		fprintf(out, "%s\n", name);
 		/* -lv: the arguments, from the debug info when the file has some */
 		sb_reset(&args);
-		if (verbose && dwarf_src_func(&d, funcs.v[i].name, &f, &args))
+		if (verbose && types_dwarf_src_func(&d, funcs.v[i].name, &f, &args))
 			fputs(sb_str(&args), out);
 		n++;
 	}
 	sb_free(&args);
 	if (verbose)
-		dwarf_src_free(&d);
+		types_dwarf_src_free(&d);
 	arena_free(&a);
-	elf_funcs_free(&funcs);
+	sym_elf_funcs_free(&funcs);
 	return n;
 }
 
@@ -568,7 +568,7 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 		return 0;
 	if (!q->pid && (!file || !pattern))
 		return 0;
-	if (!(files = probe_files(q->whole ? NULL : file, q->pid, q->whole || !file || !*file))) {
+	if (!(files = prov_probe_files(q->whole ? NULL : file, q->pid, q->whole || !file || !*file))) {
 		fprintf(stderr, "lantern: cannot list the functions of '%s'%s\n",
 			file && *file ? file : "the process",
 			q->pid || (file && *file) ? "" : ": without FILE, give -p PID");
@@ -576,14 +576,14 @@ static int uprobe_list(const struct provider *prov, const struct list_query *q, 
 	}
 	for (char **f = files; *f; f++) {
 		int k = list_file(prov, *f, q->whole ? NULL : pattern, q->whole, q->verbose, out);
-		if (k < 0 && !has_wildcard(file ? file : "*")) {
+		if (k < 0 && !util_has_wildcard(file ? file : "*")) {
 			fprintf(stderr, "lantern: cannot list the functions of '%s'\n", *f);
 			n = -1;
 			break;
 		}
 		n += k > 0 ? k : 0;
 	}
-	proc_files_free(files);
+	sym_proc_files_free(files);
 	return n;
 }
 
@@ -597,7 +597,7 @@ static struct type *uprobe_args_type(struct check *c, struct probe_inst *in)
 {
 	const struct uprobe_inst *ui = in->data;
 	struct dwarf_src *d = type_env_dwarf(&c->p->types, ui->path);
-	const struct arch_regs *regs = arch_regs();
+	const struct arch_regs *regs = sys_arch_regs();
 	struct btf_func f;
 	struct type *t;
 
@@ -610,7 +610,7 @@ static struct type *uprobe_args_type(struct check *c, struct probe_inst *in)
 		      (unsigned long long)ui->func_off);
 		return &ty_none;
 	}
-	if (!dwarf_src_func(d, ui->func, &f, NULL)) {
+	if (!types_dwarf_src_func(d, ui->func, &f, NULL)) {
 		CERR(c, in->ap->span, E_UNKNOWN_TYPE, "args of %s need %s's debug info about %s", in->name,
 		     ui->path, ui->func);
 		CHINT(c, "%s", d->dw ? "the function is not in it; arg0, arg1, ... read the registers" : d->err);
@@ -641,27 +641,27 @@ static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 
 	if (e->id == BI_ARGS)
 		return uprobe_args_type(c, c->inst);
-	return regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE, x->func);
+	return prov_regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE, x->func);
 }
 
 static struct val uprobe_gen_builtin(struct gen *g, struct expr *e)
 {
 	if (e->id == BI_ARGS)
 		return reg_val(e->type, g->ctx);
-	return regs_gen_builtin(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
+	return prov_regs_gen_builtin(g, e, ((const struct uprobe_inst *)g->inst->data)->func);
 }
 
-void uprobe_prog_setup(struct plan *p, struct prog *pg)
+void prov_uprobe_prog_setup(struct plan *p, struct prog *pg)
 {
 	pg->type = BPF_PROG_TYPE_KPROBE;
 }
 
-int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen)
 {
 	const struct uprobe_inst *ui = in->data;
 	struct perf_event_attr attr = { 0 };
-	int retbit, type = uprobe_pmu(&retbit);
+	int retbit, type = prov_uprobe_pmu(&retbit);
 	pid_t pid = ac->pid > 0 ? ac->pid : -1;
 
 	attr.type = type;
@@ -671,7 +671,7 @@ int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 	attr.config1 = (uint64_t)(uintptr_t)ui->path; /* uprobe_path */
 	attr.config2 = ui->offset;		       /* probe_offset */
 	attr.config |= ui->ref_ctr << 32;	       /* ref_ctr_offset: config:32-63 */
-	return attach_perf_event_on(ac, prog_fd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name,
+	return prov_attach_perf_event_on(ac, prog_fd, in, &attr, pid, pid < 0 ? 0 : -1, in->prov->name,
 				    err, errlen);
 }
 
@@ -685,9 +685,9 @@ const struct provider prov_uprobe = {
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
 	.gen_args_field = gen_ctx_field,
-	.prog_setup = uprobe_prog_setup,
+	.prog_setup = prov_uprobe_prog_setup,
 	.list = uprobe_list,
-	.attach = uprobe_attach,
+	.attach = prov_uprobe_attach,
 };
 
 const struct provider prov_uretprobe = {
@@ -699,7 +699,7 @@ const struct provider prov_uretprobe = {
 	.expand_end = uprobe_expand_end,
 	.builtin_type = uprobe_builtin_type,
 	.gen_builtin = uprobe_gen_builtin,
-	.prog_setup = uprobe_prog_setup,
+	.prog_setup = prov_uprobe_prog_setup,
 	.list = uprobe_list,
-	.attach = uprobe_attach,
+	.attach = prov_uprobe_attach,
 };

@@ -18,25 +18,25 @@ struct uprobe_inst {
 #define UPROBE_PMU_DIR "/sys/bus/event_source/devices/uprobe"
 
 /* The uprobe PMU's perf type, or -1; *retbit: the config bit for returns. */
-int uprobe_pmu(int *retbit);
+int prov_uprobe_pmu(int *retbit);
 /*
  * FILE of an attach point -> an absolute path of an existing file (out:
  * PATH_MAX bytes): a path, a program in $PATH or a library name; with a
  * pid, a library of that process first.
  */
-bool resolve_file(const char *file, char *out, pid_t pid);
+bool prov_resolve_file(const char *file, char *out, pid_t pid);
 /* The same; *shown: the path as -l shows it (FILE as given, or the library found) */
-bool resolve_file_shown(const char *file, char *out, char *shown, pid_t pid);
+bool prov_resolve_file_shown(const char *file, char *out, char *shown, pid_t pid);
 /*
  * The files FILE of an attach point or a list query names, as shown: one
  * file; with a wildcard, the matching files (the process's mapped files
  * when pid, else the file system's ELF files); empty or NULL, the files
  * process pid maps (only its program when exe_only). NULL-ended, free
- * with proc_files_free(); NULL when FILE names nothing.
+ * with sym_proc_files_free(); NULL when FILE names nothing.
  */
-char **probe_files(const char *file, pid_t pid, bool exe_only);
-void uprobe_prog_setup(struct plan *p, struct prog *pg);
-int uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
+char **prov_probe_files(const char *file, pid_t pid, bool exe_only);
+void prov_uprobe_prog_setup(struct plan *p, struct prog *pg);
+int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen);
 
 #endif

@@ -26,12 +26,12 @@ static int add_file(struct plan *p, const struct provider *prov, struct probe *p
 	struct usdt_sites sites;
 	int added = 0;
 
-	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
+	if (sym_elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
 		return -1;
 	*nsites += sites.n;
 	for (size_t i = 0; i < sites.n; i++) {
 		const struct usdt_site *u = &sites.v[i];
-		if (!wildcard_match(want_prov, u->provider) || !wildcard_match(want_name, u->name))
+		if (!util_wildcard_match(want_prov, u->provider) || !util_wildcard_match(want_name, u->name))
 			continue;
 		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
 		struct uprobe_inst *ui = ARENA_NEW(&p->arena, struct uprobe_inst);
@@ -43,11 +43,11 @@ static int add_file(struct plan *p, const struct provider *prov, struct probe *p
 		plan_add_inst(p, pr, ap, prov, name)->data = ui;
 		added++;
 	}
-	elf_usdt_free(&sites);
+	sym_elf_usdt_free(&sites);
 	return added;
 }
 
-/* The files FILE names (probe_files()), or NULL reported. */
+/* The files FILE names (prov_probe_files()), or NULL reported. */
 static char **usdt_files(struct plan *p, struct attach_point *ap, const char *file)
 {
 	pid_t pid = p->opts->pid;
@@ -59,9 +59,9 @@ static char **usdt_files(struct plan *p, struct attach_point *ap, const char *fi
 		diag_hint(&p->diag, "usdt:FILE:PROVIDER:NAME, or -p PID with usdt::PROVIDER:NAME");
 		return NULL;
 	}
-	if ((files = probe_files(file, pid, false)))
+	if ((files = prov_probe_files(file, pid, false)))
 		return files;
-	if (!*file || (has_wildcard(file) && pid > 0)) {
+	if (!*file || (util_has_wildcard(file) && pid > 0)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot read the mappings of process %d",
 			   (int)pid);
 	} else {
@@ -92,7 +92,7 @@ static int usdt_expand(struct plan *p, const struct provider *prov, struct probe
 		diag_hint(&p->diag, "with -p PID, FILE may be left out: usdt::PROVIDER:NAME");
 		return -1;
 	}
-	if (uprobe_pmu(&retbit) < 0) {
+	if (prov_uprobe_pmu(&retbit) < 0) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
 			   UPROBE_PMU_DIR);
@@ -102,9 +102,9 @@ static int usdt_expand(struct plan *p, const struct provider *prov, struct probe
 		return -1;
 	for (char **f = files; *f; f++, nfiles++) {
 		int n = add_file(p, prov, pr, ap, *f, want_prov, want_name, &nsites);
-		if (n < 0 && !has_wildcard(file) && *file) {
+		if (n < 0 && !util_has_wildcard(file) && *file) {
 			diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot read the USDT notes of %s", *f);
-			proc_files_free(files);
+			sym_proc_files_free(files);
 			return -1;
 		}
 		added += n > 0 ? n : 0;
@@ -123,7 +123,7 @@ static int usdt_expand(struct plan *p, const struct provider *prov, struct probe
 		if (nsites && nfiles == 1)
 			diag_hint(&p->diag, "`lantern -l 'usdt:%s:*'` lists them", files[0]);
 	}
-	proc_files_free(files);
+	sym_proc_files_free(files);
 	return added ? 0 : -1;
 }
 
@@ -141,8 +141,8 @@ static void list_args(const char *args, FILE *out)
 	struct usdt_arg a;
 	char err[128];
 
-	for (unsigned i = 0, n = usdt_arg_count(args); i < n; i++)
-		if (usdt_arg(args, i, &a, err, sizeof(err)) == 0)
+	for (unsigned i = 0, n = types_usdt_arg_count(args); i < n; i++)
+		if (types_usdt_arg(args, i, &a, err, sizeof(err)) == 0)
 			fprintf(out, "    %sint%u arg%u\n", a.is_signed ? "" : "u", a.size * 8, i);
 		else
 			fprintf(out, "    arg%u (%s)\n", i, err);
@@ -156,7 +156,7 @@ static int list_file(const char *path, const char *pattern, const char *whole, b
 	struct usdt_sites sites;
 	int n = 0;
 
-	if (elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
+	if (sym_elf_usdt_load(path, &sites, err, sizeof(err)) < 0)
 		return -1;
 	/* sorted by provider and name, as bpftrace lists them; a probe with several sites once */
 	if (sites.n)
@@ -164,9 +164,9 @@ static int list_file(const char *path, const char *pattern, const char *whole, b
 	for (size_t i = 0; i < sites.n; i++) {
 		const struct usdt_site *u = &sites.v[i];
 		snprintf(name, sizeof(name), "usdt:%s:%s:%s", path, u->provider, u->name);
-		if ((pattern && *pattern && !wildcard_match(pattern, name + strlen(path) + 6) &&
-		     !wildcard_match(pattern, u->name)) ||
-		    (whole && !wildcard_match(whole, name)) || !strcmp(name, last))
+		if ((pattern && *pattern && !util_wildcard_match(pattern, name + strlen(path) + 6) &&
+		     !util_wildcard_match(pattern, u->name)) ||
+		    (whole && !util_wildcard_match(whole, name)) || !strcmp(name, last))
 			continue;
 		snprintf(last, sizeof(last), "%s", name);
 		fprintf(out, "%s\n", name);
@@ -174,7 +174,7 @@ static int list_file(const char *path, const char *pattern, const char *whole, b
 			list_args(u->args, out);
 		n++;
 	}
-	elf_usdt_free(&sites);
+	sym_elf_usdt_free(&sites);
 	return n;
 }
 
@@ -191,7 +191,7 @@ static int usdt_list(const struct provider *prov, const struct list_query *q, FI
 	(void)prov;
 	if (!q->pid && !file)
 		return 0;
-	if (!(files = probe_files(file, q->pid, false))) {
+	if (!(files = prov_probe_files(file, q->pid, false))) {
 		fprintf(stderr, "lantern: cannot list the USDT probes of '%s'%s\n",
 			file && *file ? file : "the process",
 			q->pid || (file && *file) ? "" : ": without FILE, give -p PID");
@@ -199,14 +199,14 @@ static int usdt_list(const struct provider *prov, const struct list_query *q, FI
 	}
 	for (char **f = files; *f; f++) {
 		int k = list_file(*f, q->whole ? NULL : q->part[1], q->whole, q->verbose, out);
-		if (k < 0 && file && *file && !has_wildcard(file)) {
+		if (k < 0 && file && *file && !util_has_wildcard(file)) {
 			fprintf(stderr, "lantern: cannot list the USDT probes of '%s'\n", *f);
 			n = -1;
 			break;
 		}
 		n += k > 0 ? k : 0;
 	}
-	proc_files_free(files);
+	sym_proc_files_free(files);
 	return n;
 }
 
@@ -218,7 +218,7 @@ static struct type *usdt_builtin_type(struct check *c, struct expr *e)
 
 	if (e->id != BI_ARGN)
 		return NULL;
-	if (usdt_arg(ui->usdt_args, strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
+	if (types_usdt_arg(ui->usdt_args, strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s: %s", e->u.name,
 		     c->inst->name, err);
 		return &ty_none;
@@ -234,7 +234,7 @@ static struct val usdt_gen_builtin(struct gen *g, struct expr *e)
 	struct type *t;
 	int32_t r;
 
-	if (usdt_arg(ui->usdt_args, strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
+	if (types_usdt_arg(ui->usdt_args, strtoul(e->u.name + 3, NULL, 10), &a, err, sizeof(err)) < 0) {
 		gen_error(g, e->span, "%s: %s", e->u.name, err);
 		return reg_val(e->type, gen_const(g, 0));
 	}
@@ -248,7 +248,7 @@ static struct val usdt_gen_builtin(struct gen *g, struct expr *e)
 		return reg_val(e->type, r);
 	}
 	// probe_read_user(tmp, size, reg + disp), then the value at tmp
-	struct loc tmp = temp_alloc(g, 8);
+	struct loc tmp = gen_temp_alloc(g, 8);
 	emit(g->ir, ALU64_IMM(BPF_ADD, r, (int32_t)a.val));
 	gen_zero(g, tmp.base, tmp.off, 8);
 	gen_probe_read(g, tmp.base, tmp.off, a.size, r, true, false);
@@ -263,7 +263,7 @@ const struct provider prov_usdt = {
 	.expand = usdt_expand,
 	.builtin_type = usdt_builtin_type,
 	.gen_builtin = usdt_gen_builtin,
-	.prog_setup = uprobe_prog_setup,
+	.prog_setup = prov_uprobe_prog_setup,
 	.list = usdt_list,
-	.attach = uprobe_attach,
+	.attach = prov_uprobe_attach,
 };

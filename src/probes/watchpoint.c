@@ -129,7 +129,7 @@ static bool target_program(const struct options *o, char *out)
 	word[strcspn(word, " \t")] = 0;
 	if (strchr(word, '/'))
 		return realpath(word, out) != NULL;
-	return path_search(word, out, PATH_MAX);
+	return util_path_search(word, out, PATH_MAX);
 }
 
 /* FUNCTION+argN of the -p or -c process: wi's path, func_off and argn; 0, or -1 reported */
@@ -145,7 +145,7 @@ static int expand_func(struct plan *p, const struct provider *prov, struct attac
 
 	*plus = 0;
 	n = strncmp(plus + 1, "arg", 3) ? ~0ul : strtoul(plus + 4, &end, 10);
-	if (n == ~0ul || *end || !plus[4] || arch_perf_arg_reg(n) < 0) {
+	if (n == ~0ul || *end || !plus[4] || sys_arch_perf_arg_reg(n) < 0) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "'%s' is not an argument lantern reads: arg0 to arg%d", plus + 1,
 			   ARCH_MAX_ARGS - 1);
@@ -157,27 +157,27 @@ static int expand_func(struct plan *p, const struct provider *prov, struct attac
 			   prov->name);
 		return -1;
 	}
-	if (uprobe_pmu(&retbit) < 0) {
+	if (prov_uprobe_pmu(&retbit) < 0) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no uprobe PMU (%s): %s:FUNCTION+argN needs it",
 			   UPROBE_PMU_DIR, prov->name);
 		return -1;
 	}
-	if (!target_program(p->opts, path) || elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+	if (!target_program(p->opts, path) || sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot read the functions of %s",
 			   p->opts->pid > 0 ? "the -p process's program" : "the -c command");
 		return -1;
 	}
-	if (!(f = elf_funcs_find(&funcs, fn))) {
+	if (!(f = sym_elf_funcs_find(&funcs, fn))) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
-		elf_funcs_free(&funcs);
+		sym_elf_funcs_free(&funcs);
 		return -1;
 	}
 	wi->path = arena_strdup(&p->arena, path);
 	wi->func_off = f->offset;
 	wi->argn = (int)n;
 	wi->async = prov->id == PROV_ASYNCWATCHPOINT;
-	elf_funcs_free(&funcs);
+	sym_elf_funcs_free(&funcs);
 	snprintf(name, namelen, "%s:%s:%s:%lu:%s:%s", prov->name, path, fn, n, ap->parts[2],
 		 ap->parts[3]);
 	return 0;
@@ -253,11 +253,11 @@ static void watchpoint_prog_setup(struct plan *p, struct prog *pg)
 	pg->type = BPF_PROG_TYPE_PERF_EVENT;
 }
 
-/* attach_perf_event_on(), saying why when the CPU has no debug register left */
+/* prov_attach_perf_event_on(), saying why when the CPU has no debug register left */
 static int open_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 		   struct perf_event_attr *attr, pid_t pid, char *err, size_t errlen)
 {
-	if (attach_perf_event_on(ac, prog_fd, in, attr, pid, -1, "watchpoint", err, errlen) == 0)
+	if (prov_attach_perf_event_on(ac, prog_fd, in, attr, pid, -1, "watchpoint", err, errlen) == 0)
 		return 0;
 	if (errno == ENOSPC)
 		snprintf(err, errlen, "cannot watch %s: every debug register is taken (x86 has 4, "
@@ -368,27 +368,27 @@ static int attach_func(struct attach_ctx *ac, int prog_fd, const struct probe_in
 	bp->disabled = 1;
 	if (open_on(ac, prog_fd, in, bp, pid, err, errlen) < 0)
 		return -1;
-	a = xmalloc(sizeof(*a));
+	a = util_xmalloc(sizeof(*a));
 	*a = (struct arm){ ac->list.data[ac->list.len - 1].perf_fd, *bp, NULL, page, pid, !wi->async };
 	attach_watch_add(ac, -1, arm_ready, arm_release, a); /* freed at teardown from here on */
 	if ((arm_fd = arm_prog(!wi->async, err, errlen)) < 0)
 		return -1;
 	attach_add(ac, arm_fd, -1);
-	attr.type = uprobe_pmu(&retbit);
+	attr.type = prov_uprobe_pmu(&retbit);
 	attr.size = sizeof(attr);
 	attr.config1 = (uint64_t)(uintptr_t)wi->path;
 	attr.config2 = wi->func_off;
 	attr.sample_period = 1;
 	attr.wakeup_events = 1;
 	attr.sample_type = PERF_SAMPLE_REGS_USER;
-	attr.sample_regs_user = 1ull << arch_perf_arg_reg((unsigned)wi->argn);
-	if ((pfd = perf_event_open_fd(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC)) < 0) {
+	attr.sample_regs_user = 1ull << sys_arch_perf_arg_reg((unsigned)wi->argn);
+	if ((pfd = sys_perf_event_open_fd(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC)) < 0) {
 		snprintf(err, errlen, "cannot open a uprobe on %s for process %d: %s", in->name,
 			 (int)pid, strerror(errno));
 		return -1;
 	}
 	ring = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, pfd, 0);
-	if (ring == MAP_FAILED || perf_attach_prog(pfd, arm_fd, &link) < 0) {
+	if (ring == MAP_FAILED || sys_perf_attach_prog(pfd, arm_fd, &link) < 0) {
 		snprintf(err, errlen, "cannot sample the uprobe of %s: %s", in->name, strerror(errno));
 		if (ring != MAP_FAILED)
 			munmap(ring, 2 * page);
@@ -417,7 +417,7 @@ static int watchpoint_attach(struct attach_ctx *ac, const struct prog *pg, int p
 	attr.bp_len = wi->len;
 	attr.sample_period = 1;
 	if (!wi->user)
-		return attach_perf_event_cpus(ac, prog_fd, in, &attr, "watchpoint", err, errlen);
+		return prov_attach_perf_event_cpus(ac, prog_fd, in, &attr, "watchpoint", err, errlen);
 	if (pid <= 0) {
 		snprintf(err, errlen, "%s: no process to watch", in->name);
 		return -1;

@@ -21,7 +21,7 @@ static char *resolve(const char *name)
 
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0 ? strdup(name) : NULL;
-	if (path_search(name, buf, sizeof(buf)))
+	if (util_path_search(name, buf, sizeof(buf)))
 		return strdup(buf);
 	errno = ENOENT;
 	return NULL;
@@ -34,10 +34,10 @@ static char *resolve(const char *name)
  * $(...)): the command runs as written. A NULL-terminated malloc'd vector
  * (the words follow it in the same block), or NULL with err set.
  */
-char **child_split(const char *cmd, char *err, size_t errlen)
+char **rt_child_split(const char *cmd, char *err, size_t errlen)
 {
 	size_t n = strlen(cmd), nwords = 0;
-	char **argv = xmalloc((n / 2 + 2) * sizeof(char *) + n + 1);
+	char **argv = util_xmalloc((n / 2 + 2) * sizeof(char *) + n + 1);
 	char *out = (char *)(argv + n / 2 + 2);
 	const char *p = cmd;
 
@@ -81,7 +81,7 @@ char **child_split(const char *cmd, char *err, size_t errlen)
 	return argv;
 }
 
-int child_spawn(struct session *s)
+int rt_child_spawn(struct session *s)
 {
 	char **argv = s->opts->cmd_argv, **words = NULL;
 	char *file, err[64];
@@ -89,7 +89,7 @@ int child_spawn(struct session *s)
 	pid_t pid;
 
 	if (!argv) {
-		if (!(words = child_split(s->opts->cmd, err, sizeof(err)))) {
+		if (!(words = rt_child_split(s->opts->cmd, err, sizeof(err)))) {
 			fprintf(stderr, "ERROR: -c '%s': %s\n", s->opts->cmd, err);
 			return -1;
 		}
@@ -143,7 +143,7 @@ int child_spawn(struct session *s)
 	return 0;
 }
 
-void child_release(struct session *s)
+void rt_child_release(struct session *s)
 {
 	if (s->child_go_fd >= 0) {
 		if (write(s->child_go_fd, "g", 1) != 1)
@@ -153,7 +153,7 @@ void child_release(struct session *s)
 	}
 }
 
-void child_reap(struct session *s)
+void rt_child_reap(struct session *s)
 {
 	if (s->child_go_fd >= 0) {
 		close(s->child_go_fd); /* never released: it exits by itself */

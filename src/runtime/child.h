@@ -10,12 +10,12 @@
 
 #include "runtime/session.h"
 
-int child_spawn(struct session *s);
+int rt_child_spawn(struct session *s);
 /* -c CMD's words (quotes and backslashes as the shell; nothing expanded): see child.c. */
-char **child_split(const char *cmd, char *err, size_t errlen);
+char **rt_child_split(const char *cmd, char *err, size_t errlen);
 /* Let the child exec. */
-void child_release(struct session *s);
+void rt_child_release(struct session *s);
 /* After the run: stop the child if it still runs, and reap it. */
-void child_reap(struct session *s);
+void rt_child_reap(struct session *s);
 
 #endif

@@ -95,7 +95,7 @@ static void helpers(FILE *f)
 /* A program of n instructions (r0 = 0 ...; exit): the verifier's limit. */
 static bool takes_insns(uint32_t n)
 {
-	struct bpf_insn *insns = xcalloc(n, sizeof(*insns));
+	struct bpf_insn *insns = util_xcalloc(n, sizeof(*insns));
 	bool ok;
 
 	for (uint32_t i = 0; i + 1 < n; i++)
@@ -170,7 +170,7 @@ static bool pmu(const char *name)
 	int retbit;
 
 	snprintf(dir, sizeof(dir), "/sys/bus/event_source/devices/%s", name);
-	return probe_pmu(dir, &retbit) >= 0;
+	return sys_probe_pmu(dir, &retbit) >= 0;
 }
 
 static bool perf_event(uint32_t type, uint64_t config)
@@ -180,7 +180,7 @@ static bool perf_event(uint32_t type, uint64_t config)
 
 	attr.sample_period = 1000000;
 	attr.disabled = 1;
-	fd = perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = sys_perf_event_open_fd(&attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -221,13 +221,13 @@ static void probes(FILE *f)
 		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
 		{.code = BPF_JMP | BPF_EXIT},
 	};
-	bool tracefs = tracefs_path(err, sizeof(err)) != NULL;
+	bool tracefs = sys_tracefs_path(err, sizeof(err)) != NULL;
 
 	fputs("Probe types\n", f);
 	fprintf(f, "  kprobe: %s\n", yes(pmu("kprobe")));
 	fprintf(f, "  uprobe: %s\n", yes(pmu("uprobe")));
 	fprintf(f, "  usdt: %s\n", yes(pmu("uprobe")));
-	fprintf(f, "  tracepoint: %s\n", yes(tracefs && tracefs_category_exists("syscalls")));
+	fprintf(f, "  tracepoint: %s\n", yes(tracefs && sys_tracefs_category_exists("syscalls")));
 	fprintf(f, "  rawtracepoint: %s\n",
 		yes(loads(BPF_PROG_TYPE_RAW_TRACEPOINT, ret0, ARRAY_SIZE(ret0), NULL, 0)));
 	fprintf(f, "  perf_event (profile, interval, software): %s\n",
@@ -238,7 +238,7 @@ static void probes(FILE *f)
 	fputc('\n', f);
 }
 
-int info_print(FILE *f, const char *version)
+int rt_info_print(FILE *f, const char *version)
 {
 	struct utsname u;
 
@@ -257,6 +257,6 @@ int info_print(FILE *f, const char *version)
 	helpers(f);
 	features(f);
 	probes(f);
-	tracefs_release();
+	sys_tracefs_release();
 	return 0;
 }

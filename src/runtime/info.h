@@ -6,6 +6,6 @@
 #include <stdio.h>
 
 /* Probe the kernel and print the sections to f; 0. */
-int info_print(FILE *f, const char *version);
+int rt_info_print(FILE *f, const char *version);
 
 #endif

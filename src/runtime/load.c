@@ -24,14 +24,14 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	char name[16], *log;
 	int *fd = &s->prog_fds[pg->index];
 
-	bpf_obj_name(name, sizeof(name), pg->name);
+	sys_bpf_obj_name(name, sizeof(name), pg->name);
 	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
 			    NULL, 0);
 	if (*fd >= 0)
 		return 0;
 
 	/* Again, with the verifier's log. */
-	log = xmalloc(logsz);
+	log = util_xmalloc(logsz);
 	log[0] = 0;
 	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
 			    log, logsz);
@@ -67,7 +67,7 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	return -1;
 }
 
-int load_all(struct session *s)
+int rt_load_all(struct session *s)
 {
 	struct plan *p = &s->plan;
 	int64_t consts[LC_COUNT_] = {
@@ -76,7 +76,7 @@ int load_all(struct session *s)
 		[LC_SELF_PID] = getpid(),
 	};
 
-	s->prog_fds = xmalloc(sizeof(int) * (p->progs.len + 1));
+	s->prog_fds = util_xmalloc(sizeof(int) * (p->progs.len + 1));
 	for (size_t i = 0; i < p->progs.len; i++)
 		s->prog_fds[i] = -1;
 	if (maps_create(&s->maps, &p->maps, &p->diag, s->opts->verbose) < 0)
@@ -84,11 +84,11 @@ int load_all(struct session *s)
 	vec_foreach(&p->progs, pp)
 	{
 		const struct prog *pg = *pp;
-		struct bpf_insn *insns = xmalloc(sizeof(*insns) * (pg->ninsns + 1));
+		struct bpf_insn *insns = util_xmalloc(sizeof(*insns) * (pg->ninsns + 1));
 		int rc;
 
 		memcpy(insns, pg->insns, sizeof(*insns) * pg->ninsns);
-		rc = bpf_resolve(insns, pg->ninsns, s->maps.fd, s->maps.n, consts);
+		rc = plan_bpf_resolve(insns, pg->ninsns, s->maps.fd, s->maps.n, consts);
 		if (rc < 0)
 			diag_error(&p->diag, pg->probe->span, E_CODEGEN,
 				   "%s: internal error: the code names a map or value that is not there",
@@ -132,7 +132,7 @@ static int attach_one(struct session *s, const struct prog *pg, const struct pro
  * instances of providers whose kernel runs the last attached first
  * (PROV_F_LIFO: uprobes) after the others, in reverse.
  */
-int attach_all(struct session *s)
+int rt_attach_all(struct session *s)
 {
 	/* Tests make the Nth attachment fail, to check the teardown of the others. */
 	const char *inject = getenv("LANTERN_TEST_FAIL_ATTACH");
@@ -189,7 +189,7 @@ static void *closer_main(void *arg)
  */
 #define CLOSERS 64
 
-void detach_all(struct session *s)
+void rt_detach_all(struct session *s)
 {
 	size_t n = s->attach.list.len, nthreads = MIN(CLOSERS, n / 4);
 	pthread_t tid[CLOSERS];
@@ -213,9 +213,9 @@ void detach_all(struct session *s)
 	s->attach.list.len = 0;
 }
 
-void release_all(struct session *s)
+void rt_release_all(struct session *s)
 {
-	detach_all(s);
+	rt_detach_all(s);
 	attach_watches_release(&s->attach);
 	vec_free(&s->attach.list);
 	for (size_t i = 0; s->prog_fds && i < s->plan.progs.len; i++)

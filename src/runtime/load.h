@@ -6,12 +6,12 @@
 #include "runtime/session.h"
 
 /* Create the plan's maps and load its programs (the verifier's log on failure). */
-int load_all(struct session *s);
+int rt_load_all(struct session *s);
 /* Attach every instance through its provider. */
-int attach_all(struct session *s);
+int rt_attach_all(struct session *s);
 /* Release every attachment (the probes stop). */
-void detach_all(struct session *s);
+void rt_detach_all(struct session *s);
 /* Close every program, map, link and perf event of the session. */
-void release_all(struct session *s);
+void rt_release_all(struct session *s);
 
 #endif

@@ -39,9 +39,9 @@
 /* The records waiting, or CONSUME_MS of them: true when some are left. */
 static bool consume(struct loop *l, struct ringbuf *rb)
 {
-	l->deadline = now_ns() + CONSUME_MS * 1000000ull;
+	l->deadline = util_now_ns() + CONSUME_MS * 1000000ull;
 	l->budget_spent = false;
-	ringbuf_consume(rb);
+	sys_ringbuf_consume(rb);
 	if (l->s->opts->buffering != BUFFER_FULL)
 		fflush(l->s->out);
 	return l->budget_spent;
@@ -80,9 +80,9 @@ static void remember_mappings(struct session *s, uint64_t *last)
 		if (sm->user)
 			user = true;
 	}
-	if (!user || !pid || now_ns() - *last < MAPPINGS_MS * 1000000ull)
+	if (!user || !pid || util_now_ns() - *last < MAPPINGS_MS * 1000000ull)
 		return;
-	*last = now_ns();
+	*last = util_now_ns();
 	if (pid == s->cpid) {
 		/* not before the command's exec: until then its mappings are lantern's */
 		char link[64], exe[4096], self[4096];
@@ -111,7 +111,7 @@ static void run_special(struct session *s, enum provider_id id)
 static void report_lost(struct loop *l)
 {
 	struct session *s = l->s;
-	uint64_t lost = map_percpu_sum(&s->maps, s->plan.maps.lost);
+	uint64_t lost = maps_percpu_sum(&s->maps, s->plan.maps.lost);
 
 	if (lost <= s->lost_reported)
 		return;
@@ -148,7 +148,7 @@ static void handle_signal(struct loop *l, int sfd)
 	}
 }
 
-int run_loop(struct session *s)
+int rt_loop(struct session *s)
 {
 	struct loop l = { .s = s };
 	struct ringbuf ringbuf, *rb = &ringbuf;
@@ -166,12 +166,12 @@ int run_loop(struct session *s)
 		sigaddset(&mask, SIGUSR1); /* main() blocks it for the scripts */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	int rbfd = live_fd(&s->maps, s->plan.maps.ringbuf);
-	bool rb_ok = ringbuf_open(rb, rbfd, on_record, &l) == 0;
+	bool rb_ok = sys_ringbuf_open(rb, rbfd, rt_on_record, &l) == 0;
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (sfd < 0 || !rb_ok || efd < 0) {
 		fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
 		if (rb_ok)
-			ringbuf_close(rb);
+			sys_ringbuf_close(rb);
 		if (sfd >= 0)
 			close(sfd);
 		if (efd >= 0)
@@ -184,7 +184,7 @@ int run_loop(struct session *s)
 	ev.data.u32 = 1;
 	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
 	/* debugf(): the trace pipe's messages */
-	trace_pipe_open(&pipe, s);
+	rt_trace_pipe_open(&pipe, s);
 	if (pipe.fd >= 0) {
 		ev.data.u32 = 3;
 		epoll_ctl(efd, EPOLL_CTL_ADD, pipe.fd, &ev);
@@ -203,11 +203,11 @@ int run_loop(struct session *s)
 	run_special(s, PROV_BEGIN);
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
-	trace_pipe_read(&pipe, s); /* BEGIN's debugf() */
+	rt_trace_pipe_read(&pipe, s); /* BEGIN's debugf() */
 	if (!s->done)
-		child_release(s);
+		rt_child_release(s);
 
-	uint64_t last_check = now_ns(), last_maps = 0;
+	uint64_t last_check = util_now_ns(), last_maps = 0;
 	while (!s->done) {
 		/* printf records do not wake us (see gen_output): drain every DRAIN_MS */
 		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), more ? 0 : DRAIN_MS);
@@ -216,10 +216,10 @@ int run_loop(struct session *s)
 		if (n == 0)
 			more = consume(&l, rb);
 		remember_mappings(s, &last_maps);
-		if (now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
+		if (util_now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
 			report_lost(&l);
-			last_check = now_ns();
+			last_check = util_now_ns();
 		}
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u32 == 1)
@@ -227,7 +227,7 @@ int run_loop(struct session *s)
 			else if (evs[i].data.u32 == 2)
 				s->done = true;
 			else if (evs[i].data.u32 == 3)
-				trace_pipe_read(&pipe, s);
+				rt_trace_pipe_read(&pipe, s);
 			else if (evs[i].data.u32 >= 16)
 				s->attach.watches.data[evs[i].data.u32 - 16].ready(
 					s->attach.watches.data[evs[i].data.u32 - 16].arg);
@@ -239,7 +239,7 @@ int run_loop(struct session *s)
 	}
 
 	/* Stop the probes, finish what they sent, then END and the maps. */
-	detach_all(s);
+	rt_detach_all(s);
 	l.discard = l.exit_seen;
 	consume_all(&l, rb);
 	l.discard = false;
@@ -247,8 +247,8 @@ int run_loop(struct session *s)
 	s->done = false;
 	run_special(s, PROV_END);
 	consume_all(&l, rb);
-	trace_pipe_read(&pipe, s); /* what the last events printed */
-	trace_pipe_close(&pipe);
+	rt_trace_pipe_read(&pipe, s); /* what the last events printed */
+	rt_trace_pipe_close(&pipe);
 
 	sb_reset(&l.line);
 	s->fe->finish(s, &l.line);
@@ -259,7 +259,7 @@ int run_loop(struct session *s)
 
 	sb_free(&l.line);
 	sb_free(&l.text);
-	ringbuf_close(rb);
+	sys_ringbuf_close(rb);
 	close(efd);
 	close(sfd);
 	if (pidfd >= 0)

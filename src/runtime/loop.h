@@ -5,6 +5,6 @@
 #include "runtime/session.h"
 
 /* BEGIN, events until exit()/signal/child exit, END, maps. */
-int run_loop(struct session *s);
+int rt_loop(struct session *s);
 
 #endif

@@ -102,7 +102,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return reply(ms, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", sb.s, sb.len);
 	}
 	if (!strcmp(url, "/metrics")) {
-		prometheus_page(ms->oc, map_percpu_sum(ms->oc->maps, ms->lost_map), &sb);
+		out_prometheus_page(ms->oc, maps_percpu_sum(ms->oc->maps, ms->lost_map), &sb);
 		return reply(ms, conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8",
 			     sb.s ? sb.s : strdup(""), sb.len);
 	}
@@ -150,7 +150,7 @@ static int parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *
 	return 0;
 }
 
-struct metrics_server *metrics_start(const char *spec, const struct out_ctx *oc, int lost_map)
+struct metrics_server *rt_metrics_start(const char *spec, const struct out_ctx *oc, int lost_map)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -168,7 +168,7 @@ struct metrics_server *metrics_start(const char *spec, const struct out_ctx *oc,
 			spec);
 		return NULL;
 	}
-	struct metrics_server *ms = xcalloc(1, sizeof(*ms));
+	struct metrics_server *ms = util_xcalloc(1, sizeof(*ms));
 	ms->oc = oc;
 	ms->lost_map = lost_map;
 	if (mhd_open(&ms->api) < 0) {
@@ -194,7 +194,7 @@ struct metrics_server *metrics_start(const char *spec, const struct out_ctx *oc,
 	return ms;
 }
 
-void metrics_stop(struct metrics_server *ms)
+void rt_metrics_stop(struct metrics_server *ms)
 {
 	if (!ms)
 		return;

@@ -11,8 +11,8 @@ struct metrics_server;
  * Serve oc's maps (and the lost-event counter, BPF map lost_map) at spec,
  * "ADDR:PORT". NULL, with the reason on stderr, when it cannot.
  */
-struct metrics_server *metrics_start(const char *spec, const struct out_ctx *oc, int lost_map);
+struct metrics_server *rt_metrics_start(const char *spec, const struct out_ctx *oc, int lost_map);
 /* Stop serving (waits for a scrape in progress); NULL is fine. */
-void metrics_stop(struct metrics_server *ms);
+void rt_metrics_stop(struct metrics_server *ms);
 
 #endif

@@ -28,7 +28,7 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 		struct type *t = f->type;
 		uint64_t u;
 		memset(&tmp[i], 0, sizeof(tmp[i]));
-		vals[i].kind = fmt_kind_of(t);
+		vals[i].kind = out_fmt_kind_of(t);
 		switch (t->kind) {
 		case TY_INT:
 		case TY_PTR:
@@ -45,20 +45,20 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 			vals[i].s.len = u < t->count ? u : t->count;
 			break;
 		case TY_STACK:
-			stack_format(oc, &tmp[i], t, p, "        ");
+			out_stack_format(oc, &tmp[i], t, p, "        ");
 			vals[i].s.p = sb_str(&tmp[i]);
 			vals[i].s.len = tmp[i].len;
 			break;
 		default:
 			/* probe names, tuples: their text */
-			value_format(oc, &tmp[i], t, p);
+			out_value_format(oc, &tmp[i], t, p);
 			vals[i].kind = FMT_ARG_STR;
 			vals[i].s.p = sb_str(&tmp[i]);
 			vals[i].s.len = tmp[i].len;
 			break;
 		}
 	}
-	printf_render(&l->text, r->fmt, vals);
+	out_printf_render(&l->text, r->fmt, vals);
 	for (uint32_t i = 0; i < n; i++)
 		sb_free(&tmp[i]);
 }
@@ -79,7 +79,7 @@ static int rec_exit(struct loop *l, const struct record_desc *r, const uint8_t *
 
 static int rec_print_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	map_print(&l->s->oc, r->map, r->top, r->div, &l->line);
+	out_map_print(&l->s->oc, r->map, r->top, r->div, &l->line);
 	return 0;
 }
 
@@ -98,19 +98,19 @@ static int rec_frontend(struct loop *l, const struct record_desc *r, const uint8
 
 static int rec_clear_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	map_clear(&l->s->maps, r->map);
+	maps_clear(&l->s->maps, r->map);
 	return 0;
 }
 
 static int rec_zero_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	map_zero(&l->s->maps, r->map);
+	maps_zero(&l->s->maps, r->map);
 	return 0;
 }
 
 static int rec_time(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	if (timefmt_time(&l->text, r->text, time(NULL)))
+	if (out_timefmt_time(&l->text, r->text, time(NULL)))
 		l->s->oc.writer->text(&l->line, TEXT_TIME, sb_str(&l->text), l->text.len);
 	else
 		fprintf(stderr, "%s\n", TIMEFMT_ERROR);
@@ -200,7 +200,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_HELPER_ERROR] = rec_helper_error,
 };
 
-int on_record(void *ctx, void *data, size_t size)
+int rt_on_record(void *ctx, void *data, size_t size)
 {
 	struct loop *l = ctx;
 	const struct plan *p = &l->s->plan;
@@ -223,7 +223,7 @@ int on_record(void *ctx, void *data, size_t size)
 	if (l->line.len)
 		fwrite(l->line.s, 1, l->line.len, l->s->out);
 	/* under a flood of records, go back to the loop now and then: signals */
-	if (rc == 0 && !(++l->nrecords & 255) && now_ns() > l->deadline) {
+	if (rc == 0 && !(++l->nrecords & 255) && util_now_ns() > l->deadline) {
 		l->budget_spent = true;
 		return -1;
 	}

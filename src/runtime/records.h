@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the session does with each ring buffer record: a table of handlers
- * by record kind (plan/record.h), called through on_record().
+ * by record kind (plan/record.h), called through rt_on_record().
  */
 #ifndef LANTERN_RUNTIME_RECORDS_H
 #define LANTERN_RUNTIME_RECORDS_H
@@ -16,7 +16,7 @@ struct loop {
 	bool discard;	    /* drop records: those that follow exit() */
 	size_t size;	    /* the record being handled: its bytes */
 	bool exit_seen;
-	uint64_t deadline;  /* now_ns() after which on_record() hands back to the loop */
+	uint64_t deadline;  /* util_now_ns() after which rt_on_record() hands back to the loop */
 	uint64_t nrecords;
 	bool budget_spent;  /* it did: records are waiting */
 };
@@ -25,6 +25,6 @@ struct loop {
  * The ring buffer's callback (ctx: struct loop): 0, or -1 to stop after
  * exit() or when l->deadline passed (budget_spent).
  */
-int on_record(void *ctx, void *data, size_t size);
+int rt_on_record(void *ctx, void *data, size_t size);
 
 #endif

@@ -58,14 +58,14 @@ static int start(struct session *s)
 			E_PERMISSION);
 		return -1;
 	}
-	if ((o->cmd || o->cmd_argv) && child_spawn(s) < 0)
+	if ((o->cmd || o->cmd_argv) && rt_child_spawn(s) < 0)
 		return -1;
-	if (load_all(s) < 0 || (s->fe->loaded && s->fe->loaded(s) < 0))
+	if (rt_load_all(s) < 0 || (s->fe->loaded && s->fe->loaded(s) < 0))
 		return -1;
 	if (o->dry_run)
 		return 1;
 	/* the maps exist: serve them from now on (a bad address fails before any probe attaches) */
-	if (o->metrics && !(s->metrics = metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
+	if (o->metrics && !(s->metrics = rt_metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
 		return -1;
 	flush_diag(s); /* warnings before the output */
 	if (!o->quiet && !s->fe->quiet) {
@@ -75,7 +75,7 @@ static int start(struct session *s)
 		fflush(s->out);
 		sb_free(&sb);
 	}
-	return attach_all(s) < 0 ? -1 : 0;
+	return rt_attach_all(s) < 0 ? -1 : 0;
 }
 
 /* lantern scripts: compile(), with the -d stages it shows */
@@ -103,27 +103,27 @@ static void script_finish(struct session *s, struct strbuf *out)
 	if (f == OUTPUT_TEXT || f == OUTPUT_JSON)
 		fputs("\n\n", stdout);
 	fflush(stdout);
-	if (f == OUTPUT_FOLDED && !plan_has_stack_map(&s->plan))
+	if (f == OUTPUT_FOLDED && !out_plan_has_stack_map(&s->plan))
 		fputs("lantern: -f folded prints the maps keyed by kstack or ustack, and no map is "
 		      "(e.g. @[kstack, comm] = count())\n",
 		      stderr);
-	maps_print_all(&s->oc, out);
+	out_maps_print_all(&s->oc, out);
 	if (out->len) /* the maps before what the flame graph says */
 		fwrite(out->s, 1, out->len, s->out);
 	fflush(s->out);
 	sb_reset(out);
 	if (s->opts->flamegraph &&
-	    flamegraph_write(&s->oc, s->opts->flamegraph, "Flame Graph") < 0 && !s->exit_code)
+	    out_flamegraph_write(&s->oc, s->opts->flamegraph, "Flame Graph") < 0 && !s->exit_code)
 		s->exit_code = 1;
 }
 
 /* SIGUSR1: the maps, without the blank lines of the end (as bpftrace) */
 static void script_dump(struct session *s, struct strbuf *out)
 {
-	maps_print_all(&s->oc, out);
+	out_maps_print_all(&s->oc, out);
 }
 
-const struct frontend script_frontend = {
+const struct frontend rt_script_frontend = {
 	.build = script_build,
 	.finish = script_finish,
 	.dump = script_dump,
@@ -135,26 +135,26 @@ static void session_init(struct session *s, struct options *o, const struct fron
 	s->opts = o;
 	s->fe = fe;
 	s->child_go_fd = -1;
-	s->start_ns = now_ns();
+	s->start_ns = util_now_ns();
 	s->out = stdout;
-	s->oc = (struct out_ctx){ &s->plan, &s->maps, writer_for(o->format) };
+	s->oc = (struct out_ctx){ &s->plan, &s->maps, out_writer_for(o->format) };
 	s->attach.pid = o->pid;
 }
 
 static void session_free(struct session *s)
 {
-	metrics_stop(s->metrics);
+	rt_metrics_stop(s->metrics);
 	s->metrics = NULL;
-	release_all(s);
-	child_reap(s);
-	symbols_release();
+	rt_release_all(s);
+	rt_child_reap(s);
+	sym_release();
 	if (s->out && s->out != stdout && s->out != stderr)
 		fclose(s->out);
 	else
 		fflush(stdout);
 	s->out = NULL;
 	plan_free(&s->plan);
-	tracefs_release();
+	sys_tracefs_release();
 }
 
 int session_run(struct options *o, const struct frontend *fe)
@@ -183,7 +183,7 @@ int session_run(struct options *o, const struct frontend *fe)
 	rc = start(&s);
 	flush_diag(&s);
 	if (rc == 0) {
-		rc = run_loop(&s);
+		rc = rt_loop(&s);
 		flush_diag(&s);
 	}
 

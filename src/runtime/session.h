@@ -39,7 +39,7 @@ struct frontend {
 };
 
 /* lantern scripts: compile() and the maps at the end, as bpftrace prints them */
-extern const struct frontend script_frontend;
+extern const struct frontend rt_script_frontend;
 
 struct session {
 	struct options *opts;

@@ -18,7 +18,7 @@
 
 #define PRINTK_TAG "bpf_trace_printk: "
 
-void trace_pipe_open(struct trace_pipe *tp, struct session *s)
+void rt_trace_pipe_open(struct trace_pipe *tp, struct session *s)
 {
 	char err[256], path[4096];
 	const char *root;
@@ -26,7 +26,7 @@ void trace_pipe_open(struct trace_pipe *tp, struct session *s)
 	tp->fd = -1;
 	if (!s->plan.uses_debugf)
 		return;
-	if (!(root = tracefs_path(err, sizeof(err)))) {
+	if (!(root = sys_tracefs_path(err, sizeof(err)))) {
 		fprintf(stderr, "WARNING: debugf() output is not shown: %s\n", err);
 		return;
 	}
@@ -58,7 +58,7 @@ static void one_line(struct session *s, const char *line, size_t n, struct strbu
 	s->oc.writer->text(out, TEXT_PRINTF, text->s, text->len);
 }
 
-void trace_pipe_read(struct trace_pipe *tp, struct session *s)
+void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s)
 {
 	char buf[8192];
 	struct strbuf out = { 0 }, text = { 0 };
@@ -87,7 +87,7 @@ void trace_pipe_read(struct trace_pipe *tp, struct session *s)
 	sb_free(&text);
 }
 
-void trace_pipe_close(struct trace_pipe *tp)
+void rt_trace_pipe_close(struct trace_pipe *tp)
 {
 	if (tp->fd >= 0)
 		close(tp->fd);

@@ -17,9 +17,9 @@ struct trace_pipe {
 };
 
 /* Open the trace pipe if the plan calls debugf(); fd -1 otherwise (a warning says why). */
-void trace_pipe_open(struct trace_pipe *tp, struct session *s);
+void rt_trace_pipe_open(struct trace_pipe *tp, struct session *s);
 /* The messages waiting: each bpf_trace_printk line's text, through the session's writer. */
-void trace_pipe_read(struct trace_pipe *tp, struct session *s);
-void trace_pipe_close(struct trace_pipe *tp);
+void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s);
+void rt_trace_pipe_close(struct trace_pipe *tp);
 
 #endif

@@ -22,7 +22,7 @@ static struct type *check_cpid(struct check *c, struct expr *e)
 	return &ty_u32;
 }
 
-struct type *check_not_here(struct check *c, struct expr *e)
+struct type *sema_check_not_here(struct check *c, struct expr *e)
 {
 	CERR(c, e->span, E_BUILTIN_CONTEXT, "%s is not available in %s probes", e->u.name,
 	     c->inst->prov->name);
@@ -40,7 +40,7 @@ static struct type *check_provider_builtin(struct check *c, struct expr *e)
 
 	if (t)
 		return t;
-	check_not_here(c, e);
+	sema_check_not_here(c, e);
 	switch (e->id) {
 	case BI_ARGS:
 		CHINT(c, "args gives the fields of tracepoint probes");
@@ -75,7 +75,7 @@ static struct type *check_stack_builtin(struct check *c, struct expr *e)
 	return type_stack(&c->p->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
 }
 
-const struct builtin_def builtin_defs[BI_COUNT_] = {
+const struct builtin_def sema_builtin_defs[BI_COUNT_] = {
 	[BI_PID] = { "pid", BI_PID, &ty_u64, NULL },
 	[BI_TID] = { "tid", BI_TID, &ty_u64, NULL },
 	[BI_UID] = { "uid", BI_UID, &ty_u64, NULL },
@@ -95,25 +95,25 @@ const struct builtin_def builtin_defs[BI_COUNT_] = {
 	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_provider_builtin },
 	[BI_FUNC] = { "func", BI_FUNC, NULL, check_provider_builtin },
 	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_provider_builtin },
-	[BI_SARGN] = { "sarg", BI_SARGN, NULL, check_sarg },
+	[BI_SARGN] = { "sarg", BI_SARGN, NULL, sema_check_sarg },
 	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_stack_builtin },
 	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_stack_builtin },
-	[BI_USERNAME] = { "username", BI_USERNAME, NULL, check_username },
+	[BI_USERNAME] = { "username", BI_USERNAME, NULL, sema_check_username },
 };
 
-const struct builtin_def *builtin_lookup(const char *name)
+const struct builtin_def *sema_builtin_lookup(const char *name)
 {
 	for (int i = 0; i < BI_COUNT_; i++) {
-		const char *n = builtin_defs[i].name;
+		const char *n = sema_builtin_defs[i].name;
 		size_t len = strlen(n);
 		if (i == BI_ARGN || i == BI_SARGN) {
 			/* arg0, arg1, ... */
 			if (!strncmp(name, n, len) && name[len] && strspn(name + len, "0123456789") == strlen(name + len))
-				return &builtin_defs[i];
+				return &sema_builtin_defs[i];
 			continue;
 		}
 		if (!strcmp(name, n))
-			return &builtin_defs[i];
+			return &sema_builtin_defs[i];
 	}
 	return NULL;
 }
@@ -127,7 +127,7 @@ static struct type *check_str(struct check *c, struct expr *e)
 	if (e->u.call.args.n == 2) {
 		struct expr *l = e->u.call.args.v[1];
 		if (l->kind == EXPR_INT) {
-			check_expr(c, l);
+			sema_check_expr(c, l);
 			len = (int64_t)l->u.ival + 1;
 			if (l->u.ival > STRLEN_MAX) {
 				CERR(c, l->span, E_TOO_BIG, "str()'s length is at most %d", STRLEN_MAX);
@@ -137,7 +137,7 @@ static struct type *check_str(struct check *c, struct expr *e)
 			if (len > c->p->strlen)
 				len = c->p->strlen;
 		} else {
-			check_int(c, l, "str()'s length");
+			sema_check_int(c, l, "str()'s length");
 		}
 	}
 	if (a->kind == EXPR_POSITIONAL) {
@@ -147,7 +147,7 @@ static struct type *check_str(struct check *c, struct expr *e)
 		const char *text = n >= 1 && n <= (uint32_t)c->p->opts->nparams ? c->p->opts->params[n - 1] : "";
 		return type_str(&c->p->arena, strlen(text) + 1);
 	}
-	struct type *t = check_expr(c, a);
+	struct type *t = sema_check_expr(c, a);
 	if (t->kind == TY_STR)
 		return t;
 	if (t->kind != TY_NONE && t->kind != TY_INT && t->kind != TY_PTR) {
@@ -161,19 +161,19 @@ static struct type *check_str(struct check *c, struct expr *e)
 static struct type *check_exit(struct check *c, struct expr *e)
 {
 	if (e->u.call.args.n)
-		check_int(c, e->u.call.args.v[0], "exit()");
+		sema_check_int(c, e->u.call.args.v[0], "exit()");
 	return &ty_void;
 }
 
 static struct type *check_agg(struct check *c, struct expr *e)
 {
-	const struct func_def *fd = &func_defs[e->id];
+	const struct func_def *fd = &sema_func_defs[e->id];
 	bool is_signed = true;
 
 	if (fd->id == FN_COUNT)
 		return &ty_count;
 	struct expr *a = e->u.call.args.v[0];
-	if (!check_int(c, a, fd->name))
+	if (!sema_check_int(c, a, fd->name))
 		return &ty_none;
 	is_signed = a->type->is_signed;
 	if (fd->id != FN_LHIST)
@@ -182,10 +182,10 @@ static struct type *check_agg(struct check *c, struct expr *e)
 	int64_t v[3];
 	const char *names[3] = { "lhist()'s min", "lhist()'s max", "lhist()'s step" };
 	for (int i = 0; i < 3; i++)
-		if (!check_const_int(c, e->u.call.args.v[i + 1], &v[i], names[i]))
+		if (!sema_check_const_int(c, e->u.call.args.v[i + 1], &v[i], names[i]))
 			return &ty_none;
 	struct strbuf err = { 0 };
-	if (!lhist_check(v[0], v[1], v[2], &err)) {
+	if (!maps_lhist_check(v[0], v[1], v[2], &err)) {
 		CERR(c, e->span, E_ARG_TYPE, "%s", sb_str(&err));
 		sb_free(&err);
 		return &ty_none;
@@ -200,12 +200,12 @@ static struct type *check_agg(struct check *c, struct expr *e)
 /* delete(@m[k]), clear(@m), zero(@m), print(@m [, top [, div]]) */
 static struct type *check_map_arg(struct check *c, struct expr *e)
 {
-	const struct func_def *fd = &func_defs[e->id];
+	const struct func_def *fd = &sema_func_defs[e->id];
 	struct expr *a = e->u.call.args.v[0];
 
 	if (a->kind != EXPR_MAP && fd->id == FN_PRINT) {
 		/* print(value): integers, strings, tuples, structs, arrays, ... */
-		struct type *t = check_expr(c, a);
+		struct type *t = sema_check_expr(c, a);
 		if (e->u.call.args.n > 1)
 			CERR(c, e->span, E_ARG_COUNT, "print() of a value takes no top or div");
 		else if (t->kind == TY_VOID || t->kind == TY_CTX || type_is_agg(t))
@@ -214,16 +214,16 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 	}
 	if (a->kind != EXPR_MAP) {
 		CERR(c, a->span, E_ARG_TYPE, "%s() expects a map", fd->name);
-		check_expr(c, a);
+		sema_check_expr(c, a);
 		return &ty_void;
 	}
-	struct map_info *m = map_get(c, a->u.map.name, a->span);
+	struct map_info *m = sema_map_get(c, a->u.map.name, a->span);
 	a->info = m;
 	if (fd->id == FN_DELETE) {
 		if (!a->u.map.keys.n && m->nkeys > 0)
 			CERR(c, a->span, E_ARG_COUNT, "delete() needs a key of @%s", m->name);
 		else
-			map_learn_keys(c, m, a);
+			sema_map_learn_keys(c, m, a);
 	} else if (a->u.map.keys.n) {
 		CERR(c, a->span, E_ARG_TYPE, "%s() expects a whole map, without a key", fd->name);
 		CHINT(c, "use %s(@%s)", fd->name, m->name);
@@ -231,7 +231,7 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 	/* print(@m, top, div): constants, kept on the call for codegen */
 	int64_t *td = ARENA_ARRAY(&c->p->arena, int64_t, 2);
 	for (uint32_t i = 1; i < e->u.call.args.n; i++)
-		if (!check_const_int(c, e->u.call.args.v[i], &td[i - 1], "print()'s top and div"))
+		if (!sema_check_const_int(c, e->u.call.args.v[i], &td[i - 1], "print()'s top and div"))
 			td[i - 1] = 0;
 	e->info = td;
 	if (c->final && !m->value)
@@ -266,7 +266,7 @@ static struct type *check_stack_call(struct check *c, struct expr *e)
 		i++;
 	}
 	if (n > i) {
-		if (!check_const_int(c, a[i], &frames, "the number of frames"))
+		if (!sema_check_const_int(c, a[i], &frames, "the number of frames"))
 			return &ty_none;
 		if (frames < 1 || frames > STACK_MAX_FRAMES) {
 			CERR(c, a[i]->span, E_TOO_BIG, "a stack keeps 1 to %d frames", STACK_MAX_FRAMES);
@@ -285,7 +285,7 @@ static struct type *check_stack_call(struct check *c, struct expr *e)
 /* ksym(addr), usym(addr): printed as the function holding addr */
 static struct type *check_sym(struct check *c, struct expr *e)
 {
-	struct type *t = check_expr(c, e->u.call.args.v[0]);
+	struct type *t = sema_check_expr(c, e->u.call.args.v[0]);
 
 	if (t->kind != TY_NONE && t->kind != TY_INT && t->kind != TY_PTR) {
 		CERR(c, e->u.call.args.v[0]->span, E_ARG_TYPE, "%s() expects an address, got %s",
@@ -304,7 +304,7 @@ static struct type *check_strftime(struct check *c, struct expr *e)
 		CERR(c, a[0]->span, E_ARG_TYPE, "strftime() expects a format string literal");
 		return &ty_none;
 	}
-	if (!check_int(c, a[1], "strftime()'s time"))
+	if (!sema_check_int(c, a[1], "strftime()'s time"))
 		return &ty_none;
 	return type_timestamp(&c->p->arena, a[0]->u.str);
 }
@@ -317,7 +317,7 @@ static struct type *check_system(struct check *c, struct expr *e)
 		CHINT(c, "run lantern with --unsafe to allow it");
 		return &ty_void;
 	}
-	return check_printf(c, e);
+	return sema_check_printf(c, e);
 }
 
 /* reg("ip"): a register of the probed task, in probes whose context is its registers */
@@ -335,7 +335,7 @@ static struct type *check_reg(struct check *c, struct expr *e)
 		CERR(c, a->span, E_ARG_TYPE, "reg() expects a register name, such as \"ip\"");
 		return &ty_none;
 	}
-	if (arch_reg_offset(a->u.str) < 0) {
+	if (sys_arch_reg_offset(a->u.str) < 0) {
 		CERR(c, a->span, E_ARG_TYPE, "'%s' is not a register lantern knows", a->u.str);
 		return &ty_none;
 	}
@@ -363,7 +363,7 @@ static struct type *check_kaddr(struct check *c, struct expr *e)
 		CERR(c, a->span, E_ARG_TYPE, "kaddr() expects a symbol name");
 		return &ty_none;
 	}
-	if (!ksym_address(a->u.str)) {
+	if (!sym_ksym_address(a->u.str)) {
 		CERR(c, a->span, E_UNKNOWN_SYMBOL, "no kernel symbol '%s' in /proc/kallsyms", a->u.str);
 		CHINT(c, "data symbols are listed only by kernels built with CONFIG_KALLSYMS_ALL");
 		return &ty_none;
@@ -375,7 +375,7 @@ static struct type *check_kaddr(struct check *c, struct expr *e)
 static struct type *check_addr_space(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
-	struct type *t = check_expr(c, a);
+	struct type *t = sema_check_expr(c, a);
 
 	if (t->kind == TY_INT)
 		return type_ptr(&c->p->arena, &ty_u8, e->id == FN_UPTR);
@@ -385,14 +385,14 @@ static struct type *check_addr_space(struct check *c, struct expr *e)
 			     e->u.call.name, type_str_of(t));
 		return &ty_none;
 	}
-	return type_in_space(c, t, e->id == FN_UPTR);
+	return sema_type_in_space(c, t, e->id == FN_UPTR);
 }
 
 /* join(char **argv [, "delimiter"]) */
 static struct type *check_join(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
-	struct type *t = check_expr(c, a[0]);
+	struct type *t = sema_check_expr(c, a[0]);
 
 	if (t->kind != TY_NONE && t->kind != TY_PTR && t->kind != TY_INT)
 		CERR(c, a[0]->span, E_ARG_TYPE,
@@ -406,8 +406,8 @@ static struct type *check_join(struct check *c, struct expr *e)
 
 #define AGG(n, id, nmin, nmax, kind) { n, id, nmin, nmax, FK_AGG, kind, check_agg, NULL }
 
-const struct func_def func_defs[FN_COUNT_] = {
-	[FN_PRINTF] = { "printf", FN_PRINTF, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
+const struct func_def sema_func_defs[FN_COUNT_] = {
+	[FN_PRINTF] = { "printf", FN_PRINTF, 1, 64, FK_VOID, 0, sema_check_printf, gen_call_printf },
 	[FN_STR] = { "str", FN_STR, 1, 2, FK_VALUE, 0, check_str, gen_call_str },
 	[FN_EXIT] = { "exit", FN_EXIT, 0, 1, FK_VOID, 0, check_exit, gen_call_exit },
 	[FN_COUNT] = AGG("count", FN_COUNT, 0, 0, TY_COUNT),
@@ -430,33 +430,33 @@ const struct func_def func_defs[FN_COUNT_] = {
 	[FN_USYM] = { "usym", FN_USYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
 	[FN_STRFTIME] = { "strftime", FN_STRFTIME, 2, 2, FK_VALUE, 0, check_strftime, gen_strftime },
 	[FN_SYSTEM] = { "system", FN_SYSTEM, 1, 64, FK_VOID, 0, check_system, gen_call_printf },
-	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, check_printf, gen_call_printf },
+	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, sema_check_printf, gen_call_printf },
 	[FN_REG] = { "reg", FN_REG, 1, 1, FK_VALUE, 0, check_reg, gen_reg },
 	[FN_KADDR] = { "kaddr", FN_KADDR, 1, 1, FK_VALUE, 0, check_kaddr, gen_kaddr },
 	[FN_UPTR] = { "uptr", FN_UPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
 	[FN_KPTR] = { "kptr", FN_KPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
-	[FN_BUF] = { "buf", FN_BUF, 1, 2, FK_VALUE, 0, check_buf, gen_buf },
-	[FN_BSWAP] = { "bswap", FN_BSWAP, 1, 1, FK_VALUE, 0, check_bswap, gen_bswap },
-	[FN_STRNCMP] = { "strncmp", FN_STRNCMP, 3, 3, FK_VALUE, 0, check_strncmp, gen_strncmp },
-	[FN_STRCONTAINS] = { "strcontains", FN_STRCONTAINS, 2, 2, FK_VALUE, 0, check_strcontains,
+	[FN_BUF] = { "buf", FN_BUF, 1, 2, FK_VALUE, 0, sema_check_buf, gen_buf },
+	[FN_BSWAP] = { "bswap", FN_BSWAP, 1, 1, FK_VALUE, 0, sema_check_bswap, gen_bswap },
+	[FN_STRNCMP] = { "strncmp", FN_STRNCMP, 3, 3, FK_VALUE, 0, sema_check_strncmp, gen_strncmp },
+	[FN_STRCONTAINS] = { "strcontains", FN_STRCONTAINS, 2, 2, FK_VALUE, 0, sema_check_strcontains,
 			     gen_strcontains },
-	[FN_STRERROR] = { "strerror", FN_STRERROR, 1, 1, FK_VALUE, 0, check_int_text, gen_int_text },
-	[FN_NTOP] = { "ntop", FN_NTOP, 1, 2, FK_VALUE, 0, check_ntop, gen_ntop },
-	[FN_PTON] = { "pton", FN_PTON, 1, 1, FK_VALUE, 0, check_pton, gen_pton },
-	[FN_MACADDR] = { "macaddr", FN_MACADDR, 1, 1, FK_VALUE, 0, check_macaddr, gen_macaddr },
-	[FN_CGROUP_PATH] = { "cgroup_path", FN_CGROUP_PATH, 1, 2, FK_VALUE, 0, check_int_text,
+	[FN_STRERROR] = { "strerror", FN_STRERROR, 1, 1, FK_VALUE, 0, sema_check_int_text, gen_int_text },
+	[FN_NTOP] = { "ntop", FN_NTOP, 1, 2, FK_VALUE, 0, sema_check_ntop, gen_ntop },
+	[FN_PTON] = { "pton", FN_PTON, 1, 1, FK_VALUE, 0, sema_check_pton, gen_pton },
+	[FN_MACADDR] = { "macaddr", FN_MACADDR, 1, 1, FK_VALUE, 0, sema_check_macaddr, gen_macaddr },
+	[FN_CGROUP_PATH] = { "cgroup_path", FN_CGROUP_PATH, 1, 2, FK_VALUE, 0, sema_check_int_text,
 			     gen_int_text },
-	[FN_DEBUGF] = { "debugf", FN_DEBUGF, 1, 4, FK_VOID, 0, check_debugf, gen_call_debugf },
-	[FN_SIGNAL] = { "signal", FN_SIGNAL, 1, 1, FK_VOID, 0, check_signal, gen_call_signal },
-	[FN_OVERRIDE] = { "override", FN_OVERRIDE, 1, 1, FK_VOID, 0, check_kprobe_only, NULL },
-	[FN_CGROUPID] = { "cgroupid", FN_CGROUPID, 1, 1, FK_VALUE, 0, check_cgroupid, gen_cgroupid },
-	[FN_PATH] = { "path", FN_PATH, 1, 1, FK_VALUE, 0, check_kprobe_only, NULL },
+	[FN_DEBUGF] = { "debugf", FN_DEBUGF, 1, 4, FK_VOID, 0, sema_check_debugf, gen_call_debugf },
+	[FN_SIGNAL] = { "signal", FN_SIGNAL, 1, 1, FK_VOID, 0, sema_check_signal, gen_call_signal },
+	[FN_OVERRIDE] = { "override", FN_OVERRIDE, 1, 1, FK_VOID, 0, sema_check_kprobe_only, NULL },
+	[FN_CGROUPID] = { "cgroupid", FN_CGROUPID, 1, 1, FK_VALUE, 0, sema_check_cgroupid, gen_cgroupid },
+	[FN_PATH] = { "path", FN_PATH, 1, 1, FK_VALUE, 0, sema_check_kprobe_only, NULL },
 };
 
-const struct func_def *func_lookup(const char *name)
+const struct func_def *sema_func_lookup(const char *name)
 {
 	for (int i = 0; i < FN_COUNT_; i++)
-		if (!strcmp(name, func_defs[i].name))
-			return &func_defs[i];
+		if (!strcmp(name, sema_func_defs[i].name))
+			return &sema_func_defs[i];
 	return NULL;
 }

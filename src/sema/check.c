@@ -31,9 +31,9 @@ static bool is_truthy(const struct type *t)
 	return t->kind == TY_INT || t->kind == TY_PTR;
 }
 
-bool check_int(struct check *c, struct expr *e, const char *what)
+bool sema_check_int(struct check *c, struct expr *e, const char *what)
 {
-	struct type *t = check_expr(c, e);
+	struct type *t = sema_check_expr(c, e);
 
 	if (t->kind == TY_INT || t->kind == TY_NONE)
 		return t->kind == TY_INT;
@@ -58,22 +58,22 @@ static bool positional_int(const struct plan *p, uint32_t n, int64_t *v)
 	return !*end && !errno;
 }
 
-bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what)
+bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what)
 {
 	switch (e->kind) {
 	case EXPR_INT:
-		check_expr(c, e);
+		sema_check_expr(c, e);
 		*v = (int64_t)e->u.ival;
 		return true;
 	case EXPR_POSITIONAL:
-		check_expr(c, e);
+		sema_check_expr(c, e);
 		return positional_int(c->p, e->u.num, v);
 	case EXPR_POSCOUNT:
-		check_expr(c, e);
+		sema_check_expr(c, e);
 		*v = c->p->opts->nparams;
 		return true;
 	case EXPR_UNARY:
-		if (e->u.unary.op == OP_NEG && check_const_int(c, e->u.unary.operand, v, what)) {
+		if (e->u.unary.op == OP_NEG && sema_check_const_int(c, e->u.unary.operand, v, what)) {
 			*v = -*v;
 			e->type = &ty_s64;
 			return true;
@@ -82,17 +82,17 @@ bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *wh
 	default:
 		break;
 	}
-	check_expr(c, e);
+	sema_check_expr(c, e);
 	CERR(c, e->span, E_NOT_CONSTANT, "%s must be an integer constant", what);
 	return false;
 }
 
 static struct type *check_map_expr(struct check *c, struct expr *e)
 {
-	struct map_info *m = map_get(c, e->u.map.name, e->span);
+	struct map_info *m = sema_map_get(c, e->u.map.name, e->span);
 
 	e->info = m;
-	map_learn_keys(c, m, e);
+	sema_map_learn_keys(c, m, e);
 	return m->value ? m->value : &ty_none;
 }
 
@@ -102,10 +102,10 @@ static const char *suggest_func(const char *name)
 	unsigned bestd = 3;
 
 	for (int i = 0; i < FN_COUNT_; i++) {
-		unsigned d = edit_distance(name, func_defs[i].name, bestd);
+		unsigned d = util_edit_distance(name, sema_func_defs[i].name, bestd);
 		if (d < bestd) {
 			bestd = d;
-			best = func_defs[i].name;
+			best = sema_func_defs[i].name;
 		}
 	}
 	return best;
@@ -115,7 +115,7 @@ enum call_ctx { IN_STMT, IN_VALUE };
 
 static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ctx)
 {
-	const struct func_def *fd = func_lookup(e->u.call.name);
+	const struct func_def *fd = sema_func_lookup(e->u.call.name);
 	uint32_t n = e->u.call.args.n;
 
 	if (!fd) {
@@ -125,7 +125,7 @@ static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ct
 		if (s)
 			CHINT(c, "did you mean '%s'?", s);
 		for (uint32_t i = 0; i < n; i++)
-			check_expr(c, e->u.call.args.v[i]);
+			sema_check_expr(c, e->u.call.args.v[i]);
 		return &ty_none;
 	}
 	e->id = fd->id;
@@ -155,7 +155,7 @@ static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ct
 /* `$x = ...` and `@m[k] = ...`: the value's type for the target. */
 static struct type *check_value(struct check *c, struct expr *v)
 {
-	struct type *t = check_expr(c, v);
+	struct type *t = sema_check_expr(c, v);
 
 	if (type_is_agg(t)) {
 		CERR(c, v->span, E_AGG_MISUSE, "the value of an aggregation (%s) cannot be copied",
@@ -221,14 +221,14 @@ static void warn_signed_div(struct check *c, enum op op, struct span sp, bool lh
 	if (!c->final || !(lhs || rhs))
 		return;
 	diag_warn(&c->p->diag, sp, E_BAD_OPERAND,
-		  "signed operands for '%s' are divided as unsigned (as bpftrace does)", op_str(op));
+		  "signed operands for '%s' are divided as unsigned (as bpftrace does)", ast_op_str(op));
 	diag_hint(&c->p->diag, "cast an operand to an unsigned type to silence this");
 }
 
 static struct type *check_binary(struct check *c, struct expr *e)
 {
 	enum op op = e->u.binary.op;
-	struct type *a = check_expr(c, e->u.binary.lhs), *b = check_expr(c, e->u.binary.rhs);
+	struct type *a = sema_check_expr(c, e->u.binary.lhs), *b = sema_check_expr(c, e->u.binary.rhs);
 
 	if (a->kind == TY_NONE || b->kind == TY_NONE)
 		return &ty_none;
@@ -237,10 +237,10 @@ static struct type *check_binary(struct check *c, struct expr *e)
 	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
 		return &ty_s64;
 	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
-		return check_ptr_arith(c, e, a, b);
+		return sema_check_ptr_arith(c, e, a, b);
 	if (!is_truthy(a) || !is_truthy(b)) {
 		CERR(c, e->span, E_TYPE_MISMATCH, "type mismatch for '%s': comparing %s with %s",
-		     op_str(op), type_str_of(a), type_str_of(b));
+		     ast_op_str(op), type_str_of(a), type_str_of(b));
 		return &ty_none;
 	}
 	warn_mixed_signs(c, op, e->span, a, b, e->u.binary.lhs, e->u.binary.rhs);
@@ -269,11 +269,11 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 	struct expr *x = e->u.unary.operand;
 
 	if (x->kind == EXPR_MAP) {
-		struct map_info *m = map_get(c, x->u.map.name, x->span);
+		struct map_info *m = sema_map_get(c, x->u.map.name, x->span);
 		x->info = m;
-		map_learn_keys(c, m, x);
+		sema_map_learn_keys(c, m, x);
 		if (!m->value)
-			map_learn_value(c, m, &ty_s64, x->span);
+			sema_map_learn_value(c, m, &ty_s64, x->span);
 		x->type = m->value ? m->value : &ty_none;
 	} else if (x->kind == EXPR_VAR) {
 		struct var_info *v = var_find(c, x->u.name);
@@ -284,13 +284,13 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 		x->info = v;
 		x->type = v->type;
 	} else {
-		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs a map or a variable", op_str(e->u.unary.op));
+		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs a map or a variable", ast_op_str(e->u.unary.op));
 		return &ty_none;
 	}
 	if (x->type->kind == TY_PTR && x->kind == EXPR_VAR)
 		return x->type; /* $p++: the next element */
 	if (x->type->kind != TY_INT && x->type->kind != TY_NONE) {
-		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs an integer, not %s", op_str(e->u.unary.op),
+		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs an integer, not %s", ast_op_str(e->u.unary.op),
 		     type_str_of(x->type));
 		return &ty_none;
 	}
@@ -304,7 +304,7 @@ static struct type *check_unary(struct check *c, struct expr *e)
 
 	if (op == OP_PREINC || op == OP_PREDEC || op == OP_POSTINC || op == OP_POSTDEC)
 		return check_incdec(c, e);
-	t = check_expr(c, e->u.unary.operand);
+	t = sema_check_expr(c, e->u.unary.operand);
 	if (t->kind == TY_NONE)
 		return t;
 	switch (op) {
@@ -322,14 +322,14 @@ static struct type *check_unary(struct check *c, struct expr *e)
 			return type_int(8, t->is_signed);
 		break;
 	case OP_DEREF:
-		return check_deref(c, e, t);
+		return sema_check_deref(c, e, t);
 	case OP_ADDR:
 		CERR(c, e->span, E_UNSUPPORTED, "taking an address with '&' is not supported yet");
 		return &ty_none;
 	default:
 		break;
 	}
-	CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '%s': %s", op_str(op), type_str_of(t));
+	CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '%s': %s", ast_op_str(op), type_str_of(t));
 	return &ty_none;
 }
 
@@ -343,7 +343,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	case EXPR_STR:
 		return type_str(&p->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
-		const struct builtin_def *b = builtin_lookup(e->u.name);
+		const struct builtin_def *b = sema_builtin_lookup(e->u.name);
 		if (!b) {
 			CERR(c, e->span, E_UNKNOWN_IDENT, "unknown builtin '%s'", e->u.name);
 			return &ty_none;
@@ -352,7 +352,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return b->type ? b->type : b->check(c, e);
 	}
 	case EXPR_IDENT:
-		return check_ident(c, e);
+		return sema_check_ident(c, e);
 	case EXPR_POSITIONAL: {
 		int64_t v;
 		if (!positional_int(p, e->u.num, &v)) {
@@ -396,9 +396,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	case EXPR_BINARY:
 		return check_binary(c, e);
 	case EXPR_TERNARY: {
-		struct type *ct = check_expr(c, e->u.ternary.cond);
-		struct type *a = check_expr(c, e->u.ternary.then);
-		struct type *b = check_expr(c, e->u.ternary.otherwise);
+		struct type *ct = sema_check_expr(c, e->u.ternary.cond);
+		struct type *a = sema_check_expr(c, e->u.ternary.then);
+		struct type *b = sema_check_expr(c, e->u.ternary.otherwise);
 		if (ct->kind != TY_NONE && !is_truthy(ct))
 			CERR(c, e->u.ternary.cond->span, E_BAD_OPERAND,
 			     "a condition must be an integer, not %s", type_str_of(ct));
@@ -421,9 +421,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return type_unify(&p->arena, a, b);
 	}
 	case EXPR_FIELD:
-		return check_field(c, e);
+		return sema_check_field(c, e);
 	case EXPR_INDEX:
-		return check_index(c, e);
+		return sema_check_index(c, e);
 	case EXPR_TUPLE: {
 		struct type *el[64];
 		if (e->u.list.n > ARRAY_SIZE(el)) {
@@ -439,16 +439,16 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return known ? type_tuple(&p->arena, el, e->u.list.n) : &ty_none;
 	}
 	case EXPR_CAST:
-		return check_cast(c, e);
+		return sema_check_cast(c, e);
 	case EXPR_SIZEOF:
-		return check_sizeof(c, e);
+		return sema_check_sizeof(c, e);
 	case EXPR_OFFSETOF:
-		return check_offsetof(c, e);
+		return sema_check_offsetof(c, e);
 	}
 	return &ty_none;
 }
 
-void check_old_spelling(struct check *c, struct span sp, const char *old, const char *now)
+void sema_check_old_spelling(struct check *c, struct span sp, const char *old, const char *now)
 {
 	vec_foreach(&c->warned, w) if (*w == sp.lo) return;
 	vec_push(&c->warned, sp.lo);
@@ -456,7 +456,7 @@ void check_old_spelling(struct check *c, struct span sp, const char *old, const 
 		  "'%s' is an old spelling of '%s' (bpftrace 0.17 rejects it)", old, now);
 }
 
-struct type *check_expr(struct check *c, struct expr *e)
+struct type *sema_check_expr(struct check *c, struct expr *e)
 {
 	struct type *t = check_expr_kind(c, e);
 	e->type = t ? t : &ty_none;
@@ -473,7 +473,7 @@ static void check_block(struct check *c, struct stmt *b)
 
 static void check_cond(struct check *c, struct expr *e)
 {
-	struct type *t = check_expr(c, e);
+	struct type *t = sema_check_expr(c, e);
 	if (t->kind != TY_NONE && !is_truthy(t))
 		CERR(c, e->span, E_BAD_OPERAND, "a condition must be an integer, not %s",
 		     type_str_of(t));
@@ -482,18 +482,18 @@ static void check_cond(struct check *c, struct expr *e)
 static void check_assign_map(struct check *c, struct stmt *st)
 {
 	struct expr *target = st->u.assign.target, *v = st->u.assign.value;
-	struct map_info *m = map_get(c, target->u.map.name, target->span);
-	const struct func_def *fd = v->kind == EXPR_CALL ? func_lookup(v->u.call.name) : NULL;
+	struct map_info *m = sema_map_get(c, target->u.map.name, target->span);
+	const struct func_def *fd = v->kind == EXPR_CALL ? sema_func_lookup(v->u.call.name) : NULL;
 
 	target->info = m;
-	map_learn_keys(c, m, target);
+	sema_map_learn_keys(c, m, target);
 	if (fd && fd->kind == FK_AGG) {
 		uint32_t n = v->u.call.args.n;
 		v->id = fd->id;
 		v->fn = fd;
 		if (st->u.assign.op != OP_NONE) {
 			CERR(c, st->span, E_AGG_MISUSE, "%s() cannot be combined with '%s='", fd->name,
-			     op_str(st->u.assign.op));
+			     ast_op_str(st->u.assign.op));
 			return;
 		}
 		if (n < fd->min_args || n > fd->max_args) {
@@ -503,7 +503,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 		}
 		struct type *t = fd->check(c, v);
 		v->type = t;
-		map_learn_value(c, m, t, v->span);
+		sema_map_learn_value(c, m, t, v->span);
 		target->type = m->value ? m->value : &ty_none;
 		return;
 	}
@@ -511,12 +511,12 @@ static void check_assign_map(struct check *c, struct stmt *st)
 	if (st->u.assign.op != OP_NONE) {
 		if (t->kind != TY_NONE && t->kind != TY_INT) {
 			CERR(c, v->span, E_BAD_OPERAND, "'%s=' needs an integer, not %s",
-			     op_str(st->u.assign.op), type_str_of(t));
+			     ast_op_str(st->u.assign.op), type_str_of(t));
 			return;
 		}
 		if (m->value && m->value->kind != TY_INT) {
 			CERR(c, target->span, E_BAD_OPERAND, "'%s=' needs an integer map, @%s holds %s",
-			     op_str(st->u.assign.op), m->name, type_str_of(m->value));
+			     ast_op_str(st->u.assign.op), m->name, type_str_of(m->value));
 			return;
 		}
 		if (m->value)
@@ -528,7 +528,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 			t = &ty_s64;
 	}
 	if (t->kind != TY_NONE)
-		map_learn_value(c, m, type_stored(&c->p->arena, t), v->span);
+		sema_map_learn_value(c, m, type_stored(&c->p->arena, t), v->span);
 	target->type = m->value ? m->value : &ty_none;
 }
 
@@ -547,7 +547,7 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		    (st->u.assign.op == OP_ADD || st->u.assign.op == OP_SUB))
 			; /* $p += n: n elements on */
 		else if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
-			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", op_str(st->u.assign.op));
+			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", ast_op_str(st->u.assign.op));
 		else {
 			warn_mixed_signs(c, st->u.assign.op, st->span, v->type, t, NULL,
 					 st->u.assign.value);
@@ -598,7 +598,7 @@ static void check_stmt(struct check *c, struct stmt *st)
 		if (e->kind == EXPR_CALL)
 			e->type = check_call(c, e, IN_STMT);
 		else
-			check_expr(c, e);
+			sema_check_expr(c, e);
 		break;
 	}
 	case STMT_ASSIGN:
@@ -618,7 +618,7 @@ static void check_stmt(struct check *c, struct stmt *st)
 		break;
 	case STMT_UNROLL: {
 		int64_t n;
-		if (check_const_int(c, st->u.unroll.count, &n, "unroll's count") &&
+		if (sema_check_const_int(c, st->u.unroll.count, &n, "unroll's count") &&
 		    (n < 1 || n > 100))
 			CERR(c, st->u.unroll.count->span, E_TOO_BIG,
 			     "unroll's count must be between 1 and 100, not %lld", (long long)n);
@@ -633,7 +633,7 @@ static void check_stmt(struct check *c, struct stmt *st)
 		break;
 	case STMT_RETURN:
 		if (st->u.ret)
-			check_expr(c, st->u.ret);
+			sema_check_expr(c, st->u.ret);
 		break;
 	case STMT_BREAK:
 	case STMT_CONTINUE:

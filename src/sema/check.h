@@ -32,58 +32,58 @@ struct check {
 			diag_hint(&(c)->p->diag, __VA_ARGS__);                                     \
 	} while (0)
 
-struct type *check_expr(struct check *c, struct expr *e);
+struct type *sema_check_expr(struct check *c, struct expr *e);
 /*
  * An old spelling bpftrace 0.17 no longer takes (`stack`, `name`,
  * `args->retval`): warn once, naming today's; the caller rewrites e.
  */
-void check_old_spelling(struct check *c, struct span sp, const char *old, const char *now);
+void sema_check_old_spelling(struct check *c, struct span sp, const char *old, const char *now);
 /* e must be an integer (or pointer): reports and returns false otherwise. */
-bool check_int(struct check *c, struct expr *e, const char *what);
+bool sema_check_int(struct check *c, struct expr *e, const char *what);
 /* e must be an integer constant; *v receives it. */
-bool check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what);
+bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what);
 /* "X is not available in Y probes" for builtin e (the caller adds a hint). */
-struct type *check_not_here(struct check *c, struct expr *e);
+struct type *sema_check_not_here(struct check *c, struct expr *e);
 
 /* e.field / e->field and e[i] (check_access.c) */
-struct type *check_field(struct check *c, struct expr *e);
-struct type *check_index(struct check *c, struct expr *e);
+struct type *sema_check_field(struct check *c, struct expr *e);
+struct type *sema_check_index(struct check *c, struct expr *e);
 
 /* types, pointers and constants (check_ptr.c) */
-struct type *check_typename(struct check *c, const struct ast_typename *tn);
-struct type *check_cast(struct check *c, struct expr *e);
-struct type *check_sizeof(struct check *c, struct expr *e);
-struct type *check_offsetof(struct check *c, struct expr *e);
-struct type *check_ident(struct check *c, struct expr *e);
-struct type *check_deref(struct check *c, struct expr *e, struct type *t);
-struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);
+struct type *sema_check_typename(struct check *c, const struct ast_typename *tn);
+struct type *sema_check_cast(struct check *c, struct expr *e);
+struct type *sema_check_sizeof(struct check *c, struct expr *e);
+struct type *sema_check_offsetof(struct check *c, struct expr *e);
+struct type *sema_check_ident(struct check *c, struct expr *e);
+struct type *sema_check_deref(struct check *c, struct expr *e, struct type *t);
+struct type *sema_check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);
 /* Whether e (a field, element or *p) is read from user memory. */
-bool expr_user_mem(const struct expr *e);
+bool sema_expr_user_mem(const struct expr *e);
 /* t, or a copy of pointer t that points into user (or kernel) memory. */
-struct type *type_in_space(struct check *c, struct type *t, bool user);
+struct type *sema_type_in_space(struct check *c, struct type *t, bool user);
 
 /* printf(fmt, ...), system() and cat() (check_printf.c) */
-struct type *check_printf(struct check *c, struct expr *e);
+struct type *sema_check_printf(struct check *c, struct expr *e);
 
 /* bytes, strings and addresses (check_func.c) */
-struct type *check_buf(struct check *c, struct expr *e);
-struct type *check_bswap(struct check *c, struct expr *e);
-struct type *check_strncmp(struct check *c, struct expr *e);
-struct type *check_strcontains(struct check *c, struct expr *e);
-struct type *check_int_text(struct check *c, struct expr *e); /* strerror, cgroup_path */
-struct type *check_ntop(struct check *c, struct expr *e);
-struct type *check_pton(struct check *c, struct expr *e);
-struct type *check_macaddr(struct check *c, struct expr *e);
-struct type *check_sarg(struct check *c, struct expr *e);
-struct type *check_username(struct check *c, struct expr *e);
-struct type *check_cgroupid(struct check *c, struct expr *e);
-struct type *check_debugf(struct check *c, struct expr *e);
-struct type *check_signal(struct check *c, struct expr *e);
-struct type *check_kprobe_only(struct check *c, struct expr *e); /* override, path */
+struct type *sema_check_buf(struct check *c, struct expr *e);
+struct type *sema_check_bswap(struct check *c, struct expr *e);
+struct type *sema_check_strncmp(struct check *c, struct expr *e);
+struct type *sema_check_strcontains(struct check *c, struct expr *e);
+struct type *sema_check_int_text(struct check *c, struct expr *e); /* strerror, cgroup_path */
+struct type *sema_check_ntop(struct check *c, struct expr *e);
+struct type *sema_check_pton(struct check *c, struct expr *e);
+struct type *sema_check_macaddr(struct check *c, struct expr *e);
+struct type *sema_check_sarg(struct check *c, struct expr *e);
+struct type *sema_check_username(struct check *c, struct expr *e);
+struct type *sema_check_cgroupid(struct check *c, struct expr *e);
+struct type *sema_check_debugf(struct check *c, struct expr *e);
+struct type *sema_check_signal(struct check *c, struct expr *e);
+struct type *sema_check_kprobe_only(struct check *c, struct expr *e); /* override, path */
 
-struct map_info *map_get(struct check *c, const char *name, struct span sp);
+struct map_info *sema_map_get(struct check *c, const char *name, struct span sp);
 /* Record / verify the key types of a map access. */
-void map_learn_keys(struct check *c, struct map_info *m, struct expr *map_expr);
-void map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp);
+void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *map_expr);
+void sema_map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp);
 
 #endif

@@ -40,7 +40,7 @@ static void field_names(const struct type *t, struct strbuf *names, const char *
 		}
 		if (!f->name)
 			continue;
-		d = edit_distance(want, f->name, *bestd);
+		d = util_edit_distance(want, f->name, *bestd);
 		if (d < *bestd) {
 			*bestd = d;
 			*best = f->name;
@@ -106,7 +106,7 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 			     type_str_of(t));
 			return &ty_none;
 		}
-		user = expr_user_mem(e->u.field.base);
+		user = sema_expr_user_mem(e->u.field.base);
 	}
 	if (!(f = type_field(r, e->u.field.name, &off))) {
 		unknown_field(c, e, r);
@@ -114,12 +114,12 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 	}
 	e->info = (void *)f;
 	e->id = (int)off;
-	return type_in_space(c, f->type, user);
+	return sema_type_in_space(c, f->type, user);
 }
 
-struct type *check_field(struct check *c, struct expr *e)
+struct type *sema_check_field(struct check *c, struct expr *e)
 {
-	struct type *t = check_expr(c, e->u.field.base);
+	struct type *t = sema_check_expr(c, e->u.field.base);
 
 	if (t->kind == TY_NONE)
 		return t;
@@ -140,23 +140,23 @@ struct type *check_field(struct check *c, struct expr *e)
 	/* args->retval of a syscall's exit: its old name */
 	if (!strcmp(e->u.field.name, "retval") &&
 	    !strncmp(c->inst->name, "tracepoint:syscalls:sys_exit_", 29)) {
-		check_old_spelling(c, e->u.field.name_span, "args->retval", "args->ret");
+		sema_check_old_spelling(c, e->u.field.name_span, "args->retval", "args->ret");
 		e->u.field.name = "ret";
-		return check_field(c, e);
+		return sema_check_field(c, e);
 	}
 	unknown_field(c, e, t);
 	return &ty_none;
 }
 
-struct type *check_index(struct check *c, struct expr *e)
+struct type *sema_check_index(struct check *c, struct expr *e)
 {
-	struct type *t = check_expr(c, e->u.index.base);
+	struct type *t = sema_check_expr(c, e->u.index.base);
 	int64_t idx;
 
 	if (t->kind == TY_NONE)
 		return t;
 	if (t->kind == TY_ARRAY) {
-		if (!check_const_int(c, e->u.index.index, &idx, "an array index"))
+		if (!sema_check_const_int(c, e->u.index.index, &idx, "an array index"))
 			return &ty_none;
 		if (idx < 0 || (uint64_t)idx >= t->count) {
 			CERR(c, e->u.index.index->span, E_TOO_BIG,
@@ -165,17 +165,17 @@ struct type *check_index(struct check *c, struct expr *e)
 			return &ty_none;
 		}
 		e->id = (int)idx;
-		return type_in_space(c, t->elem, expr_user_mem(e->u.index.base));
+		return sema_type_in_space(c, t->elem, sema_expr_user_mem(e->u.index.base));
 	}
 	if (t->kind == TY_PTR) {
 		struct type *to = type_elem(t);
-		check_int(c, e->u.index.index, "an index");
+		sema_check_int(c, e->u.index.index, "an index");
 		if (to->kind == TY_VOID || !to->size) {
 			CERR(c, e->span, E_BAD_OPERAND, "cannot index %s: what it points to has no size",
 			     type_str_of(t));
 			return &ty_none;
 		}
-		return type_in_space(c, to, t->user);
+		return sema_type_in_space(c, to, t->user);
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "%s cannot be indexed", type_str_of(t));
 	return &ty_none;

@@ -21,10 +21,10 @@ static bool is_addr(const struct type *t)
 }
 
 /* buf(data [, length]): length bytes of a string, an array or memory */
-struct type *check_buf(struct check *c, struct expr *e)
+struct type *sema_check_buf(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
-	struct type *t = check_expr(c, a[0]);
+	struct type *t = sema_check_expr(c, a[0]);
 	int64_t n = -1;
 
 	if (t->kind == TY_NONE)
@@ -44,13 +44,13 @@ struct type *check_buf(struct check *c, struct expr *e)
 		n = t->size;
 	} else if (a[1]->kind == EXPR_INT || a[1]->kind == EXPR_POSITIONAL ||
 		   a[1]->kind == EXPR_UNARY) {
-		if (!check_const_int(c, a[1], &n, "buf()'s length"))
+		if (!sema_check_const_int(c, a[1], &n, "buf()'s length"))
 			return &ty_none;
 		if (n < 0) {
 			CERR(c, a[1]->span, E_ARG_TYPE, "buf()'s length cannot be negative");
 			return &ty_none;
 		}
-	} else if (!check_int(c, a[1], "buf()'s length")) {
+	} else if (!sema_check_int(c, a[1], "buf()'s length")) {
 		return &ty_none;
 	} else if (t->kind == TY_STR || t->kind == TY_ARRAY) {
 		CERR(c, a[1]->span, E_NOT_CONSTANT, "buf() of %s takes a constant length",
@@ -66,11 +66,11 @@ struct type *check_buf(struct check *c, struct expr *e)
 }
 
 /* bswap(n): the bytes of n reversed, unsigned of n's width */
-struct type *check_bswap(struct check *c, struct expr *e)
+struct type *sema_check_bswap(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 
-	if (!check_int(c, a, "bswap()"))
+	if (!sema_check_int(c, a, "bswap()"))
 		return &ty_none;
 	if (a->type->kind != TY_INT) {
 		CERR(c, a->span, E_ARG_TYPE, "bswap() expects an integer, got %s",
@@ -82,7 +82,7 @@ struct type *check_bswap(struct check *c, struct expr *e)
 
 static bool check_string_arg(struct check *c, struct expr *a, const char *fn)
 {
-	struct type *t = check_expr(c, a);
+	struct type *t = sema_check_expr(c, a);
 
 	if (t->kind == TY_STR || t->kind == TY_NONE)
 		return t->kind == TY_STR;
@@ -93,14 +93,14 @@ static bool check_string_arg(struct check *c, struct expr *a, const char *fn)
 }
 
 /* strncmp(s1, s2, n): 0 when the first n characters are equal, else 1 */
-struct type *check_strncmp(struct check *c, struct expr *e)
+struct type *sema_check_strncmp(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	bool ok = check_string_arg(c, a[0], "strncmp");
 	int64_t n;
 
 	ok &= check_string_arg(c, a[1], "strncmp");
-	if (!check_const_int(c, a[2], &n, "strncmp()'s length"))
+	if (!sema_check_const_int(c, a[2], &n, "strncmp()'s length"))
 		return &ty_none;
 	if (n < 0) {
 		CERR(c, a[2]->span, E_ARG_TYPE, "strncmp()'s length cannot be negative");
@@ -112,7 +112,7 @@ struct type *check_strncmp(struct check *c, struct expr *e)
 
 /* strcontains(haystack, needle): 1 when needle is in haystack, else 0 */
 #define STRCONTAINS_MAX 4096
-struct type *check_strcontains(struct check *c, struct expr *e)
+struct type *sema_check_strcontains(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	bool ok = check_string_arg(c, a[0], "strcontains");
@@ -130,9 +130,9 @@ struct type *check_strcontains(struct check *c, struct expr *e)
 }
 
 /* strerror(errno), cgroup_path(id [, "filter"]): numbers printed as text */
-struct type *check_int_text(struct check *c, struct expr *e)
+struct type *sema_check_int_text(struct check *c, struct expr *e)
 {
-	if (!check_int(c, e->u.call.args.v[0], e->u.call.name))
+	if (!sema_check_int(c, e->u.call.args.v[0], e->u.call.name))
 		return &ty_none;
 	if (e->id == FN_STRERROR)
 		return &ty_strerror;
@@ -158,13 +158,13 @@ static int inet_family(struct type *t)
 }
 
 /* ntop([af,] addr): an IPv4 (integer, 4 bytes) or IPv6 (16 bytes) address */
-struct type *check_ntop(struct check *c, struct expr *e)
+struct type *sema_check_ntop(struct check *c, struct expr *e)
 {
 	uint32_t n = e->u.call.args.n;
 	struct expr *a = e->u.call.args.v[n - 1];
-	struct type *t = check_expr(c, a);
+	struct type *t = sema_check_expr(c, a);
 
-	if (n == 2 && !check_int(c, e->u.call.args.v[0], "ntop()'s address family"))
+	if (n == 2 && !sema_check_int(c, e->u.call.args.v[0], "ntop()'s address family"))
 		return &ty_none;
 	if (t->kind == TY_NONE)
 		return &ty_none;
@@ -185,14 +185,14 @@ struct type *check_ntop(struct check *c, struct expr *e)
 }
 
 /* pton("1.2.3.4") / pton("fe80::1"): the address's bytes, known now */
-struct type *check_pton(struct check *c, struct expr *e)
+struct type *sema_check_pton(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	uint8_t *bytes = arena_alloc(&c->p->arena, 16);
 	int af;
 
 	if (a->kind != EXPR_STR) {
-		check_expr(c, a);
+		sema_check_expr(c, a);
 		CERR(c, a->span, E_ARG_TYPE, "pton() expects a string literal");
 		return &ty_none;
 	}
@@ -209,10 +209,10 @@ struct type *check_pton(struct check *c, struct expr *e)
 }
 
 /* macaddr(mac): 6 bytes, from an array (or a buf) or the memory an address points to */
-struct type *check_macaddr(struct check *c, struct expr *e)
+struct type *sema_check_macaddr(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
-	struct type *t = check_expr(c, a);
+	struct type *t = sema_check_expr(c, a);
 
 	if (t->kind == TY_NONE || is_addr(t))
 		return t->kind == TY_NONE ? &ty_none : &ty_macaddr;
@@ -223,7 +223,7 @@ struct type *check_macaddr(struct check *c, struct expr *e)
 }
 
 /* cgroupid("/sys/fs/cgroup/unified/x"): a cgroup v2 directory's id, found now */
-struct type *check_cgroupid(struct check *c, struct expr *e)
+struct type *sema_check_cgroupid(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct {
@@ -233,7 +233,7 @@ struct type *check_cgroupid(struct check *c, struct expr *e)
 	int mount_id;
 
 	if (a->kind != EXPR_STR) {
-		check_expr(c, a);
+		sema_check_expr(c, a);
 		CERR(c, a->span, E_ARG_TYPE, "cgroupid() expects a path as a string literal");
 		return &ty_none;
 	}
@@ -254,10 +254,10 @@ struct type *check_cgroupid(struct check *c, struct expr *e)
 }
 
 /* sarg0, sarg1, ...: the stack's words above the return address */
-struct type *check_sarg(struct check *c, struct expr *e)
+struct type *sema_check_sarg(struct check *c, struct expr *e)
 {
-	if (!(c->inst->prov->flags & PROV_F_REGS) || arch_reg_offset("sp") < 0) {
-		check_not_here(c, e);
+	if (!(c->inst->prov->flags & PROV_F_REGS) || sys_arch_reg_offset("sp") < 0) {
+		sema_check_not_here(c, e);
 		CHINT(c, "sarg0, sarg1, ... are stack arguments in uprobe and kprobe probes");
 		return &ty_none;
 	}
@@ -265,7 +265,7 @@ struct type *check_sarg(struct check *c, struct expr *e)
 }
 
 /* username: the user's name, from the uid */
-struct type *check_username(struct check *c, struct expr *e)
+struct type *sema_check_username(struct check *c, struct expr *e)
 {
 	return &ty_username;
 }
@@ -274,12 +274,12 @@ struct type *check_username(struct check *c, struct expr *e)
  * debugf(fmt, ...): bpf_trace_printk, at most 3 integer or string
  * arguments; its text goes to the kernel's trace pipe.
  */
-struct type *check_debugf(struct check *c, struct expr *e)
+struct type *sema_check_debugf(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 
 	if (a[0]->kind != EXPR_STR) {
-		check_expr(c, a[0]);
+		sema_check_expr(c, a[0]);
 		CERR(c, a[0]->span, E_PRINTF_FORMAT, "debugf's format must be a string literal");
 		return &ty_void;
 	}
@@ -287,15 +287,15 @@ struct type *check_debugf(struct check *c, struct expr *e)
 	struct printf_fmt f = {0};
 	struct printf_error err;
 	bool ok = true;
-	if (printf_parse(&f, a[0]->u.str, a[0]->u.len, &err) && f.nspecs != e->u.call.args.n - 1) {
+	if (out_printf_parse(&f, a[0]->u.str, a[0]->u.len, &err) && f.nspecs != e->u.call.args.n - 1) {
 		CERR(c, e->span, E_PRINTF_FORMAT, "debugf: %zu conversion%s for %u argument%s",
 		     f.nspecs, f.nspecs == 1 ? "" : "s", e->u.call.args.n - 1,
 		     e->u.call.args.n == 2 ? "" : "s");
 		ok = false;
 	}
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 	for (uint32_t i = 1; i < e->u.call.args.n; i++) {
-		struct type *t = check_expr(c, a[i]);
+		struct type *t = sema_check_expr(c, a[i]);
 		if (t->kind != TY_NONE && t->kind != TY_STR && !is_addr(t))
 			CERR(c, a[i]->span, E_ARG_TYPE,
 			     "debugf() prints integers and strings, not %s", type_str_of(t));
@@ -326,7 +326,7 @@ static int signal_number(const char *name)
 }
 
 /* signal(SIG): send the current task a signal (--unsafe), by name or number */
-struct type *check_signal(struct check *c, struct expr *e)
+struct type *sema_check_signal(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	int64_t n;
@@ -356,7 +356,7 @@ struct type *check_signal(struct check *c, struct expr *e)
 		e->info = (void *)(intptr_t)n;
 		return &ty_void;
 	}
-	if (check_const_int(c, a, &n, "signal()'s number")) {
+	if (sema_check_const_int(c, a, &n, "signal()'s number")) {
 		if (n < 1 || n > 64)
 			CERR(c, a->span, E_ARG_TYPE, "signals are 1 to 64, not %lld", (long long)n);
 		e->info = (void *)(intptr_t)n;
@@ -365,13 +365,13 @@ struct type *check_signal(struct check *c, struct expr *e)
 }
 
 /* override(rc) (kprobes), path(p) (kfunc probes): refused where the probe cannot */
-struct type *check_kprobe_only(struct check *c, struct expr *e)
+struct type *sema_check_kprobe_only(struct check *c, struct expr *e)
 {
 	bool ovr = e->id == FN_OVERRIDE;
 	enum provider_id id = c->inst->prov->id;
 
 	for (uint32_t i = 0; i < e->u.call.args.n; i++)
-		check_expr(c, e->u.call.args.v[i]);
+		sema_check_expr(c, e->u.call.args.v[i]);
 	if (ovr && id != PROV_KPROBE) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT,
 		     "override() works only in kprobe probes, not %s", c->inst->prov->name);

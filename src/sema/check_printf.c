@@ -16,11 +16,11 @@ static struct span literal_span(struct plan *p, struct expr *lit, size_t off, si
 
 static void free_fmt(void *p)
 {
-	printf_fmt_free(p);
+	out_printf_fmt_free(p);
 	free(p);
 }
 
-struct type *check_printf(struct check *c, struct expr *e)
+struct type *sema_check_printf(struct check *c, struct expr *e)
 {
 	struct plan *p = c->p;
 	struct expr *fe = e->u.call.args.v[0];
@@ -29,16 +29,16 @@ struct type *check_printf(struct check *c, struct expr *e)
 	struct printf_error err;
 
 	for (uint32_t i = 1; i <= nargs; i++)
-		check_expr(c, e->u.call.args.v[i]);
+		sema_check_expr(c, e->u.call.args.v[i]);
 	if (fe->kind != EXPR_STR) {
-		check_expr(c, fe);
+		sema_check_expr(c, fe);
 		CERR(c, fe->span, E_PRINTF_FORMAT, "printf's format must be a string literal");
 		return &ty_void;
 	}
 	fe->type = type_str(&p->arena, fe->u.len + 1);
 	if (!f) {
-		f = xcalloc(1, sizeof(*f));
-		if (!printf_parse(f, fe->u.str, fe->u.len, &err)) {
+		f = util_xcalloc(1, sizeof(*f));
+		if (!out_printf_parse(f, fe->u.str, fe->u.len, &err)) {
 			CERR(c, literal_span(p, fe, err.off, err.len), E_PRINTF_FORMAT, "printf: %s",
 			     err.msg);
 			if (err.hint[0])
@@ -51,10 +51,10 @@ struct type *check_printf(struct check *c, struct expr *e)
 	}
 
 	struct strbuf msg = { 0 };
-	if (!printf_check_count(f, nargs, &msg)) {
+	if (!out_printf_check_count(f, nargs, &msg)) {
 		CERR(c, e->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));
 		sb_reset(&msg);
-		if (printf_count_hint(f, &msg))
+		if (out_printf_count_hint(f, &msg))
 			CHINT(c, "%s", sb_str(&msg));
 		sb_free(&msg);
 		return &ty_void;
@@ -63,7 +63,7 @@ struct type *check_printf(struct check *c, struct expr *e)
 		struct expr *a = e->u.call.args.v[i + 1];
 		if (a->type->kind == TY_NONE)
 			continue;
-		if (!printf_check_arg(&f->specs[i], fmt_kind_of(a->type), &msg)) {
+		if (!out_printf_check_arg(&f->specs[i], out_fmt_kind_of(a->type), &msg)) {
 			CERR(c, a->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));
 			break;
 		}

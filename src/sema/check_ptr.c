@@ -43,7 +43,7 @@ static void hint_where(struct check *c)
 	sb_free(&where);
 }
 
-struct type *check_typename(struct check *c, const struct ast_typename *tn)
+struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 {
 	struct type *t = type_env_lookup(&c->p->types, tags[tn->tag], tn->name);
 
@@ -58,7 +58,7 @@ struct type *check_typename(struct check *c, const struct ast_typename *tn)
 	return t;
 }
 
-bool expr_user_mem(const struct expr *e)
+bool sema_expr_user_mem(const struct expr *e)
 {
 	const struct expr *b;
 
@@ -66,7 +66,7 @@ bool expr_user_mem(const struct expr *e)
 	case EXPR_FIELD:
 	case EXPR_INDEX:
 		b = e->kind == EXPR_FIELD ? e->u.field.base : e->u.index.base;
-		return b->type->kind == TY_PTR ? b->type->user : expr_user_mem(b);
+		return b->type->kind == TY_PTR ? b->type->user : sema_expr_user_mem(b);
 	case EXPR_UNARY:
 		return e->u.unary.op == OP_DEREF && e->u.unary.operand->type->user;
 	default:
@@ -74,7 +74,7 @@ bool expr_user_mem(const struct expr *e)
 	}
 }
 
-struct type *type_in_space(struct check *c, struct type *t, bool user)
+struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
 {
 	struct type *copy;
 
@@ -86,10 +86,10 @@ struct type *type_in_space(struct check *c, struct type *t, bool user)
 	return copy;
 }
 
-struct type *check_cast(struct check *c, struct expr *e)
+struct type *sema_check_cast(struct check *c, struct expr *e)
 {
-	struct type *to = check_typename(c, &e->u.cast.type);
-	struct type *from = check_expr(c, e->u.cast.operand);
+	struct type *to = sema_check_typename(c, &e->u.cast.type);
+	struct type *from = sema_check_expr(c, e->u.cast.operand);
 
 	if (to->kind == TY_NONE || from->kind == TY_NONE)
 		return &ty_none;
@@ -102,16 +102,16 @@ struct type *check_cast(struct check *c, struct expr *e)
 	if (to->kind == TY_PTR) {
 		/* an address from user space points there, so does one of a user pointer */
 		bool user = from->kind == TY_PTR ? from->user : (c->inst->prov->flags & PROV_F_USER_MEM);
-		return type_in_space(c, to, user);
+		return sema_type_in_space(c, to, user);
 	}
 	return to;
 }
 
 /* sizeof(type) and sizeof(expr): the size in the kernel's (or program's) memory */
-struct type *check_sizeof(struct check *c, struct expr *e)
+struct type *sema_check_sizeof(struct check *c, struct expr *e)
 {
-	struct type *t = e->u.size_of.type.name ? check_typename(c, &e->u.size_of.type)
-						: check_expr(c, e->u.size_of.operand);
+	struct type *t = e->u.size_of.type.name ? sema_check_typename(c, &e->u.size_of.type)
+						: sema_check_expr(c, e->u.size_of.operand);
 	struct expr *x = e->u.size_of.operand;
 	const struct field *f = x && x->kind == EXPR_FIELD ? x->info : NULL;
 
@@ -125,9 +125,9 @@ struct type *check_sizeof(struct check *c, struct expr *e)
 }
 
 /* offsetof(struct X, a.b): where the field starts in the struct, in bytes */
-struct type *check_offsetof(struct check *c, struct expr *e)
+struct type *sema_check_offsetof(struct check *c, struct expr *e)
 {
-	struct type *t = check_typename(c, &e->u.offset_of.type);
+	struct type *t = sema_check_typename(c, &e->u.offset_of.type);
 	const char *path = e->u.offset_of.field;
 	uint32_t total = 0;
 
@@ -153,7 +153,7 @@ struct type *check_offsetof(struct check *c, struct expr *e)
 }
 
 /* A name that is neither a builtin nor a variable: a constant, or an error. */
-struct type *check_ident(struct check *c, struct expr *e)
+struct type *sema_check_ident(struct check *c, struct expr *e)
 {
 	const struct constant *k = type_env_constant(&c->p->types, e->u.name);
 
@@ -162,7 +162,7 @@ struct type *check_ident(struct check *c, struct expr *e)
 		return k->str ? type_str(&c->p->arena, strlen(k->str) + 1) : &ty_s64;
 	}
 	CERR(c, e->span, E_UNKNOWN_IDENT, "unknown identifier '%s'", e->u.name);
-	if (func_lookup(e->u.name))
+	if (sema_func_lookup(e->u.name))
 		CHINT(c, "'%s' is a function: call it as %s(...)", e->u.name, e->u.name);
 	else
 		CHINT(c, "constants come from the script's #define and enums, the kernel's enums (BTF) "
@@ -170,7 +170,7 @@ struct type *check_ident(struct check *c, struct expr *e)
 	return &ty_none;
 }
 
-struct type *check_deref(struct check *c, struct expr *e, struct type *t)
+struct type *sema_check_deref(struct check *c, struct expr *e, struct type *t)
 {
 	struct type *to;
 
@@ -185,7 +185,7 @@ struct type *check_deref(struct check *c, struct expr *e, struct type *t)
 		CHINT(c, "cast it to a pointer to the type it points to");
 		return &ty_none;
 	}
-	return type_in_space(c, to, t->user);
+	return sema_type_in_space(c, to, t->user);
 }
 
 /*
@@ -193,7 +193,7 @@ struct type *check_deref(struct check *c, struct expr *e, struct type *t)
  * - q counts the elements between; comparisons compare addresses. NULL when
  * neither side is a pointer.
  */
-struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b)
+struct type *sema_check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b)
 {
 	enum op op = e->u.binary.op;
 
@@ -224,7 +224,7 @@ struct type *check_ptr_arith(struct check *c, struct expr *e, struct type *a, st
 	default:
 		break;
 	}
-	CERR(c, e->span, E_TYPE_MISMATCH, "invalid operands to '%s': %s and %s", op_str(op),
+	CERR(c, e->span, E_TYPE_MISMATCH, "invalid operands to '%s': %s and %s", ast_op_str(op),
 	     type_str_of(a), type_str_of(b));
 	CHINT(c, "pointers take + and - of an integer, - of a pointer, and comparisons; cast to "
 		 "uint64 for other arithmetic");

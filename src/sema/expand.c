@@ -56,7 +56,7 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 			const struct provider *prov;
 			if (substitute_params(p, ap) < 0)
 				continue;
-			prov = provider_find(provs, ap->parts[0]);
+			prov = plan_provider_find(provs, ap->parts[0]);
 			if (!prov) {
 				struct strbuf sb = { 0 };
 				diag_error(&p->diag, ap->span, E_UNKNOWN_PROBE_TYPE,

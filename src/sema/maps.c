@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-struct map_info *map_get(struct check *c, const char *name, struct span sp)
+struct map_info *sema_map_get(struct check *c, const char *name, struct span sp)
 {
 	return maps_user(&c->p->maps, &c->p->arena, name, sp);
 }
@@ -51,7 +51,7 @@ static void map_learn_key_names(struct check *c, struct map_info *m, struct expr
 	}
 }
 
-void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
+void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 {
 	struct expr_list *keys = &me->u.map.keys;
 	struct type *kt[32];
@@ -63,7 +63,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 		return;
 	}
 	for (uint32_t i = 0; i < keys->n; i++) {
-		struct type *t = check_expr(c, keys->v[i]);
+		struct type *t = sema_check_expr(c, keys->v[i]);
 		if (t->kind == TY_NONE) {
 			known = false;
 			continue;
@@ -118,7 +118,7 @@ void map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 	}
 }
 
-void map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp)
+void sema_map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp)
 {
 	if (t->kind == TY_NONE)
 		return;

@@ -26,7 +26,7 @@ struct cond {
 static bool defined(struct plan *p, const char *name)
 {
 	if (!strcmp(name, "BPFTRACE_HAVE_BTF"))
-		return btf_src_load(&p->types.btf);
+		return types_btf_src_load(&p->types.btf);
 	vec_foreach(&p->types.consts, c)
 	{
 		if (!strcmp(c->name, name))
@@ -74,7 +74,7 @@ static bool if_true(struct plan *p, const char *expr)
 		buf[n++] = *expr++;
 	}
 	buf[n] = 0;
-	return cexpr_eval(buf, if_name, &ctx, &v) && v;
+	return types_cexpr_eval(buf, if_name, &ctx, &v) && v;
 }
 
 /* The directive's word ("define", "ifdef") and where its argument starts. */
@@ -167,7 +167,7 @@ int sema_preamble(struct plan *p)
 
 		if (pre->kind == PRE_CDEF) {
 			if (taking)
-				cdef_parse(&p->types, pre->text, pre->span.lo, &p->diag);
+				types_cdef_parse(&p->types, pre->text, pre->span.lo, &p->diag);
 			continue;
 		}
 		joined = join_lines(p, pre->text);
@@ -180,7 +180,7 @@ int sema_preamble(struct plan *p)
 		} else if (pre->kind == PRE_INCLUDE) {
 			include(p, arg);
 		} else if (!strcmp(word, "define")) {
-			cdef_define(&p->types, arg, pre->span.lo + (uint32_t)(arg - joined), &p->diag);
+			types_cdef_define(&p->types, arg, pre->span.lo + (uint32_t)(arg - joined), &p->diag);
 		} else if (!strcmp(word, "undef")) {
 			size_t n = strcspn(arg, " \t\n");
 			vec_foreach(&p->types.consts, c)

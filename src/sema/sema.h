@@ -12,10 +12,10 @@
 #include "plan/plan.h"
 #include "plan/provider.h"
 
-extern const struct builtin_def builtin_defs[BI_COUNT_];
-extern const struct func_def func_defs[FN_COUNT_];
-const struct builtin_def *builtin_lookup(const char *name);
-const struct func_def *func_lookup(const char *name);
+extern const struct builtin_def sema_builtin_defs[BI_COUNT_];
+extern const struct func_def sema_func_defs[FN_COUNT_];
+const struct builtin_def *sema_builtin_lookup(const char *name);
+const struct func_def *sema_func_lookup(const char *name);
 
 /* The preamble: #include, #define, #if.., C definitions (preamble.c). 0, or -1 on errors. */
 int sema_preamble(struct plan *p);
@@ -27,14 +27,14 @@ int sema_expand(struct plan *p, const struct provider *const *provs);
 /* Type every program (plan.progs, planned already). 0, or -1 after reporting errors. */
 int sema_check(struct plan *p);
 
-bool probe_uses_builtin(struct probe *pr, enum builtin_id id);
-bool probe_calls(struct probe *pr, enum func_id id);
+bool sema_probe_uses_builtin(struct probe *pr, enum builtin_id id);
+bool sema_probe_calls(struct probe *pr, enum func_id id);
 /* Whether the probe's code depends on its instance (args, probe, func, arg0..). */
-bool probe_per_instance(struct probe *pr);
+bool sema_probe_per_instance(struct probe *pr);
 /* pr writes text for each event: printf(), join(), system(), cat() */
-bool probe_prints(struct probe *pr);
+bool sema_probe_prints(struct probe *pr);
 /* Every use of `args` in pr is args->NAME with NAME in names (NULL-ended). */
-bool probe_args_only(struct probe *pr, const char *const *names);
+bool sema_probe_args_only(struct probe *pr, const char *const *names);
 /* `-d types`: each map with its key and value types. */
 void sema_dump_types(struct plan *p, struct strbuf *out);
 

@@ -88,7 +88,7 @@ static bool is_builtin(struct expr *e, void *arg)
 
 	if (e->kind != EXPR_BUILTIN)
 		return false;
-	b = builtin_lookup(e->u.name);
+	b = sema_builtin_lookup(e->u.name);
 	return b && b->id == *(enum builtin_id *)arg;
 }
 
@@ -98,24 +98,24 @@ static bool is_call(struct expr *e, void *arg)
 
 	if (e->kind != EXPR_CALL)
 		return false;
-	f = func_lookup(e->u.call.name);
+	f = sema_func_lookup(e->u.call.name);
 	return f && f->id == *(enum func_id *)arg;
 }
 
-bool probe_uses_builtin(struct probe *p, enum builtin_id id)
+bool sema_probe_uses_builtin(struct probe *p, enum builtin_id id)
 {
 	return probe_any(p, is_builtin, &id);
 }
 
-bool probe_calls(struct probe *p, enum func_id id)
+bool sema_probe_calls(struct probe *p, enum func_id id)
 {
 	return probe_any(p, is_call, &id);
 }
 
-bool probe_prints(struct probe *p)
+bool sema_probe_prints(struct probe *p)
 {
-	return probe_calls(p, FN_PRINTF) || probe_calls(p, FN_JOIN) || probe_calls(p, FN_SYSTEM) ||
-	       probe_calls(p, FN_CAT);
+	return sema_probe_calls(p, FN_PRINTF) || sema_probe_calls(p, FN_JOIN) || sema_probe_calls(p, FN_SYSTEM) ||
+	       sema_probe_calls(p, FN_CAT);
 }
 
 struct args_use {
@@ -129,7 +129,7 @@ static bool is_args(struct expr *e)
 
 	if (e->kind != EXPR_BUILTIN)
 		return false;
-	b = builtin_lookup(e->u.name);
+	b = sema_builtin_lookup(e->u.name);
 	return b && b->id == BI_ARGS;
 }
 
@@ -146,7 +146,7 @@ static bool count_args(struct expr *e, void *arg)
 	return false;
 }
 
-bool probe_args_only(struct probe *p, const char *const *names)
+bool sema_probe_args_only(struct probe *p, const char *const *names)
 {
 	struct args_use u = { names, 0, 0 };
 
@@ -154,9 +154,9 @@ bool probe_args_only(struct probe *p, const char *const *names)
 	return u.uses == u.allowed;
 }
 
-bool probe_per_instance(struct probe *p)
+bool sema_probe_per_instance(struct probe *p)
 {
 	/* arg0..: a USDT site's arguments are where its note says */
-	return probe_uses_builtin(p, BI_ARGS) || probe_uses_builtin(p, BI_PROBE) ||
-	       probe_uses_builtin(p, BI_FUNC) || probe_uses_builtin(p, BI_ARGN);
+	return sema_probe_uses_builtin(p, BI_ARGS) || sema_probe_uses_builtin(p, BI_PROBE) ||
+	       sema_probe_uses_builtin(p, BI_FUNC) || sema_probe_uses_builtin(p, BI_ARGN);
 }

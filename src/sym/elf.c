@@ -72,7 +72,7 @@ static int64_t vaddr_offset(Elf *e, uint64_t addr)
 	return -1;
 }
 
-int elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max)
+int sym_elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max)
 {
 	struct elf_file f;
 	char err[256];
@@ -105,7 +105,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct elf_func *)a)->name, ((const struct elf_func *)b)->name);
 }
 
-int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen)
+int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen)
 {
 	struct elf_file f;
 	Elf_Scn *scn = NULL;
@@ -138,9 +138,9 @@ int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t er
 				continue;
 			if (out->n == cap) {
 				cap = cap ? cap * 2 : 256;
-				out->v = xrealloc(out->v, cap * sizeof(*out->v));
+				out->v = util_xrealloc(out->v, cap * sizeof(*out->v));
 			}
-			out->v[out->n++] = (struct elf_func){ xstrdup(name), NULL, sym.st_value,
+			out->v[out->n++] = (struct elf_func){ util_xstrdup(name), NULL, sym.st_value,
 							       (uint64_t)off, sym.st_size };
 		}
 	}
@@ -162,7 +162,7 @@ int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t er
 	return 0;
 }
 
-void elf_funcs_free(struct elf_funcs *f)
+void sym_elf_funcs_free(struct elf_funcs *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->v[i].name);
@@ -173,14 +173,14 @@ void elf_funcs_free(struct elf_funcs *f)
 	f->n = 0;
 }
 
-const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *name)
+const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char *name)
 {
 	struct elf_func key = { .name = (char *)name };
 
 	return f->n ? bsearch(&key, f->v, f->n, sizeof(*f->v), by_name) : NULL;
 }
 
-int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen)
+int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen)
 {
 	struct elf_file f;
 	int64_t off;
@@ -195,7 +195,7 @@ int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errle
 	return off;
 }
 
-int elf_segments(const char *path, struct elf_segment *segs, int max)
+int sym_elf_segments(const char *path, struct elf_segment *segs, int max)
 {
 	struct elf_file f;
 	char err[256];
@@ -239,7 +239,7 @@ static bool find_section(Elf *e, const char *want, GElf_Shdr *out, Elf_Scn **scn
 
 #define NT_STAPSDT 3
 
-int elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen)
+int sym_elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen)
 {
 	struct elf_file f;
 	GElf_Shdr sh, base_sh;
@@ -285,16 +285,16 @@ int elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t er
 			continue;
 		if (out->n == cap) {
 			cap = cap ? cap * 2 : 16;
-			out->v = xrealloc(out->v, cap * sizeof(*out->v));
+			out->v = util_xrealloc(out->v, cap * sizeof(*out->v));
 		}
-		out->v[out->n++] = (struct usdt_site){ xstrdup(prov), xstrdup(name), xstrdup(args),
+		out->v[out->n++] = (struct usdt_site){ util_xstrdup(prov), util_xstrdup(name), util_xstrdup(args),
 						       (uint64_t)poff, (uint64_t)soff };
 	}
 	close_elf(&f);
 	return 0;
 }
 
-void elf_usdt_free(struct usdt_sites *u)
+void sym_elf_usdt_free(struct usdt_sites *u)
 {
 	for (size_t i = 0; i < u->n; i++) {
 		free(u->v[i].provider);

@@ -23,21 +23,21 @@ struct elf_funcs {
 };
 
 /* Read path's function symbols (.symtab, and .dynsym); -1 with err set. */
-int elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
-void elf_funcs_free(struct elf_funcs *f);
+int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
+void sym_elf_funcs_free(struct elf_funcs *f);
 /* The libraries a file needs (DT_NEEDED: "libc.so.6"), at most max; their number, -1 unreadable. */
 #define ELF_NEEDED_LEN 128
-int elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
-const struct elf_func *elf_funcs_find(const struct elf_funcs *f, const char *name);
+int sym_elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
+const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char *name);
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
-int64_t elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
+int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
 
 /* A loadable segment: file bytes [offset, offset + size) at vaddr. */
 struct elf_segment {
 	uint64_t offset, vaddr, size;
 };
 /* path's PT_LOAD segments, at most max; how many, or -1. */
-int elf_segments(const char *path, struct elf_segment *segs, int max);
+int sym_elf_segments(const char *path, struct elf_segment *segs, int max);
 
 /* A USDT probe site, from the ELF notes (.note.stapsdt) of a file. */
 struct usdt_site {
@@ -53,7 +53,7 @@ struct usdt_sites {
 };
 
 /* Read path's USDT probe sites (none is not an error); -1 with err set. */
-int elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen);
-void elf_usdt_free(struct usdt_sites *u);
+int sym_elf_usdt_load(const char *path, struct usdt_sites *out, char *err, size_t errlen);
+void sym_elf_usdt_free(struct usdt_sites *u);
 
 #endif

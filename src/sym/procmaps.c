@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char **proc_files(pid_t pid)
+char **sym_proc_files(pid_t pid)
 {
 	char path[64], line[PATH_MAX + 256], perms[8], file[PATH_MAX];
-	char **files = xmalloc(sizeof(*files));
+	char **files = util_xmalloc(sizeof(*files));
 	size_t n = 0;
 	FILE *f;
 
@@ -31,15 +31,15 @@ char **proc_files(pid_t pid)
 			seen = !strcmp(files[i], file);
 		if (seen)
 			continue;
-		files = xrealloc(files, (n + 2) * sizeof(*files));
-		files[n++] = xstrdup(file);
+		files = util_xrealloc(files, (n + 2) * sizeof(*files));
+		files[n++] = util_xstrdup(file);
 	}
 	fclose(f);
 	files[n] = NULL;
 	return files;
 }
 
-void proc_files_free(char **files)
+void sym_proc_files_free(char **files)
 {
 	for (char **f = files; f && *f; f++)
 		free(*f);

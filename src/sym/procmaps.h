@@ -11,9 +11,9 @@
 /*
  * The distinct regular files process pid maps with execute permission,
  * in address order (its program first), as absolute paths; NULL-ended,
- * free with proc_files_free(). NULL when the process cannot be read.
+ * free with sym_proc_files_free(). NULL when the process cannot be read.
  */
-char **proc_files(pid_t pid);
-void proc_files_free(char **files);
+char **sym_proc_files(pid_t pid);
+void sym_proc_files_free(char **files);
 
 #endif

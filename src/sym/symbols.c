@@ -44,9 +44,9 @@ static void symtab_push(struct symtab *t, size_t *cap, uint64_t addr, const char
 {
 	if (t->n == *cap) {
 		*cap = *cap ? *cap * 2 : 1024;
-		t->v = xrealloc(t->v, *cap * sizeof(*t->v));
+		t->v = util_xrealloc(t->v, *cap * sizeof(*t->v));
 	}
-	t->v[t->n++] = (struct addr_sym){ addr, xstrdup(name) };
+	t->v[t->n++] = (struct addr_sym){ addr, util_xstrdup(name) };
 }
 
 static void symtab_free(struct symtab *t)
@@ -152,16 +152,16 @@ static struct user_file *user_file(const char *path)
 	for (size_t i = 0; i < nfiles; i++)
 		if (!strcmp(files[i].path, path))
 			return &files[i];
-	files = xrealloc(files, (nfiles + 1) * sizeof(*files));
+	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
 	struct user_file *uf = &files[nfiles++];
 	memset(uf, 0, sizeof(*uf));
-	uf->path = xstrdup(path);
-	uf->nsegs = elf_segments(path, uf->segs, 16);
-	if (elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+	uf->path = util_xstrdup(path);
+	uf->nsegs = sym_elf_segments(path, uf->segs, 16);
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
 			symtab_push(&uf->syms, &cap, funcs.v[i].addr,
 				    funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name);
-		elf_funcs_free(&funcs);
+		sym_elf_funcs_free(&funcs);
 		if (uf->syms.n)
 			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
 	}
@@ -197,13 +197,13 @@ static const char *process_maps(int pid)
 	struct maps_snap *sn = snap_of(pid);
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	char *text = read_file(path, &len);
+	char *text = util_read_file(path, &len);
 	if (!text || !len) { /* gone, or a zombie without memory */
 		free(text);
 		return sn ? sn->text : NULL;
 	}
 	if (!sn) {
-		snaps = xrealloc(snaps, (nsnaps + 1) * sizeof(*snaps));
+		snaps = util_xrealloc(snaps, (nsnaps + 1) * sizeof(*snaps));
 		sn = &snaps[nsnaps++];
 		sn->pid = pid;
 	} else {
@@ -256,10 +256,10 @@ void sym_remember_process(int pid)
 /*
  * The tables load on first use and grow (user files); the metrics server
  * (runtime/metrics.c) resolves stacks from its own thread, so every entry
- * point takes this lock. Names stay valid until symbols_release().
+ * point takes this lock. Names stay valid until sym_release().
  */
 
-bool ksym_resolve(uint64_t addr, struct sym *out)
+bool sym_ksym_resolve(uint64_t addr, struct sym *out)
 {
 	pthread_mutex_lock(&sym_lock);
 	bool ok = ksym_resolve_locked(addr, out);
@@ -267,7 +267,7 @@ bool ksym_resolve(uint64_t addr, struct sym *out)
 	return ok;
 }
 
-uint64_t ksym_address(const char *name)
+uint64_t sym_ksym_address(const char *name)
 {
 	pthread_mutex_lock(&sym_lock);
 	uint64_t a = ksym_address_locked(name);
@@ -275,7 +275,7 @@ uint64_t ksym_address(const char *name)
 	return a;
 }
 
-bool usym_resolve(int pid, uint64_t addr, struct sym *out)
+bool sym_usym_resolve(int pid, uint64_t addr, struct sym *out)
 {
 	pthread_mutex_lock(&sym_lock);
 	bool ok = usym_resolve_locked(pid, addr, out);
@@ -283,7 +283,7 @@ bool usym_resolve(int pid, uint64_t addr, struct sym *out)
 	return ok;
 }
 
-void symbols_release(void)
+void sym_release(void)
 {
 	symtab_free(&kernel);
 	kernel_loaded = false;

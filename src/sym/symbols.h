@@ -3,7 +3,7 @@
  * Addresses to names, for printing stacks and symbols: kernel addresses through
  * /proc/kallsyms, user addresses through the process's mappings and the
  * mapped files' symbols (while the process lives). Loaded on first use,
- * cached until symbols_release().
+ * cached until sym_release().
  */
 #ifndef LANTERN_SYM_SYMBOLS_H
 #define LANTERN_SYM_SYMBOLS_H
@@ -17,20 +17,20 @@ struct sym {
 	const char *module; /* user: the file's path */
 };
 
-bool ksym_resolve(uint64_t addr, struct sym *out);
-bool usym_resolve(int pid, uint64_t addr, struct sym *out);
+bool sym_ksym_resolve(uint64_t addr, struct sym *out);
+bool sym_usym_resolve(int pid, uint64_t addr, struct sym *out);
 /* A user address of process pid, or a kernel address. */
 static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *out)
 {
-	return user ? usym_resolve(pid, addr, out) : ksym_resolve(addr, out);
+	return user ? sym_usym_resolve(pid, addr, out) : sym_ksym_resolve(addr, out);
 }
 /*
  * Remember pid's mappings now, so that its user stacks still resolve after
- * it exits (usym_resolve() also remembers them whenever it reads them).
+ * it exits (sym_usym_resolve() also remembers them whenever it reads them).
  */
 void sym_remember_process(int pid);
 /* The address of a kernel symbol (any kind kallsyms lists), or 0. */
-uint64_t ksym_address(const char *name);
-void symbols_release(void);
+uint64_t sym_ksym_address(const char *name);
+void sym_release(void);
 
 #endif

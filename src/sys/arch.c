@@ -50,7 +50,7 @@ static const struct {
 	{ { "rip", "ip", NULL, NULL }, 128 },
 };
 
-int arch_reg_offset(const char *name)
+int sys_arch_reg_offset(const char *name)
 {
 	for (size_t i = 0; i < sizeof(reg_names) / sizeof(reg_names[0]); i++)
 		for (int k = 0; k < 4; k++)
@@ -59,7 +59,7 @@ int arch_reg_offset(const char *name)
 	return -1;
 }
 #elif defined(__aarch64__)
-int arch_reg_offset(const char *name)
+int sys_arch_reg_offset(const char *name)
 {
 	char *end;
 	long n;
@@ -72,14 +72,14 @@ int arch_reg_offset(const char *name)
 	return *end || n < 0 || n > 30 ? -1 : (int)n * 8;
 }
 #else
-int arch_reg_offset(const char *name)
+int sys_arch_reg_offset(const char *name)
 {
 	(void)name;
 	return -1;
 }
 #endif
 
-const struct arch_regs *arch_regs(void)
+const struct arch_regs *sys_arch_regs(void)
 {
 #if defined(__x86_64__) || defined(__aarch64__)
 	return &regs;
@@ -88,7 +88,7 @@ const struct arch_regs *arch_regs(void)
 #endif
 }
 
-int arch_perf_arg_reg(unsigned n)
+int sys_arch_perf_arg_reg(unsigned n)
 {
 #if defined(__x86_64__)
 	/* rdi, rsi, rdx, rcx, r8, r9 (PERF_REG_X86_DI ...) */

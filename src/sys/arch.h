@@ -26,18 +26,18 @@ struct arch_regs {
 };
 
 /* This machine's layout, or NULL for an architecture lantern does not know. */
-const struct arch_regs *arch_regs(void);
+const struct arch_regs *sys_arch_regs(void);
 
 /*
  * A register named as assembly writes it ("rdi", "edi", "di", "dil" on
  * x86_64; "x0", "w0" on aarch64): its offset in struct pt_regs, or -1.
  */
-int arch_reg_offset(const char *name);
+int sys_arch_reg_offset(const char *name);
 
 /*
  * Argument n's register as perf samples number them (PERF_SAMPLE_REGS_USER,
  * the kernel's perf_regs.h), or -1.
  */
-int arch_perf_arg_reg(unsigned n);
+int sys_arch_perf_arg_reg(unsigned n);
 
 #endif

@@ -53,7 +53,7 @@ int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_in
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
-void bpf_obj_name(char *out, size_t n, const char *name)
+void sys_bpf_obj_name(char *out, size_t n, const char *name)
 {
 	/* BPF object names: 15 characters of [A-Za-z0-9_.] */
 	size_t k = 0;

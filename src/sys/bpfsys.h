@@ -20,6 +20,6 @@ int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_in
 		  size_t log_size);
 
 /* A kernel object's name for name: "lt_" and what fits of it ("@" dropped). */
-void bpf_obj_name(char *out, size_t n, const char *name);
+void sys_bpf_obj_name(char *out, size_t n, const char *name);
 
 #endif

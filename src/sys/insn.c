@@ -153,7 +153,7 @@ static int vex_len(const uint8_t *p, size_t n, int pre, int map)
 	return len;
 }
 
-int insn_len_x86_64(const uint8_t *p, size_t n)
+int sys_insn_len_x86_64(const uint8_t *p, size_t n)
 {
 	bool osz16 = false, asz32 = false, w = false;
 	size_t i = 0;
@@ -233,13 +233,13 @@ int insn_len_x86_64(const uint8_t *p, size_t n)
 	return len <= 15 && (size_t)len <= n ? len : -1;
 }
 
-int insn_boundary(const uint8_t *code, size_t n, size_t off, size_t *before, size_t *after)
+int sys_insn_boundary(const uint8_t *code, size_t n, size_t off, size_t *before, size_t *after)
 {
 	size_t pos = 0, prev = 0;
 
 #if defined(__x86_64__)
 	while (pos < off) {
-		int len = insn_len_x86_64(code + pos, n - pos);
+		int len = sys_insn_len_x86_64(code + pos, n - pos);
 		if (len <= 0)
 			return -1;
 		prev = pos;

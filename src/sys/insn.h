@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 /* The length of the x86-64 instruction at code (n bytes readable), or -1. */
-int insn_len_x86_64(const uint8_t *code, size_t n);
+int sys_insn_len_x86_64(const uint8_t *code, size_t n);
 
 /*
  * Whether offset off of a function whose code is code[0..n) is where an
@@ -21,6 +21,6 @@ int insn_len_x86_64(const uint8_t *code, size_t n);
  * the starts around it), -1 when an instruction on the way cannot be
  * decoded or this machine's instructions are not known.
  */
-int insn_boundary(const uint8_t *code, size_t n, size_t off, size_t *before, size_t *after);
+int sys_insn_boundary(const uint8_t *code, size_t n, size_t off, size_t *before, size_t *after);
 
 #endif

@@ -11,12 +11,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags)
+int sys_perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags)
 {
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-int perf_attach_prog(int pfd, int prog_fd, int *link_fd)
+int sys_perf_attach_prog(int pfd, int prog_fd, int *link_fd)
 {
 	*link_fd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
 	if (*link_fd >= 0)
@@ -29,9 +29,9 @@ int perf_attach_prog(int pfd, int prog_fd, int *link_fd)
 	return 0;
 }
 
-int online_cpus(int *cpus, int max)
+int sys_online_cpus(int *cpus, int max)
 {
-	char *text = read_file("/sys/devices/system/cpu/online", NULL);
+	char *text = util_read_file("/sys/devices/system/cpu/online", NULL);
 	int n = 0;
 
 	if (!text) {
@@ -58,7 +58,7 @@ int online_cpus(int *cpus, int max)
 
 static int read_int_after(const char *path, const char *prefix)
 {
-	char *text = read_file(path, NULL);
+	char *text = util_read_file(path, NULL);
 	int v = -1;
 
 	if (text && !strncmp(text, prefix, strlen(prefix)))
@@ -67,7 +67,7 @@ static int read_int_after(const char *path, const char *prefix)
 	return v;
 }
 
-int probe_pmu(const char *dir, int *retbit)
+int sys_probe_pmu(const char *dir, int *retbit)
 {
 	char path[512];
 

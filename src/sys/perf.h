@@ -11,20 +11,20 @@
 #include <sys/types.h>
 
 /* perf_event_open(2): an fd, or -1 with errno. */
-int perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
+int sys_perf_event_open_fd(void *attr, pid_t pid, int cpu, int group, unsigned long flags);
 /*
  * Run prog_fd on every occurrence of perf event pfd: a BPF link (its fd in
  * *link_fd), or on kernels before 5.15 the ioctl (*link_fd = -1). 0, or -1
  * with errno.
  */
-int perf_attach_prog(int pfd, int prog_fd, int *link_fd);
+int sys_perf_attach_prog(int pfd, int prog_fd, int *link_fd);
 /*
  * The perf type of a kprobe or uprobe PMU (dir: its directory in
  * /sys/bus/event_source/devices), or -1 when the kernel has none;
  * *retbit: the config bit that makes a return probe (-1: none).
  */
-int probe_pmu(const char *dir, int *retbit);
+int sys_probe_pmu(const char *dir, int *retbit);
 /* The online CPUs' numbers, at most max of them; how many. */
-int online_cpus(int *cpus, int max);
+int sys_online_cpus(int *cpus, int max);
 
 #endif

@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx)
+int sys_ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx)
 {
 	struct bpf_map_info info;
 	uint32_t len = sizeof(info);
@@ -52,7 +52,7 @@ int ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx)
 	return 0;
 }
 
-long ringbuf_consume(struct ringbuf *rb)
+long sys_ringbuf_consume(struct ringbuf *rb)
 {
 	unsigned long cons = __atomic_load_n(rb->consumer, __ATOMIC_RELAXED), released = cons;
 	long n = 0;
@@ -88,7 +88,7 @@ out:
 	return n;
 }
 
-void ringbuf_close(struct ringbuf *rb)
+void sys_ringbuf_close(struct ringbuf *rb)
 {
 	if (rb->producer)
 		munmap(rb->producer, rb->size);

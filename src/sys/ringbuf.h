@@ -28,9 +28,9 @@ struct ringbuf {
 };
 
 /* Map the ring buffer of map fd (it stays the caller's). 0, or -1 with errno. */
-int ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx);
+int sys_ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx);
 /* Every record ready (until fn says stop): how many were handled. */
-long ringbuf_consume(struct ringbuf *rb);
-void ringbuf_close(struct ringbuf *rb);
+long sys_ringbuf_consume(struct ringbuf *rb);
+void sys_ringbuf_close(struct ringbuf *rb);
 
 #endif

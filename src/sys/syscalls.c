@@ -408,14 +408,14 @@ static int cmp(const void *key, const void *ent)
 	return strcmp(key, ((const struct sysent *)ent)->name);
 }
 
-int syscall_number(const char *name)
+int sys_syscall_number(const char *name)
 {
 	const struct sysent *e =
 		bsearch(name, table, sizeof(table) / sizeof(table[0]), sizeof(table[0]), cmp);
 	return e ? e->nr : -1;
 }
 
-const char *syscall_tp_name(int nr)
+const char *sys_syscall_tp_name(int nr)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].nr == nr)
@@ -423,7 +423,7 @@ const char *syscall_tp_name(int nr)
 	return NULL;
 }
 
-const char *syscall_name(int nr)
+const char *sys_syscall_name(int nr)
 {
 	/* where the tracepoints' names differ from the syscall table's */
 	static const struct sysent renamed[] = {
@@ -433,23 +433,23 @@ const char *syscall_name(int nr)
 	for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
 		if (renamed[i].nr == nr)
 			return renamed[i].name;
-	return syscall_tp_name(nr);
+	return sys_syscall_tp_name(nr);
 }
 
 #else
-int syscall_number(const char *name)
+int sys_syscall_number(const char *name)
 {
 	(void)name;
 	return -1;
 }
 
-const char *syscall_tp_name(int nr)
+const char *sys_syscall_tp_name(int nr)
 {
 	(void)nr;
 	return NULL;
 }
 
-const char *syscall_name(int nr)
+const char *sys_syscall_name(int nr)
 {
 	(void)nr;
 	return NULL;

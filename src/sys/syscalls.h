@@ -18,14 +18,14 @@
 #define SYSCALL_NR_LIMIT 512
 
 /* The number of the syscall whose tracepoints are sys_enter_NAME, or -1. */
-int syscall_number(const char *name);
+int sys_syscall_number(const char *name);
 /*
  * The name strace prints for syscall nr ("stat", "umount2": the kernel's
  * syscall table, where tracepoints say "newstat", "umount"); NULL when this
  * architecture has no syscall of that number.
  */
-const char *syscall_name(int nr);
+const char *sys_syscall_name(int nr);
 /* The name of syscall nr as its tracepoints spell it ("newstat"), or NULL. */
-const char *syscall_tp_name(int nr);
+const char *sys_syscall_tp_name(int nr);
 
 #endif

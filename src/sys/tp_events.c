@@ -41,23 +41,23 @@ static const char *intern_cat(struct tp_events *e, size_t *cap, size_t *last, co
 			return e->cats[*last = i];
 	if (e->ncats == *cap) {
 		*cap = *cap ? *cap * 2 : 64;
-		e->cats = xrealloc(e->cats, *cap * sizeof(*e->cats));
+		e->cats = util_xrealloc(e->cats, *cap * sizeof(*e->cats));
 	}
-	e->cats[e->ncats] = xstrndup(s, len);
+	e->cats[e->ncats] = util_xstrndup(s, len);
 	*last = e->ncats;
 	return e->cats[e->ncats++];
 }
 
-void tp_events_parse(struct tp_events *out, const char *text)
+void sys_tp_events_parse(struct tp_events *out, const char *text)
 {
 	size_t catcap = 0, lastcat = 0, lines = 1;
 	char *p;
 
 	memset(out, 0, sizeof(*out));
-	out->buf = xstrdup(text);
+	out->buf = util_xstrdup(text);
 	for (const char *q = text; *q; q++)
 		lines += *q == '\n';
-	out->v = xmalloc(lines * sizeof(*out->v));
+	out->v = util_xmalloc(lines * sizeof(*out->v));
 
 	for (p = out->buf; *p;) {
 		char *nl = strchr(p, '\n'), *end, *colon;
@@ -91,7 +91,7 @@ void tp_events_parse(struct tp_events *out, const char *text)
 		qsort(out->cats, out->ncats, sizeof(*out->cats), cmp_str);
 }
 
-void tp_events_free(struct tp_events *e)
+void sys_tp_events_free(struct tp_events *e)
 {
 	for (size_t i = 0; i < e->ncats; i++)
 		free(e->cats[i]);
@@ -101,7 +101,7 @@ void tp_events_free(struct tp_events *e)
 	memset(e, 0, sizeof(*e));
 }
 
-const struct tp_event *tp_events_find(const struct tp_events *e, const char *cat, const char *ev)
+const struct tp_event *sys_tp_events_find(const struct tp_events *e, const char *cat, const char *ev)
 {
 	size_t lo = 0, hi = e->n;
 
@@ -118,19 +118,19 @@ const struct tp_event *tp_events_find(const struct tp_events *e, const char *cat
 	return NULL;
 }
 
-bool tp_events_has_category(const struct tp_events *e, const char *cat)
+bool sys_tp_events_has_category(const struct tp_events *e, const char *cat)
 {
 	return e->ncats && bsearch(&cat, e->cats, e->ncats, sizeof(*e->cats), cmp_str);
 }
 
-int tp_events_match(const struct tp_events *e, const char *cat_pat, const char *ev_pat,
+int sys_tp_events_match(const struct tp_events *e, const char *cat_pat, const char *ev_pat,
 		    tp_event_fn fn, void *arg)
 {
 	int n = 0;
 
 	for (size_t i = 0; i < e->n; i++) {
 		const struct tp_event *t = &e->v[i];
-		if (!wildcard_match(cat_pat, t->cat) || !wildcard_match(ev_pat, t->event))
+		if (!util_wildcard_match(cat_pat, t->cat) || !util_wildcard_match(ev_pat, t->event))
 			continue;
 		n++;
 		if (fn) {
@@ -168,7 +168,7 @@ static unsigned score(const struct tp_event *t, const char *cat, const char *ev,
 		return TIER_NONE; /* the name asked about */
 	if (!strcmp(t->event, ev))
 		return TIER_SAME_EVENT;
-	d = edit_distance(full, t->name, cap + 1);
+	d = util_edit_distance(full, t->name, cap + 1);
 	if (d <= cap)
 		return TIER_TYPO + d;
 	if ((!same_cat && cat_exists) || MIN(lev, lt) < 3)
@@ -180,23 +180,23 @@ static unsigned score(const struct tp_event *t, const char *cat, const char *ev,
 	return TIER_NONE;
 }
 
-void tp_events_suggest(const struct tp_events *e, const char *cat, const char *ev,
+void sys_tp_events_suggest(const struct tp_events *e, const char *cat, const char *ev,
 		       struct tp_suggestions *out)
 {
 	unsigned best[TP_MAX_SUGGEST];
 	char *full;
 
 	memset(out, 0, sizeof(*out));
-	if (has_wildcard(cat)) {
+	if (util_has_wildcard(cat)) {
 		for (size_t i = 0; i < e->ncats && !out->cat_exists; i++)
-			out->cat_exists = wildcard_match(cat, e->cats[i]);
+			out->cat_exists = util_wildcard_match(cat, e->cats[i]);
 		return;
 	}
-	out->cat_exists = tp_events_has_category(e, cat);
-	if (has_wildcard(ev))
+	out->cat_exists = sys_tp_events_has_category(e, cat);
+	if (util_has_wildcard(ev))
 		return;
 
-	full = xasprintf("%s:%s", cat, ev);
+	full = util_xasprintf("%s:%s", cat, ev);
 	for (size_t i = 0; i < e->n; i++) {
 		const struct tp_event *t = &e->v[i];
 		unsigned s = score(t, cat, ev, full, out->cat_exists);

@@ -35,18 +35,18 @@ typedef int (*tp_event_fn)(const char *cat, const char *ev, void *arg);
  * Parse available_events text: one "cat:event" per line. Lines without a
  * ':' or with an empty half are skipped. Never fails.
  */
-void tp_events_parse(struct tp_events *out, const char *text);
-void tp_events_free(struct tp_events *e);
+void sys_tp_events_parse(struct tp_events *out, const char *text);
+void sys_tp_events_free(struct tp_events *e);
 
 /* Binary search; NULL when absent. */
-const struct tp_event *tp_events_find(const struct tp_events *e, const char *cat, const char *ev);
-bool tp_events_has_category(const struct tp_events *e, const char *cat);
+const struct tp_event *sys_tp_events_find(const struct tp_events *e, const char *cat, const char *ev);
+bool sys_tp_events_has_category(const struct tp_events *e, const char *cat);
 
 /*
  * fn(cat, ev, arg) for each event matching both patterns, in list order.
  * Returns the number of matches, or fn's nonzero return value.
  */
-int tp_events_match(const struct tp_events *e, const char *cat_pat, const char *ev_pat,
+int sys_tp_events_match(const struct tp_events *e, const char *cat_pat, const char *ev_pat,
 		    tp_event_fn fn, void *arg);
 
 #define TP_MAX_SUGGEST 3
@@ -69,7 +69,7 @@ struct tp_suggestions {
  * Ties go to the smaller length difference, then the shorter name, then
  * byte order. With a wildcard in CAT or EV only cat_exists is filled.
  */
-void tp_events_suggest(const struct tp_events *e, const char *cat, const char *ev,
+void sys_tp_events_suggest(const struct tp_events *e, const char *cat, const char *ev,
 		       struct tp_suggestions *out);
 
 #endif

@@ -38,7 +38,7 @@ static int has_events(const char *dir)
 
 static bool kernel_has_fs(const char *fs)
 {
-	char *text = read_file("/proc/filesystems", NULL);
+	char *text = util_read_file("/proc/filesystems", NULL);
 	bool found = false;
 
 	if (!text)
@@ -95,7 +95,7 @@ static void explain(int e_trace, int e_debug, char *err, size_t errlen)
 			 strerror(-e_trace), strerror(-e_debug));
 }
 
-const char *tracefs_path(char *err, size_t errlen)
+const char *sys_tracefs_path(char *err, size_t errlen)
 {
 	int e_trace, e_debug;
 
@@ -136,9 +136,9 @@ found_tracefs:
 	return root;
 }
 
-void tracefs_set_path(const char *path)
+void sys_tracefs_set_path(const char *path)
 {
-	tracefs_release();
+	sys_tracefs_release();
 	root[0] = 0;
 	if (path)
 		set_root(path);
@@ -158,7 +158,7 @@ static bool hidden_category(const char *cat)
 /* ROOT/events/CAT[/EV[/FILE]] into buf; false when a name is unusable. */
 static bool event_path(char *buf, size_t len, const char *cat, const char *ev, const char *file)
 {
-	const char *r = tracefs_path(NULL, 0);
+	const char *r = sys_tracefs_path(NULL, 0);
 	int n;
 
 	if (!r || !valid_name(cat) || (ev && !valid_name(ev)) || hidden_category(cat))
@@ -175,28 +175,28 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-bool tracefs_category_exists(const char *cat)
+bool sys_tracefs_category_exists(const char *cat)
 {
 	char path[PATH_MAX];
 
 	return event_path(path, sizeof(path), cat, NULL, NULL) && is_dir(path);
 }
 
-bool tracefs_event_exists(const char *cat, const char *ev)
+bool sys_tracefs_event_exists(const char *cat, const char *ev)
 {
 	char path[PATH_MAX];
 
 	return event_path(path, sizeof(path), cat, ev, NULL) && is_dir(path);
 }
 
-int tracefs_event_id(const char *cat, const char *ev)
+int sys_tracefs_event_id(const char *cat, const char *ev)
 {
 	char path[PATH_MAX], *text, *end;
 	long id;
 
 	if (!event_path(path, sizeof(path), cat, ev, "id"))
 		return -ENOENT;
-	text = read_file(path, NULL);
+	text = util_read_file(path, NULL);
 	if (!text)
 		return errno ? -errno : -EIO;
 	id = strtol(text, &end, 10);
@@ -206,9 +206,9 @@ int tracefs_event_id(const char *cat, const char *ev)
 	return (int)id;
 }
 
-char *tracefs_read(const char *rel, size_t *len)
+char *sys_tracefs_read(const char *rel, size_t *len)
 {
-	const char *r = tracefs_path(NULL, 0);
+	const char *r = sys_tracefs_path(NULL, 0);
 	char path[PATH_MAX];
 
 	if (!r) {
@@ -219,32 +219,32 @@ char *tracefs_read(const char *rel, size_t *len)
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	return read_file(path, len);
+	return util_read_file(path, len);
 }
 
-const struct tp_events *tracefs_events(char *err, size_t errlen)
+const struct tp_events *sys_tracefs_events(char *err, size_t errlen)
 {
 	char *text;
 
 	if (events_loaded)
 		return &events;
-	if (!tracefs_path(err, errlen))
+	if (!sys_tracefs_path(err, errlen))
 		return NULL;
-	text = tracefs_read("available_events", NULL);
+	text = sys_tracefs_read("available_events", NULL);
 	if (!text) {
 		snprintf(err, errlen, "cannot read %s/available_events: %s", root, strerror(errno));
 		return NULL;
 	}
-	tp_events_parse(&events, text);
+	sys_tp_events_parse(&events, text);
 	free(text);
 	events_loaded = true;
 	return &events;
 }
 
-void tracefs_release(void)
+void sys_tracefs_release(void)
 {
 	if (events_loaded)
-		tp_events_free(&events);
+		sys_tp_events_free(&events);
 	events_loaded = false;
 }
 
@@ -275,7 +275,7 @@ static int match_in_category(const char *cat, const char *ev_pat, tp_event_fn fn
 		return -e;
 	}
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !wildcard_match(ev_pat, d->d_name))
+		if (d->d_name[0] == '.' || !util_wildcard_match(ev_pat, d->d_name))
 			continue;
 		if (d->d_type == DT_UNKNOWN) {
 			char sub[PATH_MAX + 256];
@@ -285,7 +285,7 @@ static int match_in_category(const char *cat, const char *ev_pat, tp_event_fn fn
 		} else if (d->d_type != DT_DIR) {
 			continue; /* enable, filter */
 		}
-		vec_push(&names, xstrdup(d->d_name));
+		vec_push(&names, util_xstrdup(d->d_name));
 	}
 	closedir(dir);
 
@@ -305,34 +305,34 @@ static int match_in_category(const char *cat, const char *ev_pat, tp_event_fn fn
 	return n;
 }
 
-int tracefs_events_match(const char *cat_pat, const char *ev_pat, tp_event_fn fn, void *arg,
+int sys_tracefs_events_match(const char *cat_pat, const char *ev_pat, tp_event_fn fn, void *arg,
 			 char *err, size_t errlen)
 {
 	const struct tp_events *all;
 
-	if (!tracefs_path(err, errlen))
+	if (!sys_tracefs_path(err, errlen))
 		return -ENOENT;
-	if (!has_wildcard(cat_pat)) {
-		if (has_wildcard(ev_pat))
+	if (!util_has_wildcard(cat_pat)) {
+		if (util_has_wildcard(ev_pat))
 			return match_in_category(cat_pat, ev_pat, fn, arg, err, errlen);
-		if (!tracefs_event_exists(cat_pat, ev_pat))
+		if (!sys_tracefs_event_exists(cat_pat, ev_pat))
 			return 0;
 		return fn ? (fn(cat_pat, ev_pat, arg) ?: 1) : 1;
 	}
-	all = tracefs_events(err, errlen);
+	all = sys_tracefs_events(err, errlen);
 	if (!all)
 		return -EIO;
-	return tp_events_match(all, cat_pat, ev_pat, fn, arg);
+	return sys_tp_events_match(all, cat_pat, ev_pat, fn, arg);
 }
 
-int tracefs_suggest(const char *cat, const char *ev, struct tp_suggestions *out, char *err,
+int sys_tracefs_suggest(const char *cat, const char *ev, struct tp_suggestions *out, char *err,
 		    size_t errlen)
 {
-	const struct tp_events *all = tracefs_events(err, errlen);
+	const struct tp_events *all = sys_tracefs_events(err, errlen);
 
 	memset(out, 0, sizeof(*out));
 	if (!all)
 		return -EIO;
-	tp_events_suggest(all, cat, ev, out);
+	sys_tp_events_suggest(all, cat, ev, out);
 	return 0;
 }

@@ -3,12 +3,12 @@
  * tracefs: where it is, mounting it when it is not, and the questions
  * lantern asks of it about tracepoints.
  *
- *   tracefs_path()             the root, e.g. "/sys/kernel/tracing"
- *   tracefs_event_exists()     is events/CAT/EV there (cheap: one stat)
- *   tracefs_event_id()         events/CAT/EV/id
- *   tracefs_events_match()     every CAT:EV matching two glob patterns,
+ *   sys_tracefs_path()             the root, e.g. "/sys/kernel/tracing"
+ *   sys_tracefs_event_exists()     is events/CAT/EV there (cheap: one stat)
+ *   sys_tracefs_event_id()         events/CAT/EV/id
+ *   sys_tracefs_events_match()     every CAT:EV matching two glob patterns,
  *                              in `bpftrace -l` order
- *   tracefs_events()           the parsed available_events, read once
+ *   sys_tracefs_events()           the parsed available_events, read once
  *
  * Start-up cost matters: a script naming one tracepoint touches only that
  * tracepoint's directory. available_events (one "cat:event" per line, about
@@ -32,13 +32,13 @@
  * /sys/kernel/debug/tracing (debugfs mounted at /sys/kernel/debug first if
  * needed). The answer is cached. NULL on failure, with the reason in err.
  */
-const char *tracefs_path(char *err, size_t errlen);
+const char *sys_tracefs_path(char *err, size_t errlen);
 
 /*
  * Use this root instead of looking for one (tests point it at a fixture
  * tree). NULL forgets the override and the cached answer.
  */
-void tracefs_set_path(const char *path);
+void sys_tracefs_set_path(const char *path);
 
 /*
  * Category "ftrace" holds the tracer's own record types (function, print,
@@ -46,17 +46,17 @@ void tracefs_set_path(const char *path);
  * attach to them, and available_events does not list them. Every function
  * here treats them as absent.
  */
-bool tracefs_category_exists(const char *cat);
-bool tracefs_event_exists(const char *cat, const char *ev);
+bool sys_tracefs_category_exists(const char *cat);
+bool sys_tracefs_event_exists(const char *cat, const char *ev);
 
 /* The event's id (>= 0), or -ENOENT, -EACCES, ... */
-int tracefs_event_id(const char *cat, const char *ev);
+int sys_tracefs_event_id(const char *cat, const char *ev);
 
 /*
  * Read tracefs file REL (e.g. "events/sched/sched_switch/format").
  * Returns a malloc'd NUL-terminated buffer, or NULL with errno set.
  */
-char *tracefs_read(const char *rel, size_t *len);
+char *sys_tracefs_read(const char *rel, size_t *len);
 
 /*
  * Call fn(cat, ev, arg) for every tracepoint whose category matches cat_pat
@@ -68,23 +68,23 @@ char *tracefs_read(const char *rel, size_t *len);
  * No wildcard: one stat. Wildcards in ev_pat only: one readdir of
  * events/CAT. Wildcards in cat_pat: available_events, read once.
  */
-int tracefs_events_match(const char *cat_pat, const char *ev_pat, tp_event_fn fn, void *arg,
+int sys_tracefs_events_match(const char *cat_pat, const char *ev_pat, tp_event_fn fn, void *arg,
 			 char *err, size_t errlen);
 
 /*
  * Every tracepoint, parsed from available_events on the first call and
- * kept until tracefs_release(). NULL on failure, with err filled.
+ * kept until sys_tracefs_release(). NULL on failure, with err filled.
  */
-const struct tp_events *tracefs_events(char *err, size_t errlen);
+const struct tp_events *sys_tracefs_events(char *err, size_t errlen);
 
 /*
  * Near names for a tracepoint that does not exist (see tp_events_suggest).
  * Reads available_events. Returns 0 or a negative errno.
  */
-int tracefs_suggest(const char *cat, const char *ev, struct tp_suggestions *out, char *err,
+int sys_tracefs_suggest(const char *cat, const char *ev, struct tp_suggestions *out, char *err,
 		    size_t errlen);
 
 /* Free the cached event list (the path stays cached). */
-void tracefs_release(void);
+void sys_tracefs_release(void);
 
 #endif

@@ -28,13 +28,13 @@
 /* uprobe (TREC_CALL): the task's argument registers; uretprobe (TREC_RETURN): its return register */
 static void gen_lib(struct tb *b, struct ir *ir, enum trace_rec kind)
 {
-	const struct arch_regs *regs = arch_regs();
+	const struct arch_regs *regs = sys_arch_regs();
 	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), t = ir_vreg(ir), off = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8);
 
-	prologue(b, ir);
-	traced_only(b, tid, tgid, slot);
-	scratch(b, slot);
+	trace_prologue(b, ir);
+	trace_traced_only(b, tid, tgid, slot);
+	trace_scratch(b, slot);
 	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[kind]));
 	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
@@ -53,10 +53,10 @@ static void gen_lib(struct tb *b, struct ir *ir, enum trace_rec kind)
 		emit(ir, LDX_MEM(BPF_DW, t, b->ctx, regs->ret));
 		emit(ir, STX_MEM(BPF_DW, b->s, t, HDR(ret)));
 	}
-	put_comm(b);
+	trace_put_comm(b);
 	emit(ir, MOV64_IMM(off, SCR_DATA));
-	send(b, off, slot);
-	epilogue(b);
+	trace_send(b, off, slot);
+	trace_epilogue(b);
 }
 
 static void gen_libcall(struct tb *b, struct ir *ir)
@@ -89,9 +89,9 @@ static int add_func(struct tb *b, const char *path, const struct elf_func *f)
 		ui->offset = f->offset;
 		in->data = ui;
 		pg = plan_add_prog(p, pr, in);
-		prog_attach_inst(pg, in);
+		plan_prog_attach_inst(pg, in);
 		pg->type = BPF_PROG_TYPE_KPROBE;
-		if (assemble_prog(b, pg, gens[k], ap->text) < 0)
+		if (trace_assemble_prog(b, pg, gens[k], ap->text) < 0)
 			return -1;
 	}
 	return 0;
@@ -150,7 +150,7 @@ static void func_types(struct tb *b, struct dwarf_src *d, struct trace_func *tf)
 	struct btf_func bf;
 
 	tf->nargs = -1;
-	if (!dwarf_src_func(d, tf->name, &bf, NULL)) {
+	if (!types_dwarf_src_func(d, tf->name, &bf, NULL)) {
 		const char *base = strrchr(tf->path, '/');
 		if (strncmp(base ? base + 1 : tf->path, "libc.so", 7) && strncmp(base ? base + 1 : tf->path, "libc-", 5))
 			return;
@@ -193,18 +193,18 @@ static int add_spec(struct tb *b, const char *spec)
 		return -1;
 	}
 	snprintf(lib, sizeof(lib), "%.*s", (int)(colon - spec), spec);
-	if (!resolve_file(lib, path, b->o->pids.len ? b->o->pids.data[0] : 0) ||
-	    elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
+	if (!prov_resolve_file(lib, path, b->o->pids.len ? b->o->pids.data[0] : 0) ||
+	    sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, SPAN_NONE, E_UNKNOWN_FILE, "--calls: no library or program '%s'", lib);
 		return -1;
 	}
-	dwarf_src_init(&d, &p->arena, path);
+	types_dwarf_src_init(&d, &p->arena, path);
 	for (size_t i = 0; i < funcs.n && rc == 0; i++) {
 		const struct elf_func *f = &funcs.v[i];
-		char *pats = xstrdup(colon + 1), *save = NULL;
+		char *pats = util_xstrdup(colon + 1), *save = NULL;
 		bool match = false, dup = false;
 		for (char *pat = strtok_r(pats, ",", &save); pat && !match; pat = strtok_r(NULL, ",", &save))
-			match = wildcard_match(pat, f->name);
+			match = util_wildcard_match(pat, f->name);
 		free(pats);
 		/* one name per address: aliases would fire twice */
 		for (int k = before; match && k < (int)b->funcs->len && !dup; k++)
@@ -227,14 +227,14 @@ static int add_spec(struct tb *b, const char *spec)
 		diag_error(&p->diag, SPAN_NONE, E_UNKNOWN_SYMBOL, "--calls: no function of %s matches '%s'", path, colon + 1);
 		rc = -1;
 	}
-	dwarf_src_free(&d);
-	elf_funcs_free(&funcs);
+	types_dwarf_src_free(&d);
+	sym_elf_funcs_free(&funcs);
 	return rc;
 }
 
 int trace_calls_plan(struct tb *b)
 {
-	if (b->o->calls.len && !arch_regs()->arg[0] && !arch_regs()->ret) {
+	if (b->o->calls.len && !sys_arch_regs()->arg[0] && !sys_arch_regs()->ret) {
 		diag_error(&b->p->diag, SPAN_NONE, E_MECHANISM_MISSING, "--calls: no argument registers known here");
 		return -1;
 	}

@@ -61,9 +61,9 @@ static const struct trace_func *func_of(struct trace_printer *tp, uint32_t k)
 	return tp->funcs && k < tp->funcs->len ? &tp->funcs->data[k] : NULL;
 }
 
-void on_libcall(struct trace_printer *tp, const struct trace_hdr *h)
+void trace_on_libcall(struct trace_printer *tp, const struct trace_hdr *h)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 	const struct trace_func *f = func_of(tp, h->nr);
 	struct tcall *c;
 	struct tout *to;
@@ -74,7 +74,7 @@ void on_libcall(struct trace_printer *tp, const struct trace_hdr *h)
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (t->ncalls == t->calls_cap) {
 		t->calls_cap = t->calls_cap ? 2 * t->calls_cap : 8;
-		t->calls = xrealloc(t->calls, (size_t)t->calls_cap * sizeof(*t->calls));
+		t->calls = util_xrealloc(t->calls, (size_t)t->calls_cap * sizeof(*t->calls));
 	}
 	c = &t->calls[t->ncalls++];
 	c->fn = h->nr;
@@ -82,8 +82,8 @@ void on_libcall(struct trace_printer *tp, const struct trace_hdr *h)
 	memcpy(c->a, h->a, sizeof(c->a));
 	if (tp->o->json)
 		return;
-	to = out_of(tp, t);
-	leader(tp, to, t, h->ts);
+	to = trace_out_of(tp, t);
+	trace_leader(tp, to, t, h->ts);
 	sb_printf(&to->line, "%s(", f->name);
 	put_args(&to->line, f, h->a);
 	to->open = t;
@@ -98,27 +98,27 @@ static void json_libcall(struct trace_printer *tp, struct ttask *t, const struct
 
 	sb_printf(&b, "{\"time\": %.6f, \"pid\": %d, \"tid\": %d, \"call\": ",
 		  (double)(c->ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
-	json_string(&b, f->name, strlen(f->name));
+	out_json_string(&b, f->name, strlen(f->name));
 	sb_puts(&b, ", \"args\": [");
 	for (int i = 0; i < n; i++) {
 		sb_reset(&v);
 		put_value(&v, f->nargs < 0 ? NULL : f->types[i], c->a[i]);
 		sb_printf(&b, "%s", i ? ", " : "");
-		json_string(&b, v.s, v.len);
+		out_json_string(&b, v.s, v.len);
 	}
 	sb_reset(&v);
 	put_ret(&v, f, ret);
 	sb_puts(&b, "], \"return\": ");
-	json_string(&b, v.s + 2, v.len - 2);
+	out_json_string(&b, v.s + 2, v.len - 2);
 	sb_printf(&b, ", \"duration\": %.9f}\n", (double)(ts - c->ts) / 1e9);
 	fwrite(b.s, 1, b.len, tp->main.f);
 	sb_free(&b);
 	sb_free(&v);
 }
 
-void on_libreturn(struct trace_printer *tp, const struct trace_hdr *h)
+void trace_on_libreturn(struct trace_printer *tp, const struct trace_hdr *h)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 	const struct trace_func *f = func_of(tp, h->nr);
 	struct tout *to;
 	struct tcall c;
@@ -133,19 +133,19 @@ void on_libreturn(struct trace_printer *tp, const struct trace_hdr *h)
 		json_libcall(tp, t, f, &c, h->ret, h->ts);
 		return;
 	}
-	to = out_of(tp, t);
+	to = trace_out_of(tp, t);
 	if (to->open == t && to->open_call) {
 		sb_puts(&to->line, ") ");
 	} else {
-		leader(tp, to, t, h->ts);
+		trace_leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "<... %s resumed>) ", f->name);
 	}
 	to->open = NULL;
-	pad_to_column(&to->line);
+	trace_pad_to_column(&to->line);
 	put_ret(&to->line, f, h->ret);
 	if (tp->o->durations)
 		sb_printf(&to->line, " <%llu.%06llu>", (unsigned long long)((h->ts - c.ts) / 1000000000),
 			  (unsigned long long)((h->ts - c.ts) % 1000000000 / 1000));
 	sb_putc(&to->line, '\n');
-	flush_line(to);
+	trace_flush_line(to);
 }

@@ -35,13 +35,13 @@ static void put_open_flags(struct strbuf *out, int64_t v)
 
 	if (rest & 010000000) {
 		/* O_PATH: strace shows no access mode */
-		put_flags(out, rest, open_flags, N(open_flags), NULL);
+		trace_put_flags(out, rest, open_flags, N(open_flags), NULL);
 		return;
 	}
 	sb_puts(out, acc[v & 3]);
 	if (rest) {
 		sb_putc(out, '|');
-		put_flags(out, rest, open_flags, N(open_flags), NULL);
+		trace_put_flags(out, rest, open_flags, N(open_flags), NULL);
 	}
 }
 
@@ -81,7 +81,7 @@ static void put_map_flags(struct strbuf *out, int64_t v)
 	sb_puts(out, type[v & 3]);
 	if (v & ~3) {
 		sb_putc(out, '|');
-		put_flags(out, (uint64_t)v & ~3ull, map_flags, N(map_flags), NULL);
+		trace_put_flags(out, (uint64_t)v & ~3ull, map_flags, N(map_flags), NULL);
 	}
 }
 
@@ -170,7 +170,7 @@ static void put_fd_path(struct strbuf *out, const struct tdecode *d, int64_t fd)
 {
 	char link[64], path[PATH_MAX];
 	bool closed;
-	const char *p = fdpaths_lookup(d->fds, d->pid, (int)fd, &closed);
+	const char *p = trace_fdpaths_lookup(d->fds, d->pid, (int)fd, &closed);
 	unsigned ino;
 	ssize_t n;
 
@@ -187,7 +187,7 @@ static void put_fd_path(struct strbuf *out, const struct tdecode *d, int64_t fd)
 		p = path;
 	}
 	sb_putc(out, '<');
-	if (d->paths < 2 || sscanf(p, "socket:[%u]", &ino) != 1 || !put_socket_endpoints(out, ino, link))
+	if (d->paths < 2 || sscanf(p, "socket:[%u]", &ino) != 1 || !trace_put_socket_endpoints(out, ino, link))
 		sb_puts(out, p);
 	sb_putc(out, '>');
 }
@@ -216,7 +216,7 @@ static void put_argv(struct strbuf *out, const struct targ_val *a, const struct 
 		if (i)
 			sb_puts(out, ", ");
 		/* a full slot (strsize + 1 characters read, or the slot's most) was cut */
-		put_quoted(out, s, n, d->strsize, n >= slot - 1, d->hex);
+		trace_put_quoted(out, s, n, d->strsize, n >= slot - 1, d->hex);
 	}
 	if (count > shown)
 		sb_puts(out, shown ? ", ..." : "...");
@@ -235,7 +235,7 @@ static void put_buffer(struct strbuf *out, const struct targ_val *a, const struc
 		put_ptr(out, a->v);
 		return;
 	}
-	put_quoted(out, a->data, a->len, d->strsize, total > (int64_t)d->strsize && a->len >= d->strsize,
+	trace_put_quoted(out, a->data, a->len, d->strsize, total > (int64_t)d->strsize && a->len >= d->strsize,
 		   force_hex ? 2 : d->hex);
 }
 
@@ -253,7 +253,7 @@ static void put_string(struct strbuf *out, const struct targ_val *a, const struc
 		return;
 	}
 	n = strnlen((const char *)a->data, a->len);
-	put_quoted(out, a->data, n, path ? SIZE_MAX : d->strsize, false, d->hex);
+	trace_put_quoted(out, a->data, n, path ? SIZE_MAX : d->strsize, false, d->hex);
 }
 
 static void put_fcntl_arg(struct strbuf *out, const struct targ_val *a, const struct tdecode *d)
@@ -282,7 +282,7 @@ static void put_clone_args(struct strbuf *out, const struct targ_val *a, const s
 	}
 	memcpy(f, p, 64); /* flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls */
 	sb_puts(out, "{flags=");
-	put_flags(out, f[0], clone_flags, N(clone_flags), "0");
+	trace_put_flags(out, f[0], clone_flags, N(clone_flags), "0");
 	if (f[0] & 0x1000)
 		sb_printf(out, ", pidfd=%#llx", (unsigned long long)f[1]);
 	if (f[0] & (0x01000000 | 0x00200000))
@@ -290,8 +290,8 @@ static void put_clone_args(struct strbuf *out, const struct targ_val *a, const s
 	if (f[0] & 0x00100000)
 		sb_printf(out, ", parent_tid=%#llx", (unsigned long long)f[3]);
 	sb_puts(out, ", exit_signal=");
-	if (f[4] && signal_name((int)f[4]))
-		sb_puts(out, signal_name((int)f[4]));
+	if (f[4] && trace_signal_name((int)f[4]))
+		sb_puts(out, trace_signal_name((int)f[4]));
 	else
 		sb_printf(out, "%llu", (unsigned long long)f[4]);
 	sb_puts(out, ", stack=");
@@ -314,17 +314,17 @@ static bool decode_pointed_more(struct strbuf *out, enum targ k, const struct ta
 	case A_SIGSET_IN:
 	case A_SIGSET_OUT:
 		if (v && a->data && !a->unread)
-			put_sigset(out, a->data, a->len);
+			trace_put_sigset(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_SIGHOW:
-		put_const(out, v, sighows, N(sighows), false);
+		trace_put_const(out, v, sighows, N(sighows), false);
 		break;
 	case A_SIGACTION_IN:
 	case A_SIGACTION_OUT:
 		if (v && a->data && !a->unread)
-			put_sigaction(out, a->data, a->len);
+			trace_put_sigaction(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
@@ -333,14 +333,14 @@ static bool decode_pointed_more(struct strbuf *out, enum targ k, const struct ta
 			int st;
 			memcpy(&st, a->data, 4);
 			sb_putc(out, '[');
-			put_wait_status(out, st);
+			trace_put_wait_status(out, st);
 			sb_putc(out, ']');
 		} else {
 			put_ptr(out, v);
 		}
 		break;
 	case A_WAIT_OPTIONS:
-		put_flags(out, (uint64_t)v, wait_options, N(wait_options), "0");
+		trace_put_flags(out, (uint64_t)v, wait_options, N(wait_options), "0");
 		break;
 	case A_PIPEFDS:
 		if (a->data && !a->unread && a->len >= 8) {
@@ -354,62 +354,62 @@ static bool decode_pointed_more(struct strbuf *out, enum targ k, const struct ta
 	case A_DIRENTS:
 		put_ptr(out, v);
 		if (!a->unread)
-			sb_printf(out, " /* %d entries */", a->data ? dirents_count(a->data, a->len) : 0);
+			sb_printf(out, " /* %d entries */", a->data ? trace_dirents_count(a->data, a->len) : 0);
 		break;
 	case A_CLONE_FLAGS:
 		/* the exit signal in the low byte */
-		put_flags(out, (uint64_t)v & ~0xffull, clone_flags, N(clone_flags), NULL);
+		trace_put_flags(out, (uint64_t)v & ~0xffull, clone_flags, N(clone_flags), NULL);
 		if (v & 0xff) {
 			if (v & ~0xffll)
 				sb_putc(out, '|');
-			sb_puts(out, signal_name((int)(v & 0xff)) ? signal_name((int)(v & 0xff)) : "?");
+			sb_puts(out, trace_signal_name((int)(v & 0xff)) ? trace_signal_name((int)(v & 0xff)) : "?");
 		}
 		break;
 	case A_UTSNAME:
 		if (a->data && !a->unread)
-			put_utsname(out, a->data, a->len);
+			trace_put_utsname(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_MADVISE:
-		put_const(out, v, madvises, N(madvises), false);
+		trace_put_const(out, v, madvises, N(madvises), false);
 		break;
 	case A_EPOLL_CTL_OP:
-		put_const(out, v, epoll_ops, N(epoll_ops), false);
+		trace_put_const(out, v, epoll_ops, N(epoll_ops), false);
 		break;
 	case A_EPOLL_EVENT_IN:
 		/* EPOLL_CTL_DEL ignores it: strace shows its address */
 		if (v && a->data && !a->unread && a->len >= 12 && d->args[1] != 2)
-			put_epoll_event(out, a->data, a->len);
+			trace_put_epoll_event(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_EPOLL_EVENTS:
 		if (v && a->data && !a->unread && d->ret >= 0)
-			put_epoll_events(out, a->data, a->len, d->ret);
+			trace_put_epoll_events(out, a->data, a->len, d->ret);
 		else
 			put_ptr(out, v);
 		break;
 	case A_MSG_FLAGS:
-		put_msg_flags(out, v);
+		trace_put_msg_flags(out, v);
 		break;
 	case A_EPOLL_FLAGS:
-		put_flags(out, (uint64_t)v, epoll_flags, N(epoll_flags), "0");
+		trace_put_flags(out, (uint64_t)v, epoll_flags, N(epoll_flags), "0");
 		break;
 	case A_EFD_FLAGS:
-		put_flags(out, (uint64_t)v, efd_flags, N(efd_flags), "0");
+		trace_put_flags(out, (uint64_t)v, efd_flags, N(efd_flags), "0");
 		break;
 	case A_IOVEC_IN:
 	case A_IOVEC_OUT:
 		if (v && a->data && !a->unread)
-			put_iovecs(out, a->data, a->len, d->args[2], k == A_IOVEC_OUT ? d->ret : -1, d);
+			trace_put_iovecs(out, a->data, a->len, d->args[2], k == A_IOVEC_OUT ? d->ret : -1, d);
 		else
 			put_ptr(out, v);
 		break;
 	case A_MSGHDR_IN:
 	case A_MSGHDR_OUT:
 		if (v && a->data && !a->unread)
-			put_msghdr(out, a->data, a->len, k == A_MSGHDR_OUT ? d->ret : -1, d);
+			trace_put_msghdr(out, a->data, a->len, k == A_MSGHDR_OUT ? d->ret : -1, d);
 		else
 			put_ptr(out, v);
 		break;
@@ -430,24 +430,24 @@ static bool decode_pointed(struct strbuf *out, enum targ k, const struct targ_va
 		break;
 	case A_POLLFDS:
 		if (a->v && a->data && !a->unread)
-			put_pollfds(out, a->data, a->len, false);
+			trace_put_pollfds(out, a->data, a->len, false);
 		else
 			put_ptr(out, v);
 		break;
 	case A_STAT:
 		if (a->data && !a->unread)
-			put_stat(out, a->data, a->len);
+			trace_put_stat(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_STATX:
 		if (a->data && !a->unread)
-			put_statx(out, a->data, a->len);
+			trace_put_statx(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_STATX_MASK:
-		put_statx_mask(out, (uint64_t)v);
+		trace_put_statx_mask(out, (uint64_t)v);
 		break;
 	case A_ARGV:
 	case A_ENVP:
@@ -455,7 +455,7 @@ static bool decode_pointed(struct strbuf *out, enum targ k, const struct targ_va
 		break;
 	case A_FUTEX_OP: {
 		int op = (int)v & 0x7f;
-		put_const(out, op, futex_ops, N(futex_ops), false);
+		trace_put_const(out, op, futex_ops, N(futex_ops), false);
 		if (v & 128)
 			sb_puts(out, "_PRIVATE");
 		if (v & 256)
@@ -463,71 +463,71 @@ static bool decode_pointed(struct strbuf *out, enum targ k, const struct targ_va
 		break;
 	}
 	case A_SIGNAL:
-		if (signal_name((int)v))
-			sb_puts(out, signal_name((int)v));
+		if (trace_signal_name((int)v))
+			sb_puts(out, trace_signal_name((int)v));
 		else
 			sb_printf(out, "%lld", (long long)v);
 		break;
 	case A_RLIMIT_RESOURCE:
-		put_const(out, v, rlimits, N(rlimits), false);
+		trace_put_const(out, v, rlimits, N(rlimits), false);
 		break;
 	case A_RLIMIT_IN:
 	case A_RLIMIT_OUT:
 		if (v && a->data && !a->unread)
-			put_rlimit(out, a->data, a->len, (int)d->args[1]);
+			trace_put_rlimit(out, a->data, a->len, (int)d->args[1]);
 		else
 			put_ptr(out, v);
 		break;
 	case A_ARCH_PRCTL:
-		put_const(out, v, arch_prctls, N(arch_prctls), true);
+		trace_put_const(out, v, arch_prctls, N(arch_prctls), true);
 		break;
 	case A_GRND_FLAGS:
-		put_flags(out, (uint64_t)v, grnd_flags, N(grnd_flags), "0");
+		trace_put_flags(out, (uint64_t)v, grnd_flags, N(grnd_flags), "0");
 		break;
 	case A_WHENCE:
-		put_const(out, v, whences, N(whences), false);
+		trace_put_const(out, v, whences, N(whences), false);
 		break;
 	case A_CLOCKID:
-		put_const(out, v, clocks, N(clocks), false);
+		trace_put_const(out, v, clocks, N(clocks), false);
 		break;
 	case A_TIMESPEC_IN:
 	case A_TIMESPEC_OUT:
 		if (v && a->data && !a->unread)
-			put_timespec(out, a->data, a->len);
+			trace_put_timespec(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_SOCK_FAMILY:
-		if (family_name((int)v))
-			sb_puts(out, family_name((int)v));
+		if (trace_family_name((int)v))
+			sb_puts(out, trace_family_name((int)v));
 		else
 			sb_printf(out, "%lld", (long long)v);
 		break;
 	case A_SOCK_PROTO:
-		put_sock_proto(out, d->args[0], v);
+		trace_put_sock_proto(out, d->args[0], v);
 		break;
 	case A_FD_FLAGS:
-		put_flags(out, (uint64_t)v, open_flags, N(open_flags), "0");
+		trace_put_flags(out, (uint64_t)v, open_flags, N(open_flags), "0");
 		break;
 	case A_SOCK_TYPE:
-		put_const(out, v & 0xf, sock_types, N(sock_types), false);
+		trace_put_const(out, v & 0xf, sock_types, N(sock_types), false);
 		if (v & ~0xfll) {
 			sb_putc(out, '|');
-			put_flags(out, (uint64_t)v & ~0xfull, sock_flags, N(sock_flags), NULL);
+			trace_put_flags(out, (uint64_t)v & ~0xfull, sock_flags, N(sock_flags), NULL);
 		}
 		break;
 	case A_SOCKADDR_IN:
 	case A_SOCKADDR_OUT:
 		if (v && a->data && !a->unread && a->len >= 2)
-			put_sockaddr(out, a->data, a->len);
+			trace_put_sockaddr(out, a->data, a->len);
 		else
 			put_ptr(out, v);
 		break;
 	case A_IOCTL_REQ:
-		put_const(out, v, ioctls, N(ioctls), true);
+		trace_put_const(out, v, ioctls, N(ioctls), true);
 		break;
 	case A_FCNTL_CMD:
-		put_const(out, v, fcntls, N(fcntls), false);
+		trace_put_const(out, v, fcntls, N(fcntls), false);
 		break;
 	case A_FCNTL_ARG:
 		put_fcntl_arg(out, a, d);
@@ -546,9 +546,9 @@ static void put_clone(struct strbuf *out, const int64_t *a)
 	sb_puts(out, "child_stack=");
 	put_ptr(out, a[1]);
 	sb_puts(out, ", flags=");
-	put_flags(out, flags & ~0xffull, clone_flags, N(clone_flags), NULL);
+	trace_put_flags(out, flags & ~0xffull, clone_flags, N(clone_flags), NULL);
 	if (flags & 0xff) {
-		const char *sig = signal_name((int)(flags & 0xff));
+		const char *sig = trace_signal_name((int)(flags & 0xff));
 		sb_printf(out, "%s%s", flags & ~0xffull ? "|" : "", sig ? sig : "?");
 	}
 	if (flags & 0x00100000) /* CLONE_PARENT_SETTID */
@@ -577,7 +577,7 @@ static void put_futex(struct strbuf *out, const int64_t *a)
 
 	put_ptr(out, a[0]);
 	sb_puts(out, ", ");
-	decode_arg(out, A_FUTEX_OP, &opv, &none);
+	trace_decode_arg(out, A_FUTEX_OP, &opv, &none);
 	if (u & VAL)
 		sb_printf(out, ", %d", (int)a[2]);
 	if (u & TIMEOUT) {
@@ -598,12 +598,12 @@ static void put_futex(struct strbuf *out, const int64_t *a)
 	}
 }
 
-bool decode_is_special(const struct sysdesc *sd)
+bool trace_decode_is_special(const struct sysdesc *sd)
 {
 	return sd->special == SD_CLONE || sd->special == SD_FUTEX;
 }
 
-bool decode_special(struct strbuf *out, const struct sysdesc *sd, const int64_t *a, const struct tdecode *d)
+bool trace_decode_special(struct strbuf *out, const struct sysdesc *sd, const int64_t *a, const struct tdecode *d)
 {
 	if (sd->special == SD_CLONE)
 		put_clone(out, a);
@@ -614,7 +614,7 @@ bool decode_special(struct strbuf *out, const struct sysdesc *sd, const int64_t 
 	return true;
 }
 
-void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const struct tdecode *d)
+void trace_decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const struct tdecode *d)
 {
 	int64_t v = a->v;
 
@@ -680,10 +680,10 @@ void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const
 		put_open_flags(out, v);
 		break;
 	case A_ACCESS_MODE:
-		put_flags(out, (uint64_t)v, access_modes, N(access_modes), "F_OK");
+		trace_put_flags(out, (uint64_t)v, access_modes, N(access_modes), "F_OK");
 		break;
 	case A_AT_FLAGS:
-		put_flags(out, (uint64_t)v, at_flags, N(at_flags), "0");
+		trace_put_flags(out, (uint64_t)v, at_flags, N(at_flags), "0");
 		break;
 	case A_STATX_FLAGS:
 		if (!(v & 0x6000)) {
@@ -692,13 +692,13 @@ void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const
 				sb_putc(out, '|');
 		}
 		if (v)
-			put_flags(out, (uint64_t)v, statx_at_flags, N(statx_at_flags), "0");
+			trace_put_flags(out, (uint64_t)v, statx_at_flags, N(statx_at_flags), "0");
 		break;
 	case A_FADVICE:
-		put_const(out, v, fadvices, N(fadvices), false);
+		trace_put_const(out, v, fadvices, N(fadvices), false);
 		break;
 	case A_PROT:
-		put_flags(out, (uint64_t)v, prot_flags, N(prot_flags), "PROT_NONE");
+		trace_put_flags(out, (uint64_t)v, prot_flags, N(prot_flags), "PROT_NONE");
 		break;
 	case A_MAP_FLAGS:
 		put_map_flags(out, v);
@@ -709,7 +709,7 @@ void decode_arg(struct strbuf *out, enum targ k, const struct targ_val *a, const
 	}
 }
 
-void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdecode *d)
+void trace_decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdecode *d)
 {
 	if (r == R_NONE) {
 		sb_puts(out, "= ?");
@@ -726,9 +726,9 @@ void decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct tdeco
 		return;
 	}
 	if (ret < 0 && ret >= -4095) {
-		const char *n = errno_name((int)-ret);
+		const char *n = trace_errno_name((int)-ret);
 		if (n)
-			sb_printf(out, "= -1 %s (%s)", n, errno_text((int)-ret));
+			sb_printf(out, "= -1 %s (%s)", n, trace_errno_text((int)-ret));
 		else
 			sb_printf(out, "= -1 (errno %lld)", (long long)-ret);
 		return;

@@ -11,7 +11,7 @@
 
 #define N(x) ARRAY_SIZE(x)
 
-void put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max, bool more, int hex)
+void trace_put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max, bool more, int hex)
 {
 	size_t shown = MIN(n, max);
 
@@ -61,7 +61,7 @@ void put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max, bool
 		sb_puts(out, "...");
 }
 
-void put_flags(struct strbuf *out, uint64_t v, const struct flag *t, size_t n, const char *zero)
+void trace_put_flags(struct strbuf *out, uint64_t v, const struct flag *t, size_t n, const char *zero)
 {
 	bool any = false;
 
@@ -80,7 +80,7 @@ void put_flags(struct strbuf *out, uint64_t v, const struct flag *t, size_t n, c
 		sb_printf(out, "%s%#llx", any ? "|" : "", (unsigned long long)v);
 }
 
-void put_const(struct strbuf *out, int64_t v, const struct flag *t, size_t n, bool hex)
+void trace_put_const(struct strbuf *out, int64_t v, const struct flag *t, size_t n, bool hex)
 {
 	for (size_t i = 0; i < n; i++)
 		if ((int64_t)t[i].bit == v) {
@@ -118,7 +118,7 @@ static const char *const errnos[] = {
 	[132] = "ERFKILL",     [133] = "EHWPOISON",
 };
 
-const char *errno_name(int e)
+const char *trace_errno_name(int e)
 {
 	static const struct flag kernel_only[] = {
 		{ 512, "ERESTARTSYS" },	  { 513, "ERESTARTNOINTR" },	    { 514, "ERESTARTNOHAND" },
@@ -134,7 +134,7 @@ const char *errno_name(int e)
 }
 
 /* The text after an error's name: glibc's, or strace's for the kernel's own */
-const char *errno_text(int e)
+const char *trace_errno_text(int e)
 {
 	switch (e) {
 	case 512:
@@ -160,7 +160,7 @@ static const char *const signals[] = {
 	[31] = "SIGSYS",
 };
 
-const char *signal_name(int sig)
+const char *trace_signal_name(int sig)
 {
 	static char rt[4][16];
 	static int k;
@@ -180,7 +180,7 @@ const char *signal_name(int sig)
 /* A set member's name, without "SIG" (strace: RTMIN, RT_1) */
 static void put_set_member(struct strbuf *out, int sig)
 {
-	const char *n = signal_name(sig);
+	const char *n = trace_signal_name(sig);
 
 	if (sig == 32)
 		sb_puts(out, "RTMIN");
@@ -192,7 +192,7 @@ static void put_set_member(struct strbuf *out, int sig)
 		sb_printf(out, "%d", sig);
 }
 
-void put_sigset(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_sigset(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	uint64_t set = 0;
 	int count = 0;

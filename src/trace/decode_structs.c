@@ -82,7 +82,7 @@ static void put_stat_common(struct strbuf *out, uint32_t mode, uint64_t rdev, in
 	sb_puts(out, ", ...}");
 }
 
-void put_stat(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_stat(struct strbuf *out, const uint8_t *p, size_t n)
 {
 #if defined(__x86_64__)
 	/* dev, ino, nlink (8 each), mode, uid, gid, pad, rdev, size */
@@ -109,19 +109,19 @@ static const struct flag statx_attrs[] = {
 	{ 0x2000, "STATX_ATTR_MOUNT_ROOT" }, { 0x100000, "STATX_ATTR_VERITY" }, { 0x200000, "STATX_ATTR_DAX" },
 };
 
-void put_statx_mask(struct strbuf *out, uint64_t v)
+void trace_put_statx_mask(struct strbuf *out, uint64_t v)
 {
-	put_flags(out, v, statx_masks, ARRAY_SIZE(statx_masks), "0");
+	trace_put_flags(out, v, statx_masks, ARRAY_SIZE(statx_masks), "0");
 }
 
-void put_statx(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_statx(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	uint32_t mode = u16_at(p, n, 28);
 
 	sb_puts(out, "{stx_mask=");
-	put_statx_mask(out, u32_at(p, n, 0));
+	trace_put_statx_mask(out, u32_at(p, n, 0));
 	sb_puts(out, ", stx_attributes=");
-	put_flags(out, u64_at(p, n, 8), statx_attrs, ARRAY_SIZE(statx_attrs), "0");
+	trace_put_flags(out, u64_at(p, n, 8), statx_attrs, ARRAY_SIZE(statx_attrs), "0");
 	sb_puts(out, ", stx_mode=");
 	put_mode(out, mode);
 	sb_printf(out, ", stx_size=%llu", (unsigned long long)u64_at(p, n, 40));
@@ -134,7 +134,7 @@ static const struct flag families[] = {
 	{ 44, "AF_XDP" },
 };
 
-const char *family_name(int f)
+const char *trace_family_name(int f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		if ((int)families[i].bit == f)
@@ -142,10 +142,10 @@ const char *family_name(int f)
 	return NULL;
 }
 
-void put_sockaddr(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_sockaddr(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	uint16_t family = u16_at(p, n, 0);
-	const char *name = family_name(family);
+	const char *name = trace_family_name(family);
 
 	if (name)
 		sb_printf(out, "{sa_family=%s", name);
@@ -160,9 +160,9 @@ void put_sockaddr(struct strbuf *out, const uint8_t *p, size_t n)
 		sb_puts(out, ", sun_path=");
 		if (path[0] == 0) {
 			sb_putc(out, '@');
-			put_quoted(out, path + 1, len - 1, SIZE_MAX, false, 0);
+			trace_put_quoted(out, path + 1, len - 1, SIZE_MAX, false, 0);
 		} else {
-			put_quoted(out, path, strnlen((const char *)path, len), SIZE_MAX, false, 0);
+			trace_put_quoted(out, path, strnlen((const char *)path, len), SIZE_MAX, false, 0);
 		}
 		break;
 	}
@@ -215,7 +215,7 @@ void put_sockaddr(struct strbuf *out, const uint8_t *p, size_t n)
 	default:
 		if (n > 2) {
 			sb_puts(out, ", sa_data=");
-			put_quoted(out, p + 2, n - 2, SIZE_MAX, false, 0);
+			trace_put_quoted(out, p + 2, n - 2, SIZE_MAX, false, 0);
 		}
 		break;
 	}
@@ -229,7 +229,7 @@ static const struct flag sa_flags[] = {
 };
 
 /* the kernel's struct sigaction: handler, flags, restorer, mask */
-void put_sigaction(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_sigaction(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	uint64_t handler = u64_at(p, n, 0), flags = u64_at(p, n, 8), restorer = u64_at(p, n, 16);
 
@@ -241,22 +241,22 @@ void put_sigaction(struct strbuf *out, const uint8_t *p, size_t n)
 	else
 		sb_printf(out, "%#llx", (unsigned long long)handler);
 	sb_puts(out, ", sa_mask=");
-	put_sigset(out, n >= 32 ? p + 24 : (const uint8_t *)"\0\0\0\0\0\0\0\0", 8);
+	trace_put_sigset(out, n >= 32 ? p + 24 : (const uint8_t *)"\0\0\0\0\0\0\0\0", 8);
 	sb_puts(out, ", sa_flags=");
-	put_flags(out, flags, sa_flags, ARRAY_SIZE(sa_flags), "0");
+	trace_put_flags(out, flags, sa_flags, ARRAY_SIZE(sa_flags), "0");
 	if (flags & 0x04000000)
 		sb_printf(out, ", sa_restorer=%#llx", (unsigned long long)restorer);
 	sb_putc(out, '}');
 }
 
-void put_utsname(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_utsname(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	/* six fields of 65 bytes: strace shows the first two */
 	sb_puts(out, "{sysname=");
-	put_quoted(out, p, strnlen((const char *)p, MIN(n, 65)), SIZE_MAX, false, 0);
+	trace_put_quoted(out, p, strnlen((const char *)p, MIN(n, 65)), SIZE_MAX, false, 0);
 	if (n >= 130) {
 		sb_puts(out, ", nodename=");
-		put_quoted(out, p + 65, strnlen((const char *)p + 65, 65), SIZE_MAX, false, 0);
+		trace_put_quoted(out, p + 65, strnlen((const char *)p + 65, 65), SIZE_MAX, false, 0);
 	}
 	sb_puts(out, ", ...}");
 }
@@ -272,7 +272,7 @@ static void put_rlim(struct strbuf *out, uint64_t v)
 		sb_printf(out, "%llu", (unsigned long long)v);
 }
 
-void put_rlimit(struct strbuf *out, const uint8_t *p, size_t n, int resource)
+void trace_put_rlimit(struct strbuf *out, const uint8_t *p, size_t n, int resource)
 {
 	sb_puts(out, "{rlim_cur=");
 	put_rlim(out, u64_at(p, n, 0));
@@ -281,28 +281,28 @@ void put_rlimit(struct strbuf *out, const uint8_t *p, size_t n, int resource)
 	sb_putc(out, '}');
 }
 
-void put_timespec(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_timespec(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	sb_printf(out, "{tv_sec=%lld, tv_nsec=%lld}", (long long)u64_at(p, n, 0), (long long)u64_at(p, n, 8));
 }
 
-void put_wait_status(struct strbuf *out, int st)
+void trace_put_wait_status(struct strbuf *out, int st)
 {
 	if ((st & 0x7f) == 0) {
 		sb_printf(out, "{WIFEXITED(s) && WEXITSTATUS(s) == %d}", (st >> 8) & 0xff);
 	} else if ((st & 0xff) == 0x7f) {
-		const char *s = signal_name((st >> 8) & 0xff);
+		const char *s = trace_signal_name((st >> 8) & 0xff);
 		sb_printf(out, "{WIFSTOPPED(s) && WSTOPSIG(s) == %s}", s ? s : "?");
 	} else if (st == 0xffff) {
 		sb_puts(out, "{WIFCONTINUED(s)}");
 	} else {
-		const char *s = signal_name(st & 0x7f);
+		const char *s = trace_signal_name(st & 0x7f);
 		sb_printf(out, "{WIFSIGNALED(s) && WTERMSIG(s) == %s%s}", s ? s : "?",
 			  st & 0x80 ? " && WCOREDUMP(s)" : "");
 	}
 }
 
-int dirents_count(const uint8_t *p, size_t n)
+int trace_dirents_count(const uint8_t *p, size_t n)
 {
 	int count = 0;
 
@@ -370,10 +370,10 @@ static const char *si_code_name(int sig, int code)
 	return NULL;
 }
 
-void put_siginfo(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_siginfo(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	int sig = (int)u32_at(p, n, 0), code = (int)u32_at(p, n, 8);
-	const char *sn = signal_name(sig), *cn = si_code_name(sig, code);
+	const char *sn = trace_signal_name(sig), *cn = si_code_name(sig, code);
 	bool fault = sig == 11 || sig == 7 || sig == 4 || sig == 8 || sig == 5;
 
 	if (sn)
@@ -395,10 +395,10 @@ void put_siginfo(struct strbuf *out, const uint8_t *p, size_t n)
 	} else if (sig == 17 && code > 0) {
 		int status = (int)u32_at(p, n, 24);
 		sb_printf(out, ", si_pid=%d, si_uid=%u, si_status=", (int)u32_at(p, n, 16), u32_at(p, n, 20));
-		if (code == 1 || !signal_name(status))
+		if (code == 1 || !trace_signal_name(status))
 			sb_printf(out, "%d", status);
 		else
-			sb_puts(out, signal_name(status));
+			sb_puts(out, trace_signal_name(status));
 		for (int k = 0; k < 2; k++) {
 			/* clock ticks; strace adds the seconds when there are any */
 			long long ticks = (long long)u64_at(p, n, 32 + 8 * (size_t)k);
@@ -424,7 +424,7 @@ static const struct flag poll_events[] = {
 	{ 0x100, "POLLWRNORM" }, { 0x200, "POLLWRBAND" }, { 0x400, "POLLMSG" },	 { 0x2000, "POLLRDHUP" },
 };
 
-void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents)
+void trace_put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents)
 {
 	bool first = true;
 
@@ -435,7 +435,7 @@ void put_pollfds(struct strbuf *out, const uint8_t *p, size_t n, bool revents)
 		if (revents && !ev)
 			continue;
 		sb_printf(out, "%s{fd=%d, %s=", first ? "" : ", ", fd, revents ? "revents" : "events");
-		put_flags(out, ev, poll_events, ARRAY_SIZE(poll_events), "0");
+		trace_put_flags(out, ev, poll_events, ARRAY_SIZE(poll_events), "0");
 		sb_putc(out, '}');
 		first = false;
 	}
@@ -451,22 +451,22 @@ static const struct flag epoll_events[] = {
 };
 
 /* x86-64's struct epoll_event is packed: u32 events, u64 data (12 bytes) */
-void put_epoll_event(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_put_epoll_event(struct strbuf *out, const uint8_t *p, size_t n)
 {
 	uint64_t data = u64_at(p, n, 4);
 
 	sb_puts(out, "{events=");
-	put_flags(out, u32_at(p, n, 0), epoll_events, ARRAY_SIZE(epoll_events), "0");
+	trace_put_flags(out, u32_at(p, n, 0), epoll_events, ARRAY_SIZE(epoll_events), "0");
 	sb_printf(out, ", data={u32=%u, u64=%llu}}", (uint32_t)data, (unsigned long long)data);
 }
 
-void put_epoll_events(struct strbuf *out, const uint8_t *p, size_t n, int64_t count)
+void trace_put_epoll_events(struct strbuf *out, const uint8_t *p, size_t n, int64_t count)
 {
 	sb_putc(out, '[');
 	for (int64_t i = 0; i < count && (size_t)(i + 1) * 12 <= n; i++) {
 		if (i)
 			sb_puts(out, ", ");
-		put_epoll_event(out, p + i * 12, 12);
+		trace_put_epoll_event(out, p + i * 12, 12);
 	}
 	if (count > 0 && (size_t)count * 12 > n)
 		sb_puts(out, ", ...");
@@ -479,9 +479,9 @@ static const struct flag msg_flags[] = {
 	{ 0x4000, "MSG_NOSIGNAL" }, { 0x8000, "MSG_MORE" }, { 0x40000000, "MSG_CMSG_CLOEXEC" },
 };
 
-void put_msg_flags(struct strbuf *out, int64_t v)
+void trace_put_msg_flags(struct strbuf *out, int64_t v)
 {
-	put_flags(out, (uint64_t)v, msg_flags, ARRAY_SIZE(msg_flags), "0");
+	trace_put_flags(out, (uint64_t)v, msg_flags, ARRAY_SIZE(msg_flags), "0");
 }
 
 static void put_address(struct strbuf *out, uint64_t p)
@@ -497,7 +497,7 @@ static void put_address(struct strbuf *out, uint64_t p)
  * iov_len=N}, ...], each showing what the call moved (total bytes in all,
  * in order; -1: each one's length), at most -s bytes of it.
  */
-void put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, int64_t total,
+void trace_put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, int64_t total,
 		const struct tdecode *d)
 {
 	uint32_t k = u32_at(p, n, 0), slot = u32_at(p, n, 4);
@@ -513,7 +513,7 @@ void put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, i
 		if (at + 16 + MIN(moved, slot) > n)
 			put_address(out, base);
 		else
-			put_quoted(out, p + at + 16, MIN(moved, slot), d->strsize, moved > d->strsize, d->hex);
+			trace_put_quoted(out, p + at + 16, MIN(moved, slot), d->strsize, moved > d->strsize, d->hex);
 		sb_printf(out, ", iov_len=%llu}", (unsigned long long)len);
 	}
 	if (count > (int64_t)k)
@@ -522,7 +522,7 @@ void put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, i
 }
 
 /* struct msghdr (TR_MSG_*'s layout): its members as strace names them, the iovecs decoded */
-void put_msghdr(struct strbuf *out, const uint8_t *p, size_t n, int64_t total, const struct tdecode *d)
+void trace_put_msghdr(struct strbuf *out, const uint8_t *p, size_t n, int64_t total, const struct tdecode *d)
 {
 	uint64_t control = u64_at(p, n, 32), controllen = u64_at(p, n, 40);
 
@@ -533,14 +533,14 @@ void put_msghdr(struct strbuf *out, const uint8_t *p, size_t n, int64_t total, c
 	sb_puts(out, "{msg_name=");
 	put_address(out, u64_at(p, n, 0));
 	sb_printf(out, ", msg_namelen=%d, msg_iov=", (int)u32_at(p, n, 8));
-	put_iovecs(out, p + MSGHDR_SIZE, n - MSGHDR_SIZE, (int64_t)u64_at(p, n, 24), total, d);
+	trace_put_iovecs(out, p + MSGHDR_SIZE, n - MSGHDR_SIZE, (int64_t)u64_at(p, n, 24), total, d);
 	sb_printf(out, ", msg_iovlen=%llu", (unsigned long long)u64_at(p, n, 24));
 	if (controllen) {
 		sb_puts(out, ", msg_control=");
 		put_address(out, control);
 	}
 	sb_printf(out, ", msg_controllen=%llu, msg_flags=", (unsigned long long)controllen);
-	put_msg_flags(out, (int)u32_at(p, n, 48));
+	trace_put_msg_flags(out, (int)u32_at(p, n, 48));
 	sb_putc(out, '}');
 }
 
@@ -554,12 +554,12 @@ static const struct flag netlink_protos[] = {
 	{ 15, "NETLINK_KOBJECT_UEVENT" }, { 16, "NETLINK_GENERIC" },
 };
 
-void put_sock_proto(struct strbuf *out, int64_t family, int64_t proto)
+void trace_put_sock_proto(struct strbuf *out, int64_t family, int64_t proto)
 {
 	if (family == 2 || family == 10)
-		put_const(out, proto, inet_protos, ARRAY_SIZE(inet_protos), false);
+		trace_put_const(out, proto, inet_protos, ARRAY_SIZE(inet_protos), false);
 	else if (family == 16)
-		put_const(out, proto, netlink_protos, ARRAY_SIZE(netlink_protos), false);
+		trace_put_const(out, proto, netlink_protos, ARRAY_SIZE(netlink_protos), false);
 	else
 		sb_printf(out, "%d", (int)proto);
 }

@@ -6,7 +6,7 @@
 #include "sys/arch.h"
 
 /* r0 = map_lookup_elem(&map, fp + slot) */
-void lookup(struct tb *b, int map, int16_t slot)
+void trace_lookup(struct tb *b, int map, int16_t slot)
 {
 	emit(b->ir, LD_MAP(R1, map));
 	emit(b->ir, MOV64_REG(R2, R10));
@@ -15,21 +15,21 @@ void lookup(struct tb *b, int map, int16_t slot)
 }
 
 /* tid, tgid of the current task; leave unless it is traced (by thread id, or -a: not lantern) */
-void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 {
 	emit(b->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 	emit(b->ir, MOV64_REG(tgid, R0));
 	emit(b->ir, MOV32_REG(tid, R0));
 	emit(b->ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	traced_check(b, tid, tgid, slot);
+	trace_traced_check(b, tid, tgid, slot);
 }
 
-void traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+void trace_traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 {
 	if (b->o->all)
 		emit(b->ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	else
-		traced_test(b, tid, slot);
+		trace_traced_test(b, tid, slot);
 }
 
 /*
@@ -45,13 +45,13 @@ static void traced_word(struct tb *b, int32_t tid, int32_t bit, int16_t slot)
 	emit(b->ir, MOV64_REG(w, tid));
 	emit(b->ir, ALU64_IMM(BPF_RSH, w, 6));
 	emit(b->ir, STX_MEM(BPF_W, R10, w, slot));
-	lookup(b, b->traced, slot);
+	trace_lookup(b, b->traced, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(b->ir, MOV64_REG(bit, tid));
 	emit(b->ir, ALU64_IMM(BPF_AND, bit, 63));
 }
 
-void traced_test(struct tb *b, int32_t tid, int16_t slot)
+void trace_traced_test(struct tb *b, int32_t tid, int16_t slot)
 {
 	int32_t bit = ir_vreg(b->ir), w = ir_vreg(b->ir);
 
@@ -62,7 +62,7 @@ void traced_test(struct tb *b, int32_t tid, int16_t slot)
 	emit(b->ir, JMP_IMM(BPF_JEQ, w, 0, b->out));
 }
 
-void traced_set(struct tb *b, int32_t tid, bool on, int16_t slot)
+void trace_traced_set(struct tb *b, int32_t tid, bool on, int16_t slot)
 {
 	int32_t bit = ir_vreg(b->ir), m = ir_vreg(b->ir), one = ir_vreg(b->ir);
 
@@ -74,23 +74,23 @@ void traced_set(struct tb *b, int32_t tid, bool on, int16_t slot)
 	emit(b->ir, IRI(BPF_STX | BPF_ATOMIC | BPF_DW, R0, m, 0, on ? BPF_OR : BPF_AND));
 	// the count of traced tasks: user space ends the run at 0
 	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
-	lookup(b, b->live, slot);
+	trace_lookup(b, b->live, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(b->ir, MOV64_IMM(one, on ? 1 : -1));
 	emit(b->ir, ATOMIC_ADD(BPF_DW, R0, one, 0));
 }
 
 /* s = this program's scratch entry, or leave */
-void scratch(struct tb *b, int16_t slot)
+void trace_scratch(struct tb *b, int16_t slot)
 {
 	emit(b->ir, ST_MEM(BPF_W, R10, slot, b->prog_index));
-	lookup(b, b->scratch, slot);
+	trace_lookup(b, b->scratch, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(b->ir, MOV64_REG(b->s, R0));
 }
 
 /* -a, --timeline: the task's name in the header */
-void put_comm(struct tb *b)
+void trace_put_comm(struct tb *b)
 {
 	if (!b->o->all && !b->o->timeline)
 		return;
@@ -101,7 +101,7 @@ void put_comm(struct tb *b)
 }
 
 /* fn(s + off, size, src): off and size registers */
-void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src)
+void trace_read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src)
 {
 	emit(b->ir, MOV64_REG(R1, b->s));
 	emit(b->ir, ALU64_REG(BPF_ADD, R1, off));
@@ -111,7 +111,7 @@ void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src)
 }
 
 /* The record from s + SCR_REC, off - SCR_REC bytes long, to the ring buffer; lost++ if full. */
-void send(struct tb *b, int32_t off, int16_t slot)
+void trace_send(struct tb *b, int32_t off, int16_t slot)
 {
 	int32_t size = ir_vreg(b->ir), flags = ir_vreg(b->ir), ok = ir_label(b->ir), go = ir_label(b->ir);
 	uint32_t half = b->p->maps.bpf.data[b->ringbuf].max_entries / 2;
@@ -155,7 +155,7 @@ void send(struct tb *b, int32_t off, int16_t slot)
 	emit(b->ir, CALL(BPF_FUNC_ringbuf_output, 4));
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
 	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
-	lookup(b, b->lost, slot);
+	trace_lookup(b, b->lost, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
 	emit(b->ir, MOV64_IMM(R1, 1));
 	emit(b->ir, ATOMIC_ADD(BPF_DW, R0, R1, 0));
@@ -173,7 +173,7 @@ static void clamp_off(struct tb *b, int32_t off)
 }
 
 /* dlen[i] = len */
-void set_dlen(struct tb *b, int i, int32_t len)
+void trace_set_dlen(struct tb *b, int i, int32_t len)
 {
 	emit(b->ir, STX_MEM(BPF_H, b->s, len, HDR(dlen) + 2 * i));
 }
@@ -193,7 +193,7 @@ static void mark_retry(struct tb *b, int i)
 }
 
 /* Forget what the verifier knows of off (its exact value on each path): see mark_retry */
-void blur_off(struct tb *b, int32_t off)
+void trace_blur_off(struct tb *b, int32_t off)
 {
 	emit(b->ir, STX_MEM(BPF_DW, b->s, off, SCR_OFF));
 	emit(b->ir, LDX_MEM(BPF_DW, off, b->s, SCR_OFF));
@@ -207,19 +207,19 @@ static void read_end(struct tb *b, int i, int32_t off, int32_t n, int32_t fail, 
 {
 	int32_t done = ir_label(b->ir);
 
-	set_dlen(b, i, n);
+	trace_set_dlen(b, i, n);
 	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
 	emit(b->ir, JA(done));
 	emit(b->ir, LABEL(fail));
 	emit(b->ir, MOV64_IMM(n, TRACE_UNREAD));
-	set_dlen(b, i, n);
+	trace_set_dlen(b, i, n);
 	if (retry)
 		mark_retry(b, i);
 	emit(b->ir, LABEL(done));
 }
 
 /* A string: n = probe_read_user_str(s + off, MIN(cap, TRACE_DATA_MAX), src); off += n; else unread */
-void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry)
+void trace_read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry)
 {
 	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), fail = ir_label(b->ir);
 	int32_t small = ir_label(b->ir);
@@ -229,7 +229,7 @@ void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool re
 	emit(b->ir, MOV64_IMM(cap, TRACE_DATA_MAX));
 	emit(b->ir, LABEL(small));
 	clamp_off(b, off);
-	read_to(b, BPF_FUNC_probe_read_user_str, off, cap, src);
+	trace_read_to(b, BPF_FUNC_probe_read_user_str, off, cap, src);
 	emit(b->ir, MOV64_REG(n, R0));
 	emit(b->ir, JMP_IMM(BPF_JSLE, n, 0, fail));
 	emit(b->ir, JMP_IMM(BPF_JGT, n, TRACE_DATA_MAX, fail));
@@ -237,7 +237,7 @@ void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool re
 }
 
 /* Bytes: the size the spec says (fixed, an argument, the result), at most its cap. */
-void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
+void trace_read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
 	      bool retry)
 {
 	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), how = ir_vreg(b->ir), from = ir_vreg(b->ir);
@@ -278,7 +278,7 @@ void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 	emit(b->ir, MOV64_REG(n, cap));
 	emit(b->ir, LABEL(sized));
 	clamp_off(b, off);
-	read_to(b, BPF_FUNC_probe_read_user, off, n, src);
+	trace_read_to(b, BPF_FUNC_probe_read_user, off, n, src);
 	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, fail));
 	read_end(b, i, off, n, fail, retry);
 }
@@ -317,7 +317,7 @@ static void argv_loop(struct tb *b, int32_t src, int32_t k, int32_t cap, int32_t
 		emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
 		emit(b->ir, ALU64_REG(BPF_ADD, at, start));
 		emit(b->ir, ALU64_IMM(BPF_ADD, at, 8));
-		read_to(b, BPF_FUNC_probe_read_user_str, at, cap, p);
+		trace_read_to(b, BPF_FUNC_probe_read_user_str, at, cap, p);
 	}
 	emit(b->ir, LABEL(next));
 	emit(b->ir, ALU64_IMM(BPF_ADD, k, 1));
@@ -332,7 +332,7 @@ static void argv_loop(struct tb *b, int32_t src, int32_t k, int32_t cap, int32_t
  * counted up to ARGV_MAX + 1 (more shows as "..."), envp (slot 1) up to
  * ENVP_MAX and only counted.
  */
-void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot)
+void trace_read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot)
 {
 	int32_t cap = ir_vreg(b->ir), start = ir_vreg(b->ir), k = ir_vreg(b->ir);
 	int32_t at = ir_vreg(b->ir), n = ir_vreg(b->ir);
@@ -365,7 +365,7 @@ void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_
 	emit(b->ir, ALU64_REG(BPF_MUL, at, cap));
 	emit(b->ir, ALU64_REG(BPF_ADD, n, at));
 	emit(b->ir, LABEL(some));
-	set_dlen(b, i, n);
+	trace_set_dlen(b, i, n);
 	emit(b->ir, ALU64_REG(BPF_ADD, off, n));
 }
 
@@ -423,7 +423,7 @@ static void iov_loop(struct tb *b)
 	at = iov_get(b, IOV_AT);
 	len = ir_vreg(b->ir);
 	emit(b->ir, MOV64_IMM(len, 16));
-	read_to(b, BPF_FUNC_probe_read_user, at, len, k);
+	trace_read_to(b, BPF_FUNC_probe_read_user, at, len, k);
 	emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, done));
 	// its bytes: MIN(iov_len, cap) of them -> s + at + 16 (a fault leaves zeros)
 	at = iov_get(b, IOV_AT);
@@ -439,7 +439,7 @@ static void iov_loop(struct tb *b)
 	emit(b->ir, MOV64_REG(len, cap));
 	emit(b->ir, LABEL(fits));
 	emit(b->ir, ALU64_IMM(BPF_ADD, at, 16));
-	read_to(b, BPF_FUNC_probe_read_user, at, len, p);
+	trace_read_to(b, BPF_FUNC_probe_read_user, at, len, p);
 	// next: at += 16 + cap, k++
 	at = iov_get(b, IOV_AT);
 	cap = iov_get(b, IOV_CAP);
@@ -458,7 +458,7 @@ static void iov_loop(struct tb *b)
  * bytes first, then the iovecs its msg_iov and msg_iovlen give; for an
  * iovec array, the count is the next argument (args: where the arguments are).
  */
-void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg)
+void trace_read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg)
 {
 	int32_t cap = ir_vreg(b->ir), n = ir_vreg(b->ir), t;
 	int32_t small = ir_label(b->ir), fail = ir_label(b->ir);
@@ -473,7 +473,7 @@ void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 	iov_put(b, IOV_AT, off);
 	if (msg) {
 		emit(b->ir, MOV64_IMM(n, MSGHDR_SIZE));
-		read_to(b, BPF_FUNC_probe_read_user, off, n, src);
+		trace_read_to(b, BPF_FUNC_probe_read_user, off, n, src);
 		emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, fail));
 		t = ir_vreg(b->ir);
 		emit(b->ir, MOV64_REG(t, b->s));
@@ -506,17 +506,17 @@ void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t
 	read_end(b, i, off, n, fail, false);
 }
 
-void prologue(struct tb *b, struct ir *ir)
+void trace_prologue(struct tb *b, struct ir *ir)
 {
 	b->ir = ir;
-	b->iov_ir = NULL; /* read_iov() makes its slots in this program */
+	b->iov_ir = NULL; /* trace_read_iov() makes its slots in this program */
 	b->ctx = ir_vreg(ir);
 	b->s = ir_vreg(ir);
 	b->out = ir_label(ir);
 	emit(ir, MOV64_REG(b->ctx, R1));
 }
 
-void epilogue(struct tb *b)
+void trace_epilogue(struct tb *b)
 {
 	emit(b->ir, LABEL(b->out));
 	emit(b->ir, MOV64_IMM(R0, 0));
@@ -524,7 +524,7 @@ void epilogue(struct tb *b)
 }
 
 /* *dst = the u32 at task + off (kernel memory) */
-void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot)
+void trace_task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot)
 {
 	emit(b->ir, ST_MEM(BPF_DW, R10, slot, 0));
 	emit(b->ir, MOV64_REG(R1, R10));
@@ -551,7 +551,7 @@ struct probe *trace_probe(struct tb *b, const char *kind, const char *what, stru
 	return pr;
 }
 
-int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what)
+int trace_assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what)
 {
 	struct ir ir;
 	char err[256];
@@ -561,7 +561,7 @@ int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct
 	ir_init(&ir);
 	gen(b, &ir);
 	ir_prune(&ir);
-	if (regalloc(&ir, err, sizeof(err)) < 0 || (n = ir_assemble(&ir, &pg->insns, err, sizeof(err))) < 0) {
+	if (ir_regalloc(&ir, err, sizeof(err)) < 0 || (n = ir_assemble(&ir, &pg->insns, err, sizeof(err))) < 0) {
 		diag_error(&b->p->diag, SPAN_NONE, E_CODEGEN, "%s: %s", what, err);
 		ir_free(&ir);
 		return -1;
@@ -578,9 +578,9 @@ int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct
  * number: only the span that holds them (72 of x86-64's 168 bytes). R0:
  * the helper's result.
  */
-void read_regs(struct tb *b, int32_t t)
+void trace_read_regs(struct tb *b, int32_t t)
 {
-	const struct arch_regs *regs = arch_regs();
+	const struct arch_regs *regs = sys_arch_regs();
 	int lo = regs->sysarg[0], hi = regs->sysarg[0];
 
 	for (int i = 1; i < TRACE_NARGS; i++) {
@@ -601,11 +601,11 @@ void read_regs(struct tb *b, int32_t t)
 }
 
 /* Quick calls need no entry at all: nothing asks for their time (raw_syscalls only) */
-bool untimed_quick(const struct tb *b)
+bool trace_untimed_quick(const struct tb *b)
 {
 	const struct trace_opts *o = b->o;
 
-	return !b->per_call && arch_regs()->sys_nr >= 0 && !o->durations && !o->summary && !o->timeline &&
+	return !b->per_call && sys_arch_regs()->sys_nr >= 0 && !o->durations && !o->summary && !o->timeline &&
 	       !o->json && !o->timestamps && !o->relative;
 }
 

@@ -63,46 +63,46 @@ struct tb {
 	int32_t light;	/* the enter program's label: a quick call's entry */
 	struct trace_funcs *funcs; /* --calls: the functions traced */
 	uint32_t func;		   /* the one whose programs are being made */
-	struct ir *iov_ir;	   /* the program whose read_iov() slots these are */
+	struct ir *iov_ir;	   /* the program whose trace_read_iov() slots these are */
 	int16_t iov_slots;
 };
 
-void lookup(struct tb *b, int map, int16_t slot);
-void traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+void trace_lookup(struct tb *b, int map, int16_t slot);
+void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
 /* Leave unless thread tid is traced; set or clear it (and count it in map "live") */
-void traced_test(struct tb *b, int32_t tid, int16_t slot);
+void trace_traced_test(struct tb *b, int32_t tid, int16_t slot);
 /* Leave unless tid is traced, or with -a, unless tgid is not lantern */
-void traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
-void traced_set(struct tb *b, int32_t tid, bool on, int16_t slot);
-void scratch(struct tb *b, int16_t slot);
-void put_comm(struct tb *b);
-void read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src);
-void send(struct tb *b, int32_t off, int16_t slot);
-void set_dlen(struct tb *b, int i, int32_t len);
-void read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry);
-void blur_off(struct tb *b, int32_t off);
+void trace_traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+void trace_traced_set(struct tb *b, int32_t tid, bool on, int16_t slot);
+void trace_scratch(struct tb *b, int16_t slot);
+void trace_put_comm(struct tb *b);
+void trace_read_to(struct tb *b, int fn, int32_t off, int32_t size, int32_t src);
+void trace_send(struct tb *b, int32_t off, int16_t slot);
+void trace_set_dlen(struct tb *b, int i, int32_t len);
+void trace_read_str(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, bool retry);
+void trace_blur_off(struct tb *b, int32_t off);
 /* TR_IOV_* (msg: TR_MSG_*) of argument i; args: where the arguments are in scratch */
-void read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg);
-void read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
+void trace_read_iov(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, bool msg);
+void trace_read_mem(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int32_t args, int32_t ret,
 	      bool retry);
-void read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot);
-void prologue(struct tb *b, struct ir *ir);
-void epilogue(struct tb *b);
-void task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot);
+void trace_read_argv(struct tb *b, int i, int32_t sp, int32_t off, int32_t src, int16_t slot);
+void trace_prologue(struct tb *b, struct ir *ir);
+void trace_epilogue(struct tb *b);
+void trace_task_u32(struct tb *b, int32_t task, uint32_t off, int32_t dst, int16_t slot);
 /* A probe of the plan with one attach point "KIND:WHAT" (*ap), for programs of lantern trace */
 struct probe *trace_probe(struct tb *b, const char *kind, const char *what, struct attach_point **ap);
 /*
  * The task's argument registers and syscall number (from raw_syscalls'
  * pt_regs) into s + SCR_REGS at their pt_regs offsets; R0 the helper's result
  */
-void read_regs(struct tb *b, int32_t t);
+void trace_read_regs(struct tb *b, int32_t t);
 /* Quick calls need no entry at all: nothing asks for their time (raw_syscalls only) */
-bool untimed_quick(const struct tb *b);
+bool trace_untimed_quick(const struct tb *b);
 /* The exit program (exit.c) */
-void gen_exit(struct tb *b, struct ir *ir);
+void trace_gen_exit(struct tb *b, struct ir *ir);
 /* --calls: the library functions' programs (calls.c) */
 int trace_calls_plan(struct tb *b);
 /* pg's instructions from gen; 0, or -1 with an error in the plan */
-int assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what);
+int trace_assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, struct ir *), const char *what);
 
 #endif

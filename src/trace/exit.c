@@ -16,7 +16,7 @@ static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t sl
 	int32_t st = ir_vreg(b->ir), t = ir_vreg(b->ir), ok = ir_label(b->ir);
 
 	emit(b->ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->counts, slot);
+	trace_lookup(b, b->counts, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(b->ir, MOV64_REG(st, R0));
 	emit(b->ir, LDX_MEM(BPF_DW, t, st, 0));
@@ -41,7 +41,7 @@ static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t sl
  */
 static void exit_args(struct tb *b, int32_t e, int32_t sp, int32_t t)
 {
-	const struct arch_regs *regs = arch_regs();
+	const struct arch_regs *regs = sys_arch_regs();
 	int32_t quick = ir_label(b->ir), copied = ir_label(b->ir);
 
 	for (int i = 0; i < TRACE_NARGS; i++)
@@ -67,7 +67,7 @@ static void exit_args(struct tb *b, int32_t e, int32_t sp, int32_t t)
 		return;
 	emit(b->ir, JA(copied));
 	emit(b->ir, LABEL(quick));
-	read_regs(b, t);
+	trace_read_regs(b, t);
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		emit(b->ir, LDX_MEM(BPF_DW, t, b->s, SCR_REGS + regs->sysarg[i]));
 		emit(b->ir, STX_MEM(BPF_DW, b->s, t, INFL(a) + 8 * i));
@@ -91,7 +91,7 @@ static void exit_record(struct tb *b, int32_t tid, int32_t tgid, int32_t e, int3
 
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, gone));
 	if (e >= 0)
-		scratch(b, slot);
+		trace_scratch(b, slot);
 	emit(ir, STX_MEM(BPF_DW, b->s, now, HDR(ts)));
 	emit(ir, STX_MEM(BPF_DW, b->s, ret, HDR(ret)));
 	emit(ir, STX_MEM(BPF_DW, b->s, dur, HDR(dur)));
@@ -99,13 +99,13 @@ static void exit_record(struct tb *b, int32_t tid, int32_t tgid, int32_t e, int3
 	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
 	emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
-	put_comm(b);
+	trace_put_comm(b);
 	if (e >= 0)
 		emit(ir, LDX_MEM(BPF_W, retry, e, offsetof(struct trace_inflight, retry)));
 	else
 		emit(ir, MOV64_IMM(retry, 0));
 	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->spec, slot);
+	trace_lookup(b, b->spec, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, gone));
 	emit(ir, MOV64_REG(sp, R0));
 	exit_args(b, e, sp, t);
@@ -133,17 +133,17 @@ static void exit_record(struct tb *b, int32_t tid, int32_t tgid, int32_t e, int3
 			emit(ir, LABEL(worked));
 			emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));
 			emit(ir, JMP_IMM(BPF_JNE, how, TR_IOV_OUT, not_iov));
-			read_iov(b, i, sp, off, src, INFL(a), false);
+			trace_read_iov(b, i, sp, off, src, INFL(a), false);
 			emit(ir, JA(next));
 			emit(ir, LABEL(not_iov));
-			read_iov(b, i, sp, off, src, INFL(a), true);
+			trace_read_iov(b, i, sp, off, src, INFL(a), true);
 			emit(ir, JA(next));
 			emit(ir, LABEL(not_msg));
 		}
 		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_OUT, not_out));
 		// a failed call filled nothing
 		emit(ir, JMP_IMM(BPF_JSLT, ret, 0, unread));
-		read_mem(b, i, sp, off, src, INFL(a), ret, false);
+		trace_read_mem(b, i, sp, off, src, INFL(a), ret, false);
 		emit(ir, JA(next));
 		emit(ir, LABEL(unread));
 		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, TRACE_NOTREAD));
@@ -154,16 +154,16 @@ static void exit_record(struct tb *b, int32_t tid, int32_t tgid, int32_t e, int3
 		emit(ir, ALU64_IMM(BPF_AND, t, 1 << i));
 		emit(ir, JMP_IMM(BPF_JEQ, t, 0, next));
 		emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
-		read_str(b, i, sp, off, src, false);
+		trace_read_str(b, i, sp, off, src, false);
 		emit(ir, JA(next));
 		emit(ir, LABEL(not_str));
 		emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, next));
-		read_mem(b, i, sp, off, src, INFL(a), -1, false);
+		trace_read_mem(b, i, sp, off, src, INFL(a), -1, false);
 		emit(ir, LABEL(next));
-		blur_off(b, off);
+		trace_blur_off(b, off);
 	}
 	emit(ir, LABEL(sendit));
-	send(b, off, slot);
+	trace_send(b, off, slot);
 }
 
 /*
@@ -177,14 +177,14 @@ static void untimed_quick_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t 
 	struct ir *ir = b->ir;
 	int32_t nr = ir_vreg(ir), t = ir_vreg(ir), ret = ir_vreg(ir), now = ir_vreg(ir), zero = ir_vreg(ir);
 
-	traced_check(b, tid, tgid, slot);
-	scratch(b, slot);
-	read_regs(b, t);
+	trace_traced_check(b, tid, tgid, slot);
+	trace_scratch(b, slot);
+	trace_read_regs(b, t);
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
-	emit(ir, LDX_MEM(BPF_DW, nr, b->s, SCR_REGS + arch_regs()->sys_nr));
+	emit(ir, LDX_MEM(BPF_DW, nr, b->s, SCR_REGS + sys_arch_regs()->sys_nr));
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, entered));
 	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->spec, slot);
+	trace_lookup(b, b->spec, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, entered));
 	emit(ir, LDX_MEM(BPF_W, t, R0, 0));
 	emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, b->light));
@@ -198,25 +198,25 @@ static void untimed_quick_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t 
 }
 
 /* raw_syscalls:sys_exit: args[1] the result (syscalls:sys_exit_X: at 16) */
-void gen_exit(struct tb *b, struct ir *ir)
+void trace_gen_exit(struct tb *b, struct ir *ir)
 {
 	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), e = ir_vreg(ir), ret = ir_vreg(ir);
 	int32_t nr = ir_vreg(ir), t = ir_vreg(ir), now = ir_vreg(ir);
 	int32_t gone = ir_label(ir), entered = ir_label(ir);
 	int16_t slot = ir_stack(ir, 8);
 
-	prologue(b, ir);
+	trace_prologue(b, ir);
 	b->light = ir_label(ir);
 	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 	emit(ir, MOV64_REG(tgid, R0));
 	emit(ir, MOV32_REG(tid, R0));
 	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	if (untimed_quick(b))
+	if (trace_untimed_quick(b))
 		untimed_quick_exit(b, tid, tgid, slot, entered);
 	emit(ir, LABEL(entered));
 	// the call's entry, if it was traced
 	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
-	lookup(b, b->inflight, slot);
+	trace_lookup(b, b->inflight, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(ir, MOV64_REG(e, R0));
 	emit(ir, LDX_MEM(BPF_DW, t, e, offsetof(struct trace_inflight, ts)));
@@ -237,6 +237,6 @@ void gen_exit(struct tb *b, struct ir *ir)
 	emit(ir, LABEL(gone));
 done:
 	emit(ir, ST_MEM(BPF_DW, e, offsetof(struct trace_inflight, ts), 0));
-	epilogue(b);
+	trace_epilogue(b);
 }
 

@@ -36,9 +36,9 @@ struct fdpaths {
 	uint8_t action[SYSCALL_NR_LIMIT];
 };
 
-struct fdpaths *fdpaths_new(void)
+struct fdpaths *trace_fdpaths_new(void)
 {
-	return xcalloc(1, sizeof(struct fdpaths));
+	return util_xcalloc(1, sizeof(struct fdpaths));
 }
 
 static struct fdpath **slot_of(struct fdpaths *fp, int pid, int fd)
@@ -50,14 +50,14 @@ static struct fdpath **slot_of(struct fdpaths *fp, int pid, int fd)
 	return p;
 }
 
-const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd)
+const char *trace_fdpaths_get(const struct fdpaths *fp, int pid, int fd)
 {
 	bool closed;
 
-	return fdpaths_lookup(fp, pid, fd, &closed);
+	return trace_fdpaths_lookup(fp, pid, fd, &closed);
 }
 
-const char *fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed)
+const char *trace_fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed)
 {
 	*closed = false;
 	if (!fp)
@@ -73,12 +73,12 @@ static void set(struct fdpaths *fp, int pid, int fd, const char *path)
 	struct fdpath **p = slot_of(fp, pid, fd);
 
 	if (!*p) {
-		*p = xcalloc(1, sizeof(**p));
+		*p = util_xcalloc(1, sizeof(**p));
 		(*p)->pid = pid;
 		(*p)->fd = fd;
 	}
 	free((*p)->path);
-	(*p)->path = path ? xstrdup(path) : NULL;
+	(*p)->path = path ? util_xstrdup(path) : NULL;
 }
 
 /* Nothing known of the descriptor: /proc says */
@@ -96,8 +96,8 @@ static void forget(struct fdpaths *fp, int pid, int fd)
 
 static void copy(struct fdpaths *fp, int pid, int from, int to)
 {
-	const char *path = fdpaths_get(fp, pid, from);
-	char *keep = path ? xstrdup(path) : NULL;
+	const char *path = trace_fdpaths_get(fp, pid, from);
+	char *keep = path ? util_xstrdup(path) : NULL;
 
 	if (keep)
 		set(fp, pid, to, keep);
@@ -106,7 +106,7 @@ static void copy(struct fdpaths *fp, int pid, int from, int to)
 	free(keep);
 }
 
-void fdpaths_drop(struct fdpaths *fp, int pid)
+void trace_fdpaths_drop(struct fdpaths *fp, int pid)
 {
 	for (size_t i = 0; fp && i < NBUCKETS; i++)
 		for (struct fdpath **p = &fp->b[i]; *p;) {
@@ -121,9 +121,9 @@ void fdpaths_drop(struct fdpaths *fp, int pid)
 		}
 }
 
-void fdpaths_fork(struct fdpaths *fp, int parent, int child)
+void trace_fdpaths_fork(struct fdpaths *fp, int parent, int child)
 {
-	fdpaths_drop(fp, child);
+	trace_fdpaths_drop(fp, child);
 	for (size_t i = 0; i < NBUCKETS; i++)
 		for (struct fdpath *e = fp->b[i]; e; e = e->next)
 			if (e->pid == parent)
@@ -155,7 +155,7 @@ static char *opened(struct fdpaths *fp, int pid, int64_t dirfd, const char *path
 
 	if (path[0] != '/') {
 		/* the directory: the table's (the working directory is FDPATH_CWD), else /proc's */
-		if (!(dir = fdpaths_get(fp, pid, (int)dirfd))) {
+		if (!(dir = trace_fdpaths_get(fp, pid, (int)dirfd))) {
 			ssize_t n;
 			if (dirfd == FDPATH_CWD)
 				snprintf(link, sizeof(link), "/proc/%d/cwd", pid);
@@ -171,10 +171,10 @@ static char *opened(struct fdpaths *fp, int pid, int64_t dirfd, const char *path
 	}
 	/* the kernel's name for it: symbolic links and .. resolved, as -y shows it */
 	char *real = realpath(path, NULL);
-	return real ? real : xstrdup(path);
+	return real ? real : util_xstrdup(path);
 }
 
-void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
+void trace_fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
 			int64_t ret, const char *path)
 {
 	if (nr < 0 || nr >= SYSCALL_NR_LIMIT || ret < 0)
@@ -224,7 +224,7 @@ void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, c
 	}
 }
 
-void fdpaths_snapshot(struct fdpaths *fp, int pid)
+void trace_fdpaths_snapshot(struct fdpaths *fp, int pid)
 {
 	char dir[64], link[96], path[PATH_MAX], info[256];
 	struct dirent *de;
@@ -261,7 +261,7 @@ void fdpaths_snapshot(struct fdpaths *fp, int pid)
 	closedir(d);
 }
 
-void fdpaths_free(struct fdpaths *fp)
+void trace_fdpaths_free(struct fdpaths *fp)
 {
 	for (size_t i = 0; fp && i < NBUCKETS; i++)
 		while (fp->b[i]) {

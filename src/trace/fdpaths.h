@@ -11,23 +11,23 @@ struct fdpaths;
 /* The working directory's entry: AT_FDCWD */
 #define FDPATH_CWD (-100)
 
-struct fdpaths *fdpaths_new(void);
-void fdpaths_free(struct fdpaths *fp);
+struct fdpaths *trace_fdpaths_new(void);
+void trace_fdpaths_free(struct fdpaths *fp);
 /* What descriptor fd of process pid names, or NULL when no traced call made it. */
-const char *fdpaths_get(const struct fdpaths *fp, int pid, int fd);
+const char *trace_fdpaths_get(const struct fdpaths *fp, int pid, int fd);
 /* The same; *closed: a traced close() closed it (and nothing reopened it since). */
-const char *fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed);
+const char *trace_fdpaths_lookup(const struct fdpaths *fp, int pid, int fd, bool *closed);
 /*
  * Call nr (name) of process pid returned ret, with arguments a and, for
  * the calls that open, the path it was given: what it did to the table.
  */
-void fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
+void trace_fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
 			int64_t ret, const char *path);
 /* What process pid has now: its working directory and descriptors (but O_CLOEXEC ones). */
-void fdpaths_snapshot(struct fdpaths *fp, int pid);
+void trace_fdpaths_snapshot(struct fdpaths *fp, int pid);
 /* A new process child, forked by process parent, has its descriptors. */
-void fdpaths_fork(struct fdpaths *fp, int parent, int child);
+void trace_fdpaths_fork(struct fdpaths *fp, int parent, int child);
 /* Process pid is gone. */
-void fdpaths_drop(struct fdpaths *fp, int pid);
+void trace_fdpaths_drop(struct fdpaths *fp, int pid);
 
 #endif

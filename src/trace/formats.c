@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *key,
+void trace_json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *key,
 		       const char *val, bool quoted)
 {
 	struct strbuf *b = &tp->tmp;
@@ -21,7 +21,7 @@ void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const ch
 	sb_printf(b, "{\"time\": %.6f, \"pid\": %d, \"tid\": %d, \"%s\": ",
 		  (double)(ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid, key);
 	if (quoted)
-		json_string(b, val, strlen(val));
+		out_json_string(b, val, strlen(val));
 	else
 		sb_puts(b, val);
 	sb_puts(b, "}\n");
@@ -29,42 +29,42 @@ void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const ch
 }
 
 /* --json: {"time" (the call's start), "pid", "tid", "syscall", "args": [...], "return", "error", "duration"} */
-void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
+void trace_json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
 		      const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc, int64_t ret,
 		      uint64_t dur, bool returns, uint64_t ts)
 {
 	struct strbuf *b = &tp->tmp, *a = &tp->args;
-	int split = split_of(d);
+	int split = trace_split_of(d);
 
 	sb_reset(b);
 	sb_printf(b, "{\"time\": %.6f, \"pid\": %d, \"tid\": %d, \"syscall\": ",
 		  (double)(ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
-	json_string(b, d->name, strlen(d->name));
+	out_json_string(b, d->name, strlen(d->name));
 	sb_puts(b, ", \"args\": [");
-	if (decode_is_special(d)) {
+	if (trace_decode_is_special(d)) {
 		sb_reset(a);
-		decode_special(a, d, t->a, dc);
-		json_string(b, a->s ? a->s : "", a->len);
+		trace_decode_special(a, d, t->a, dc);
+		out_json_string(b, a->s ? a->s : "", a->len);
 	} else {
-		for (int i = 0; i < shown_nargs(d, t->a); i++) {
+		for (int i = 0; i < trace_shown_nargs(d, t->a); i++) {
 			const struct targ_val *v = i < split ? &ev[i] : &xv[i];
 			if (i < split && ev[i].unread && xv[i].data)
 				v = &xv[i];
 			sb_reset(a);
-			decode_arg(a, d->arg[i], v, dc);
+			trace_decode_arg(a, d->arg[i], v, dc);
 			if (i)
 				sb_puts(b, ", ");
-			json_string(b, a->s ? a->s : "", a->len);
+			out_json_string(b, a->s ? a->s : "", a->len);
 		}
 	}
 	sb_puts(b, "], \"return\": ");
 	if (!returns) {
 		sb_puts(b, "null");
-	} else if (failed(ret)) {
-		const char *e = errno_name((int)-ret);
+	} else if (trace_failed(ret)) {
+		const char *e = trace_errno_name((int)-ret);
 		sb_puts(b, "-1, \"error\": ");
 		if (e)
-			json_string(b, e, strlen(e));
+			out_json_string(b, e, strlen(e));
 		else
 			sb_printf(b, "%lld", (long long)-ret);
 	} else {
@@ -77,7 +77,7 @@ void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *
 }
 
 /* --timeline: a Chrome trace event per call ("ph": "X", microseconds) */
-void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
+void trace_timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
 			  const struct strbuf *args, int64_t ret, uint64_t ts, uint64_t dur, bool returns)
 {
 	struct strbuf b = { 0 }, r = { 0 };
@@ -86,15 +86,15 @@ void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysde
 	if (!tp->timeline)
 		return;
 	if (returns)
-		decode_ret(&r, d->ret, ret, &dc);
+		trace_decode_ret(&r, d->ret, ret, &dc);
 	sb_printf(&b, "%s{\"name\": ", tp->timeline_first ? "" : ",\n");
-	json_string(&b, d->name, strlen(d->name));
+	out_json_string(&b, d->name, strlen(d->name));
 	sb_printf(&b, ", \"cat\": \"syscall\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %d, \"tid\": %d, "
 		      "\"args\": {\"args\": ",
 		  (double)ts / 1e3, (double)dur / 1e3, t->pid, t->tid);
-	json_string(&b, args->s ? args->s : "", args->len);
+	out_json_string(&b, args->s ? args->s : "", args->len);
 	sb_puts(&b, ", \"result\": ");
-	json_string(&b, r.len > 2 ? r.s + 2 : "?", r.len > 2 ? r.len - 2 : 1);
+	out_json_string(&b, r.len > 2 ? r.s + 2 : "?", r.len > 2 ? r.len - 2 : 1);
 	sb_puts(&b, "}}");
 	fwrite(b.s, 1, b.len, tp->timeline);
 	tp->timeline_first = false;
@@ -114,7 +114,7 @@ int trace_printer_timeline(struct trace_printer *tp, const char *path)
 }
 
 /* The timeline's end: a name per thread (its comm), per process */
-void timeline_end(struct trace_printer *tp)
+void trace_timeline_end(struct trace_printer *tp)
 {
 	struct strbuf b = { 0 };
 
@@ -132,7 +132,7 @@ void timeline_end(struct trace_printer *tp)
 		sb_reset(&b);
 		sb_printf(&b, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": ",
 			  tp->timeline_first ? "" : ",\n", t->pid, t->tid);
-		json_string(&b, name, strlen(name));
+		out_json_string(&b, name, strlen(name));
 		sb_puts(&b, "}}");
 		fwrite(b.s, 1, b.len, tp->timeline);
 		tp->timeline_first = false;

@@ -38,18 +38,18 @@ static uint64_t clock_ns(clockid_t c)
 
 struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, const struct trace_funcs *funcs)
 {
-	struct trace_printer *tp = xcalloc(1, sizeof(*tp));
+	struct trace_printer *tp = util_xcalloc(1, sizeof(*tp));
 
 	tp->o = o;
 	tp->funcs = funcs;
 	tp->main.f = out;
 	tp->cap = 64;
-	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
+	tp->tasks = util_xcalloc(tp->cap, sizeof(*tp->tasks));
 	tp->prefix_always = o->output && o->follow && !o->follow_files;
 	tp->real_off = (int64_t)(clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC));
 	tp->timeline_first = true;
 	if (o->paths)
-		tp->fds = fdpaths_new();
+		tp->fds = trace_fdpaths_new();
 	return tp;
 }
 
@@ -60,11 +60,11 @@ static void grow(struct trace_printer *tp)
 	size_t n = tp->cap;
 
 	tp->cap *= 2;
-	tp->tasks = xcalloc(tp->cap, sizeof(*tp->tasks));
+	tp->tasks = util_xcalloc(tp->cap, sizeof(*tp->tasks));
 	tp->used = 0;
 	for (size_t i = 0; i < n; i++)
 		if (old[i].used) {
-			struct ttask *t = task_find(tp, old[i].tid, true);
+			struct ttask *t = trace_task_find(tp, old[i].tid, true);
 			*t = old[i];
 			if (t->out && t->out->open == &old[i])
 				t->out->open = t;
@@ -74,7 +74,7 @@ static void grow(struct trace_printer *tp)
 	free(old);
 }
 
-struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
+struct ttask *trace_task_find(struct trace_printer *tp, pid_t tid, bool add)
 {
 	size_t mask = tp->cap - 1, i = ((uint32_t)tid * 2654435761u) & mask;
 
@@ -89,7 +89,7 @@ struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
 		return NULL;
 	if ((tp->used + 1) * 2 > tp->cap) {
 		grow(tp);
-		return task_find(tp, tid, true);
+		return trace_task_find(tp, tid, true);
 	}
 	struct ttask *t = &tp->tasks[i];
 	memset(t, 0, sizeof(*t));
@@ -102,23 +102,23 @@ struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add)
 /* A task the printer has not seen yet counts as alive (the child, -p's). */
 void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid)
 {
-	struct ttask *t = task_find(tp, tid, true);
+	struct ttask *t = trace_task_find(tp, tid, true);
 
 	t->pid = pid;
 	tp->live++;
 	if (tp->fds && tid == pid)
-		fdpaths_snapshot(tp->fds, pid); /* its descriptors before any traced call */
+		trace_fdpaths_snapshot(tp->fds, pid); /* its descriptors before any traced call */
 }
 
 /* Where task t's lines go: its own file with -ff, else the one output. */
-struct tout *out_of(struct trace_printer *tp, struct ttask *t)
+struct tout *trace_out_of(struct trace_printer *tp, struct ttask *t)
 {
 	char path[4096];
 
 	if (!tp->o->follow_files)
 		return &tp->main;
 	if (!t->out) {
-		t->out = xcalloc(1, sizeof(*t->out));
+		t->out = util_xcalloc(1, sizeof(*t->out));
 		snprintf(path, sizeof(path), "%s.%d", tp->o->output, t->tid);
 		t->out->f = fopen(path, "we");
 		if (!t->out->f) {
@@ -129,7 +129,7 @@ struct tout *out_of(struct trace_printer *tp, struct ttask *t)
 	return t->out;
 }
 
-void flush_line(struct tout *to)
+void trace_flush_line(struct tout *to)
 {
 	fwrite(to->line.s, 1, to->line.len, to->f);
 	sb_reset(&to->line);
@@ -141,12 +141,12 @@ static void close_open(struct tout *to)
 	if (!to->open)
 		return;
 	sb_puts(&to->line, " <unfinished ...>\n");
-	flush_line(to);
+	trace_flush_line(to);
 	to->open = NULL;
 }
 
 /* The start of a line: the task, the time. */
-void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts)
+void trace_leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts)
 {
 	const struct trace_opts *o = tp->o;
 
@@ -179,7 +179,7 @@ void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t
 	}
 }
 
-int split_of(const struct sysdesc *d)
+int trace_split_of(const struct sysdesc *d)
 {
 	return d->split;
 }
@@ -206,7 +206,7 @@ static void record_vals(const struct trace_hdr *h, const uint8_t *data, size_t s
 }
 
 /* The arguments strace shows: open's mode only when the flags create a file. */
-int shown_nargs(const struct sysdesc *d, const int64_t *a)
+int trace_shown_nargs(const struct sysdesc *d, const int64_t *a)
 {
 	int flags = d->nargs - 2; /* open(path, flags, mode), openat(dirfd, path, flags, mode) */
 
@@ -219,16 +219,16 @@ int shown_nargs(const struct sysdesc *d, const int64_t *a)
 static void put_args(struct trace_printer *tp, struct strbuf *out, const struct sysdesc *d, int from,
 		     int to, const struct targ_val *v, struct tdecode *dc)
 {
-	int n = shown_nargs(d, dc->args);
+	int n = trace_shown_nargs(d, dc->args);
 
 	for (int i = from; i < to && i < n; i++) {
-		decode_arg(out, d->arg[i], &v[i], dc);
+		trace_decode_arg(out, d->arg[i], &v[i], dc);
 		if (i + 1 < n)
 			sb_puts(out, ", ");
 	}
 }
 
-bool failed(int64_t ret)
+bool trace_failed(int64_t ret)
 {
 	return ret < 0 && ret >= -4095;
 }
@@ -237,13 +237,13 @@ bool failed(int64_t ret)
 static bool status_shown(const struct trace_opts *o, int64_t ret, bool returns)
 {
 	if (o->status == 1)
-		return returns && failed(ret);
+		return returns && trace_failed(ret);
 	if (o->status == 2)
-		return !returns || !failed(ret);
+		return !returns || !trace_failed(ret);
 	return true;
 }
 
-void pad_to_column(struct strbuf *line)
+void trace_pad_to_column(struct strbuf *line)
 {
 	size_t start = 0;
 
@@ -257,10 +257,10 @@ void pad_to_column(struct strbuf *line)
 static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
 		     const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc)
 {
-	int split = split_of(d);
+	int split = trace_split_of(d);
 	struct targ_val v[TRACE_NARGS];
 
-	if (decode_special(out, d, t->a, dc))
+	if (trace_decode_special(out, d, t->a, dc))
 		return;
 	for (int i = 0; i < TRACE_NARGS; i++) {
 		v[i] = i < split || !xv ? ev[i] : xv[i];
@@ -274,11 +274,11 @@ static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask 
 static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
 {
 	const struct trace_opts *o = tp->o;
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
-	const struct sysdesc *d = sysdesc_of((int)h->nr);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
+	const struct sysdesc *d = trace_sysdesc_of((int)h->nr);
 	struct targ_val v[TRACE_NARGS];
 	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths, tp->fds, -1 };
-	int split = split_of(d);
+	int split = trace_split_of(d);
 	bool returns = d->ret != R_NONE;
 	struct tout *to;
 
@@ -305,16 +305,16 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 		sb_reset(&tp->args);
 		all_args(tp, &tp->args, t, d, v, NULL, &dc);
 		if (o->json) {
-			json_call(tp, t, d, v, v, &dc, 0, 0, false, h->ts);
+			trace_json_call(tp, t, d, v, v, &dc, 0, 0, false, h->ts);
 			return;
 		}
-		to = out_of(tp, t);
-		leader(tp, to, t, h->ts);
+		to = trace_out_of(tp, t);
+		trace_leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "%s(%s) ", d->name, sb_str(&tp->args));
-		pad_to_column(&to->line);
+		trace_pad_to_column(&to->line);
 		sb_puts(&to->line, "= ?\n");
-		flush_line(to);
-		timeline_call(tp, t, d, &tp->args, 0, h->ts, 0, false);
+		trace_flush_line(to);
+		trace_timeline_call(tp, t, d, &tp->args, 0, h->ts, 0, false);
 		return;
 	}
 	if (t->deferred) {
@@ -323,10 +323,10 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 		sb_putn(&t->entry, (const char *)data, size);
 		return;
 	}
-	to = out_of(tp, t);
-	leader(tp, to, t, h->ts);
+	to = trace_out_of(tp, t);
+	trace_leader(tp, to, t, h->ts);
 	sb_printf(&to->line, "%s(", d->name);
-	if (!decode_special(&to->line, d, t->a, &dc))
+	if (!trace_decode_special(&to->line, d, t->a, &dc))
 		put_args(tp, &to->line, d, 0, split, v, &dc);
 	to->open = t;
 	to->open_call = false;
@@ -341,7 +341,7 @@ static void fd_apply(struct trace_printer *tp)
 	if (!tp->fdnote.set)
 		return;
 	tp->fdnote.set = false;
-	fdpaths_after_call(tp->fds, tp->fdnote.pid, tp->fdnote.nr, sysdesc_of(tp->fdnote.nr)->name,
+	trace_fdpaths_after_call(tp->fds, tp->fdnote.pid, tp->fdnote.nr, trace_sysdesc_of(tp->fdnote.nr)->name,
 			   tp->fdnote.a, tp->fdnote.ret, tp->fdnote.path);
 	free(tp->fdnote.path);
 	tp->fdnote.path = NULL;
@@ -368,9 +368,9 @@ static void fd_note(struct trace_printer *tp, const struct trace_hdr *h, struct 
 			continue;
 		const struct targ_val *v = ev[i].data && !ev[i].unread ? &ev[i] : &xv[i];
 		if (v->data && !v->unread)
-			tp->fdnote.path = xstrndup((const char *)v->data, v->len);
+			tp->fdnote.path = util_xstrndup((const char *)v->data, v->len);
 		else if (t->path.len)
-			tp->fdnote.path = xstrdup(t->path.s);
+			tp->fdnote.path = util_xstrdup(t->path.s);
 	}
 	if (!strcmp(d->name, "dup2") || !strcmp(d->name, "dup3"))
 		dc->ret_fd = (int)t->a[0];
@@ -381,8 +381,8 @@ static void fd_note(struct trace_printer *tp, const struct trace_hdr *h, struct 
 static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
 {
 	const struct trace_opts *o = tp->o;
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
-	const struct sysdesc *d = sysdesc_of((int)h->nr);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
+	const struct sysdesc *d = trace_sysdesc_of((int)h->nr);
 	int64_t ret = h->ret;
 	uint64_t dur = h->dur;
 	bool known;
@@ -400,13 +400,13 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		memcpy(t->a, h->a, sizeof(t->a));
 	struct targ_val ev[TRACE_NARGS], xv[TRACE_NARGS];
 	struct tdecode dc;
-	int split = split_of(d);
+	int split = trace_split_of(d);
 	struct tout *to;
 
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (!known) /* the entry was lost, or came before the start: its values are unknown */
 		memset(t->a, 0, sizeof(t->a));
-	dc = (struct tdecode){ o->strsize, o->hex, ret, failed(ret), t->a, (int)h->pid, o->paths, tp->fds, -1 };
+	dc = (struct tdecode){ o->strsize, o->hex, ret, trace_failed(ret), t->a, (int)h->pid, o->paths, tp->fds, -1 };
 	record_vals(h, data, size, t->a, xv);
 	t->in_call = false;
 	if (known && (t->deferred || tp->timeline) && t->entry.len >= sizeof(struct trace_hdr)) {
@@ -420,40 +420,40 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		fd_note(tp, h, t, d, ev, xv, ret, &dc);
 	if (o->json) {
 		if (known && status_shown(o, ret, true))
-			json_call(tp, t, d, ev, xv, &dc, ret, dur, true, t->ts);
+			trace_json_call(tp, t, d, ev, xv, &dc, ret, dur, true, t->ts);
 		return;
 	}
 	if (tp->timeline && known) {
 		sb_reset(&tp->args);
 		all_args(tp, &tp->args, t, d, ev, xv, &dc);
-		timeline_call(tp, t, d, &tp->args, ret, t->ts, dur, true);
+		trace_timeline_call(tp, t, d, &tp->args, ret, t->ts, dur, true);
 	}
 	if (!status_shown(o, ret, true))
 		return;
-	to = out_of(tp, t);
+	to = trace_out_of(tp, t);
 	if (known && t->deferred) {
-		leader(tp, to, t, t->ts);
+		trace_leader(tp, to, t, t->ts);
 		sb_printf(&to->line, "%s(", d->name);
 		all_args(tp, &to->line, t, d, ev, xv, &dc);
 	} else if (to->open == t && !to->open_call) {
-		if (!decode_is_special(d))
+		if (!trace_decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 		to->open = NULL;
 	} else {
-		leader(tp, to, t, h->ts);
+		trace_leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "<... %s resumed>", d->name);
-		if (!decode_is_special(d))
+		if (!trace_decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 	}
 	sb_puts(&to->line, ") ");
-	pad_to_column(&to->line);
+	trace_pad_to_column(&to->line);
 	size_t retpos = to->line.len;
-	decode_ret(&to->line, d->ret, ret, &dc);
+	trace_decode_ret(&to->line, d->ret, ret, &dc);
 	if (d->arg[0] == A_POLLFDS && ret == 0) {
 		sb_puts(&to->line, " (Timeout)");
 	} else if (d->arg[0] == A_POLLFDS && ret > 0 && xv[0].data) {
 		sb_puts(&to->line, " (");
-		put_pollfds(&to->line, xv[0].data, xv[0].len, true);
+		trace_put_pollfds(&to->line, xv[0].data, xv[0].len, true);
 		sb_putc(&to->line, ')');
 	}
 	if (o->durations)
@@ -468,13 +468,13 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_reset(&to->line);
 		return;
 	}
-	flush_line(to);
+	trace_flush_line(to);
 }
 
 /* The line held back for t: as it was, or "= ?" when the task was killed */
 static void release_held(struct trace_printer *tp, struct ttask *t, bool killed)
 {
-	struct tout *to = out_of(tp, t);
+	struct tout *to = trace_out_of(tp, t);
 
 	close_open(to);
 	if (killed) {
@@ -489,12 +489,12 @@ static void release_held(struct trace_printer *tp, struct ttask *t, bool killed)
 /* A line of its own: "--- SIGCHLD {...} ---", "+++ exited with 0 +++" */
 static void event_line(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *text)
 {
-	struct tout *to = out_of(tp, t);
+	struct tout *to = trace_out_of(tp, t);
 
-	leader(tp, to, t, ts);
+	trace_leader(tp, to, t, ts);
 	sb_puts(&to->line, text);
 	sb_putc(&to->line, '\n');
-	flush_line(to);
+	trace_flush_line(to);
 }
 
 /* The ignored signals held back while t was in a call */
@@ -504,7 +504,7 @@ static void held_signals(struct trace_printer *tp, struct ttask *t, uint64_t ts)
 
 	if (!t->signals.len)
 		return;
-	text = xstrdup(sb_str(&t->signals));
+	text = util_xstrdup(sb_str(&t->signals));
 	sb_reset(&t->signals);
 	for (p = text; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = 0;
@@ -515,7 +515,7 @@ static void held_signals(struct trace_printer *tp, struct ttask *t, uint64_t ts)
 
 static void on_exit_rec(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 
 	exit_line(tp, h, data, size);
 	fd_apply(tp);
@@ -524,8 +524,8 @@ static void on_exit_rec(struct trace_printer *tp, const struct trace_hdr *h, con
 
 static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
-	const char *name = signal_name((int)h->nr);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
+	const char *name = trace_signal_name((int)h->nr);
 
 	t->pid = (pid_t)h->pid;
 	memcpy(t->comm, h->comm, sizeof(t->comm));
@@ -535,7 +535,7 @@ static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const
 	else
 		sb_printf(&tp->tmp, "--- %u ", h->nr);
 	if (size >= sizeof(*h) + 48 && h->dlen[0] == 48)
-		put_siginfo(&tp->tmp, data + sizeof(*h), 48);
+		trace_put_siginfo(&tp->tmp, data + sizeof(*h), 48);
 	else if (name) /* SEND_SIG_NOINFO, SEND_SIG_PRIV */
 		sb_printf(&tp->tmp, "{si_signo=%s, si_code=%s}", name, h->a[0] ? "SI_KERNEL" : "SI_USER");
 	else
@@ -547,27 +547,27 @@ static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const
 		return;
 	}
 	if (tp->o->json) {
-		char *text = xstrdup(sb_str(&tp->tmp) + 4);
+		char *text = util_xstrdup(sb_str(&tp->tmp) + 4);
 		text[strlen(text) - 4] = 0;
-		json_event(tp, t, h->ts, "signal", text, true);
+		trace_json_event(tp, t, h->ts, "signal", text, true);
 		free(text);
 		return;
 	}
-	char *line = xstrdup(sb_str(&tp->tmp));
+	char *line = util_xstrdup(sb_str(&tp->tmp));
 	event_line(tp, t, h->ts, line);
 	free(line);
 }
 
 static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 
 	/* a new task (its id may be an old one's): nothing of the old one carries over */
 	t->pid = (pid_t)h->pid;
 	if (tp->fds && h->tid == h->pid) {
 		/* a new process: its parent's descriptors (a[0]: the forking thread) */
-		struct ttask *parent = task_find(tp, (pid_t)h->a[0], false);
-		fdpaths_fork(tp->fds, parent ? parent->pid : (int)h->a[0], (int)h->pid);
+		struct ttask *parent = trace_task_find(tp, (pid_t)h->a[0], false);
+		trace_fdpaths_fork(tp->fds, parent ? parent->pid : (int)h->a[0], (int)h->pid);
 	}
 	t->in_call = t->deferred = t->gone = false;
 	sb_reset(&t->entry);
@@ -583,28 +583,28 @@ static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 
 static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 {
-	struct ttask *t = task_find(tp, (pid_t)h->tid, true);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 	int code = (int)h->a[0];
 	char text[96];
 
 	if (tp->fds && h->tid == h->pid)
-		fdpaths_drop(tp->fds, (int)h->pid); /* the process is gone */
+		trace_fdpaths_drop(tp->fds, (int)h->pid); /* the process is gone */
 	t->pid = (pid_t)h->pid;
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (t->in_call) {
 		/* a call that never returned (the task was killed in it) */
-		const struct sysdesc *d = sysdesc_of((int)t->nr);
-		struct tout *to = out_of(tp, t);
+		const struct sysdesc *d = trace_sysdesc_of((int)t->nr);
+		struct tout *to = trace_out_of(tp, t);
 		bool open = to->open == t && !to->open_call;
 		if (!tp->o->json && (open || !t->deferred)) {
 			if (!open) {
-				leader(tp, to, t, h->ts);
+				trace_leader(tp, to, t, h->ts);
 				sb_printf(&to->line, "<... %s resumed>", d->name);
 			}
 			sb_puts(&to->line, ") ");
-			pad_to_column(&to->line);
+			trace_pad_to_column(&to->line);
 			sb_puts(&to->line, "= ?\n");
-			flush_line(to);
+			trace_flush_line(to);
 			to->open = NULL;
 		}
 		t->in_call = false;
@@ -614,15 +614,15 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 		snprintf(text, sizeof(text), "+++ exited with %d +++", (code >> 8) & 0xff);
 	else
 		snprintf(text, sizeof(text), "+++ killed by %s%s +++",
-			 signal_name(code & 0x7f) ? signal_name(code & 0x7f) : "?",
+			 trace_signal_name(code & 0x7f) ? trace_signal_name(code & 0x7f) : "?",
 			 code & 0x80 ? " (core dumped)" : "");
 	if (tp->o->json) {
 		if ((code & 0x7f) == 0) {
 			snprintf(text, sizeof(text), "%d", (code >> 8) & 0xff);
-			json_event(tp, t, h->ts, "exited", text, false);
+			trace_json_event(tp, t, h->ts, "exited", text, false);
 		} else {
-			json_event(tp, t, h->ts, "killed",
-				   signal_name(code & 0x7f) ? signal_name(code & 0x7f) : "?", true);
+			trace_json_event(tp, t, h->ts, "killed",
+				   trace_signal_name(code & 0x7f) ? trace_signal_name(code & 0x7f) : "?", true);
 		}
 	} else if (tp->o->qq < 2 || (tp->o->qq < 3 && (code & 0x7f))) {
 		/* -qq: no "exited with"; -qqq: no "killed by" either */
@@ -650,7 +650,7 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 
 	if (size < sizeof(*h))
 		return;
-	struct ttask *t = task_find(tp, (pid_t)h->tid, false);
+	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, false);
 	if (t && t->held.len)
 		release_held(tp, t, r->top == TREC_EXITED && (h->a[0] & 0x7f));
 	switch ((enum trace_rec)r->top) {
@@ -670,10 +670,10 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 		on_signal(tp, h, data, size);
 		break;
 	case TREC_CALL:
-		on_libcall(tp, h);
+		trace_on_libcall(tp, h);
 		break;
 	case TREC_RETURN:
-		on_libreturn(tp, h);
+		trace_on_libreturn(tp, h);
 		break;
 	default:
 		break;
@@ -706,7 +706,7 @@ static void unfinished_at_end(struct trace_printer *tp)
 void trace_printer_finish(struct trace_printer *tp, struct session *s)
 {
 	unfinished_at_end(tp);
-	timeline_end(tp);
+	trace_timeline_end(tp);
 }
 
 void trace_printer_free(struct trace_printer *tp)
@@ -714,7 +714,7 @@ void trace_printer_free(struct trace_printer *tp)
 	if (!tp)
 		return;
 	if (tp->timeline)
-		timeline_end(tp);
+		trace_timeline_end(tp);
 	for (size_t i = 0; i < tp->cap; i++) {
 		struct ttask *t = &tp->tasks[i];
 		if (!t->used)
@@ -732,7 +732,7 @@ void trace_printer_free(struct trace_printer *tp)
 		}
 	}
 	free(tp->tasks);
-	fdpaths_free(tp->fds);
+	trace_fdpaths_free(tp->fds);
 	free(tp->fdnote.path);
 	sb_free(&tp->main.line);
 	sb_free(&tp->tmp);

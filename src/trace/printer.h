@@ -73,27 +73,27 @@ struct trace_printer {
 
 
 /* The first argument printed at exit; the arguments strace shows */
-int split_of(const struct sysdesc *d);
-int shown_nargs(const struct sysdesc *d, const int64_t *a);
-bool failed(int64_t ret);
+int trace_split_of(const struct sysdesc *d);
+int trace_shown_nargs(const struct sysdesc *d, const int64_t *a);
+bool trace_failed(int64_t ret);
 
 /* formats.c */
-void json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct targ_val *ev,
+void trace_json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct targ_val *ev,
 	       const struct targ_val *xv, struct tdecode *dc, int64_t ret, uint64_t dur, bool returns,
 	       uint64_t ts);
-void json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *key, const char *val,
+void trace_json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, const char *key, const char *val,
 		bool quoted);
-void timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct strbuf *args,
+void trace_timeline_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d, const struct strbuf *args,
 		   int64_t ret, uint64_t ts, uint64_t dur, bool returns);
-void timeline_end(struct trace_printer *tp);
+void trace_timeline_end(struct trace_printer *tp);
 /* --calls: a library call and its return (calls_print.c) */
-void on_libcall(struct trace_printer *tp, const struct trace_hdr *h);
-void on_libreturn(struct trace_printer *tp, const struct trace_hdr *h);
+void trace_on_libcall(struct trace_printer *tp, const struct trace_hdr *h);
+void trace_on_libreturn(struct trace_printer *tp, const struct trace_hdr *h);
 /* print.c's, for calls_print.c */
-struct ttask *task_find(struct trace_printer *tp, pid_t tid, bool add);
-struct tout *out_of(struct trace_printer *tp, struct ttask *t);
-void leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts);
-void flush_line(struct tout *to);
-void pad_to_column(struct strbuf *line);
+struct ttask *trace_task_find(struct trace_printer *tp, pid_t tid, bool add);
+struct tout *trace_out_of(struct trace_printer *tp, struct ttask *t);
+void trace_leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts);
+void trace_flush_line(struct tout *to);
+void trace_pad_to_column(struct strbuf *line);
 
 #endif

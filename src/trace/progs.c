@@ -52,7 +52,7 @@ static void keep_inflight(struct tb *b, int32_t tid, int32_t base, int16_t off, 
 	int32_t dst = ir_vreg(b->ir), w = ir_vreg(b->ir), fresh = ir_label(b->ir), kept = ir_label(b->ir);
 
 	emit(b->ir, STX_MEM(BPF_W, R10, tid, slot));
-	lookup(b, b->inflight, slot);
+	trace_lookup(b, b->inflight, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, fresh));
 	emit(b->ir, MOV64_REG(dst, R0));
 	for (int k = 0; k < (int)sizeof(struct trace_inflight); k += 8) {
@@ -92,14 +92,14 @@ static void light_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
  */
 static void gen_enter(struct tb *b, struct ir *ir)
 {
-	const struct arch_regs *regs = arch_regs();
+	const struct arch_regs *regs = sys_arch_regs();
 	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), nr = ir_vreg(ir), sp = ir_vreg(ir);
 	int32_t t = ir_vreg(ir), off = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8);
 
-	prologue(b, ir);
+	trace_prologue(b, ir);
 	b->light = ir_label(ir);
-	traced_only(b, tid, tgid, slot);
+	trace_traced_only(b, tid, tgid, slot);
 	// the call, if it is selected
 	if (b->per_call)
 		emit(ir, LDX_MEM(BPF_W, nr, b->ctx, 8)); /* syscalls:sys_enter_X: __syscall_nr */
@@ -107,7 +107,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
 	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	lookup(b, b->spec, slot);
+	trace_lookup(b, b->spec, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
 	emit(ir, MOV64_REG(sp, R0));
 	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
@@ -115,14 +115,14 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	if (b->o->summary && !b->o->summary_too) {
 		/* -c: the exit needs the time and the number only */
 		light_entry(b, tid, nr, slot);
-		epilogue(b);
+		trace_epilogue(b);
 		return;
 	}
 	if (!b->per_call) {
 		/* a quick call: the exit reads the arguments from the registers, still there */
-		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, untimed_quick(b) ? b->out : b->light));
+		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, trace_untimed_quick(b) ? b->out : b->light));
 	}
-	scratch(b, slot);
+	trace_scratch(b, slot);
 	if (b->per_call) {
 		/*
 		 * the tracepoint's args[], at 16: read, not loaded, as a
@@ -136,7 +136,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		emit(ir, MOV64_REG(R3, t));
 		emit(ir, CALL(BPF_FUNC_probe_read_kernel, 3));
 	} else {
-		read_regs(b, t);
+		trace_read_regs(b, t);
 	}
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
 	for (int i = 0; i < TRACE_NARGS; i++) {
@@ -159,7 +159,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
 		emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
 		emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
-		put_comm(b);
+		trace_put_comm(b);
 		emit(ir, MOV64_IMM(off, SCR_DATA));
 		for (int i = 0; i < TRACE_NARGS; i++) {
 			int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir);
@@ -168,32 +168,32 @@ static void gen_enter(struct tb *b, struct ir *ir)
 			emit(ir, JMP_IMM(BPF_JEQ, how, TR_NONE, next));
 			emit(ir, LDX_MEM(BPF_DW, src, b->s, HDR(a) + 8 * i));
 			emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
-			read_str(b, i, sp, off, src, true);
+			trace_read_str(b, i, sp, off, src, true);
 			emit(ir, JA(next));
 			emit(ir, LABEL(not_str));
 			emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, not_mem));
-			read_mem(b, i, sp, off, src, HDR(a), -1, true);
+			trace_read_mem(b, i, sp, off, src, HDR(a), -1, true);
 			emit(ir, JA(next));
 			emit(ir, LABEL(not_mem));
 			if (i == 1) { /* writev's iovecs, sendmsg's msghdr */
 				int32_t not_iov = ir_label(ir), not_msg = ir_label(ir);
 				emit(ir, JMP_IMM(BPF_JNE, how, TR_IOV_IN, not_iov));
-				read_iov(b, i, sp, off, src, HDR(a), false);
+				trace_read_iov(b, i, sp, off, src, HDR(a), false);
 				emit(ir, JA(next));
 				emit(ir, LABEL(not_iov));
 				emit(ir, JMP_IMM(BPF_JNE, how, TR_MSG_IN, not_msg));
-				read_iov(b, i, sp, off, src, HDR(a), true);
+				trace_read_iov(b, i, sp, off, src, HDR(a), true);
 				emit(ir, JA(next));
 				emit(ir, LABEL(not_msg));
 			}
 			if (i >= 1 && i <= 3) { /* execve's argv, envp; execveat's */
 				emit(ir, JMP_IMM(BPF_JNE, how, TR_ARGV, next));
-				read_argv(b, i, sp, off, src, slot);
+				trace_read_argv(b, i, sp, off, src, slot);
 			}
 			emit(ir, LABEL(next));
-			blur_off(b, off);
+			trace_blur_off(b, off);
 		}
-		send(b, off, slot);
+		trace_send(b, off, slot);
 		emit(ir, LABEL(sent));
 	}
 	// keep the arguments for the exit
@@ -203,7 +203,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 		emit(ir, LABEL(b->light));
 		light_entry(b, tid, nr, slot);
 	}
-	epilogue(b);
+	trace_epilogue(b);
 }
 
 /* A record of just the header: kind, tid, pid, nr, a[0], a[1]. */
@@ -212,7 +212,7 @@ static void send_small(struct tb *b, enum trace_rec kind, int32_t tid, int32_t p
 {
 	int32_t off = ir_vreg(b->ir);
 
-	scratch(b, slot);
+	trace_scratch(b, slot);
 	emit(b->ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[kind]));
 	emit(b->ir, CALL(BPF_FUNC_ktime_get_ns, 0));
 	emit(b->ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
@@ -221,11 +221,11 @@ static void send_small(struct tb *b, enum trace_rec kind, int32_t tid, int32_t p
 	emit(b->ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
 	emit(b->ir, STX_MEM(BPF_DW, b->s, a0, HDR(a)));
 	emit(b->ir, STX_MEM(BPF_DW, b->s, a1, HDR(a) + 8));
-	put_comm(b);
+	trace_put_comm(b);
 	for (int i = 0; i < TRACE_NARGS; i++)
 		emit(b->ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
 	emit(b->ir, MOV64_IMM(off, SCR_DATA));
-	send(b, off, slot);
+	trace_send(b, off, slot);
 }
 
 /* sched_process_fork(parent, child): a traced task's new task is traced (-f) */
@@ -235,24 +235,24 @@ static void gen_fork(struct tb *b, struct ir *ir)
 	int32_t ctgid = ir_vreg(ir), zero = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
 
-	prologue(b, ir);
+	trace_prologue(b, ir);
 	emit(ir, LDX_MEM(BPF_DW, parent, b->ctx, 0));
 	emit(ir, LDX_MEM(BPF_DW, child, b->ctx, 8));
-	task_u32(b, parent, b->task_pid, ppid, slot);
-	task_u32(b, child, b->task_pid, cpid, slot);
-	task_u32(b, child, b->task_tgid, ctgid, slot);
+	trace_task_u32(b, parent, b->task_pid, ppid, slot);
+	trace_task_u32(b, child, b->task_pid, cpid, slot);
+	trace_task_u32(b, child, b->task_tgid, ctgid, slot);
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, ctgid, LC_SELF_PID, b->out));
 	} else {
-		traced_test(b, ppid, key);
+		trace_traced_test(b, ppid, key);
 		// the child is traced before it runs
-		traced_set(b, cpid, true, key);
+		trace_traced_set(b, cpid, true, key);
 	}
 	if (!b->o->summary || b->o->summary_too) {
 		emit(ir, MOV64_IMM(zero, 0));
 		send_small(b, TREC_FORK, cpid, ctgid, zero, ppid, zero, slot);
 	}
-	epilogue(b);
+	trace_epilogue(b);
 }
 
 /* sched_process_exit(task, group_dead): a traced task ended */
@@ -262,13 +262,13 @@ static void gen_task_exit(struct tb *b, struct ir *ir)
 	int32_t dead = ir_vreg(ir), zero = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
 
-	prologue(b, ir);
+	trace_prologue(b, ir);
 	emit(ir, LDX_MEM(BPF_DW, task, b->ctx, 0));
 	emit(ir, LDX_MEM(BPF_DW, dead, b->ctx, 8));
 	emit(ir, ALU64_IMM(BPF_AND, dead, 0xff));
-	task_u32(b, task, b->task_pid, pid, slot);
-	task_u32(b, task, b->task_tgid, tgid, slot);
-	task_u32(b, task, b->task_exit_code, code, slot);
+	trace_task_u32(b, task, b->task_pid, pid, slot);
+	trace_task_u32(b, task, b->task_tgid, tgid, slot);
+	trace_task_u32(b, task, b->task_exit_code, code, slot);
 	// its entry of calls in flight goes (the exits only mark it done)
 	emit(ir, STX_MEM(BPF_W, R10, pid, key));
 	emit(ir, LD_MAP(R1, b->inflight));
@@ -278,14 +278,14 @@ static void gen_task_exit(struct tb *b, struct ir *ir)
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	} else {
-		traced_test(b, pid, key);
-		traced_set(b, pid, false, key);
+		trace_traced_test(b, pid, key);
+		trace_traced_set(b, pid, false, key);
 	}
 	if (!b->o->summary || b->o->summary_too) {
 		emit(ir, MOV64_IMM(zero, 0));
 		send_small(b, TREC_EXITED, pid, tgid, zero, code, dead, slot);
 	}
-	epilogue(b);
+	trace_epilogue(b);
 }
 
 /*
@@ -302,7 +302,7 @@ static void signal_record(struct tb *b, int32_t tid, int32_t tgid, int32_t sig, 
 	struct ir *ir = b->ir;
 
 	emit(ir, JMP_IMM(BPF_JEQ, sig, SIGKILL, b->out));
-	scratch(b, slot);
+	trace_scratch(b, slot);
 	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_SIGNAL]));
 	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, HDR(ts)));
@@ -311,19 +311,19 @@ static void signal_record(struct tb *b, int32_t tid, int32_t tgid, int32_t sig, 
 	emit(ir, STX_MEM(BPF_W, b->s, sig, HDR(nr)));
 	emit(ir, STX_MEM(BPF_DW, b->s, info, HDR(a)));
 	emit(ir, ST_MEM(BPF_DW, b->s, HDR(a) + 8, ignored));
-	put_comm(b);
+	trace_put_comm(b);
 	for (int i = 0; i < TRACE_NARGS; i++)
 		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
 	emit(ir, MOV64_IMM(off, SCR_DATA));
 	emit(ir, JMP_IMM(BPF_JLE, info, 1, noinfo));
 	emit(ir, MOV64_IMM(n, 48));
-	read_to(b, BPF_FUNC_probe_read_kernel, off, n, info);
+	trace_read_to(b, BPF_FUNC_probe_read_kernel, off, n, info);
 	emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen), 48));
 	emit(ir, ALU64_IMM(BPF_ADD, off, 48));
 	emit(ir, JA(sent));
 	emit(ir, LABEL(noinfo));
 	emit(ir, LABEL(sent));
-	send(b, off, slot);
+	trace_send(b, off, slot);
 }
 
 /* signal_deliver(sig, info, ka): a traced task takes a signal */
@@ -332,12 +332,12 @@ static void gen_signal(struct tb *b, struct ir *ir)
 	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), sig = ir_vreg(ir), info = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8);
 
-	prologue(b, ir);
-	traced_only(b, tid, tgid, slot);
+	trace_prologue(b, ir);
+	trace_traced_only(b, tid, tgid, slot);
 	emit(ir, LDX_MEM(BPF_DW, sig, b->ctx, 0));
 	emit(ir, LDX_MEM(BPF_DW, info, b->ctx, 8));
 	signal_record(b, tid, tgid, sig, info, false, slot);
-	epilogue(b);
+	trace_epilogue(b);
 }
 
 /*
@@ -352,21 +352,21 @@ static void gen_signal_ignored(struct tb *b, struct ir *ir)
 	int32_t task = ir_vreg(ir), t = ir_vreg(ir);
 	int16_t slot = ir_stack(ir, 8), key = ir_stack(ir, 8);
 
-	prologue(b, ir);
+	trace_prologue(b, ir);
 	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 32));
 	emit(ir, JMP_IMM(BPF_JNE, t, 1, b->out)); /* TRACE_SIGNAL_IGNORED */
 	emit(ir, LDX_MEM(BPF_DW, sig, b->ctx, 0));
 	emit(ir, LDX_MEM(BPF_DW, info, b->ctx, 8));
 	emit(ir, LDX_MEM(BPF_DW, task, b->ctx, 16));
-	task_u32(b, task, b->task_pid, tid, slot);
-	task_u32(b, task, b->task_tgid, tgid, slot);
+	trace_task_u32(b, task, b->task_pid, tid, slot);
+	trace_task_u32(b, task, b->task_tgid, tgid, slot);
 	if (b->o->all) {
 		emit(ir, JMP_CONST(BPF_JEQ, tgid, LC_SELF_PID, b->out));
 	} else {
-		traced_test(b, tid, key);
+		trace_traced_test(b, tid, key);
 	}
 	signal_record(b, tid, tgid, sig, info, true, slot);
-	epilogue(b);
+	trace_epilogue(b);
 }
 
 /* One program on raw tracepoint event, from the IR gen makes. */
@@ -378,7 +378,7 @@ static struct probe_inst *syscall_inst(struct tb *b, struct probe *pr, struct at
 	struct probe_inst *in;
 
 	ti->cat = "syscalls";
-	ti->event = arena_printf(&b->p->arena, "%s_%s", dir, syscall_tp_name(nr));
+	ti->event = arena_printf(&b->p->arena, "%s_%s", dir, sys_syscall_tp_name(nr));
 	ti->sysnr = nr;
 	in = plan_add_inst(b->p, pr, ap, &prov_tracepoint,
 			   arena_printf(&b->p->arena, "tracepoint:syscalls:%s", ti->event));
@@ -407,18 +407,18 @@ static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, st
 			in = syscall_inst(b, pr, ap, event, nr);
 			if (!pg)
 				pg = plan_add_prog(p, pr, in);
-			prog_attach_inst(pg, in);
+			plan_prog_attach_inst(pg, in);
 		}
 		pg->type = BPF_PROG_TYPE_TRACEPOINT;
 	} else {
 		in = plan_add_inst(p, pr, ap, &prov_rawtracepoint, ap->text);
 		in->data = arena_strdup(&p->arena, event);
 		pg = plan_add_prog(p, pr, in);
-		prog_attach_inst(pg, in);
+		plan_prog_attach_inst(pg, in);
 		pg->type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	}
 	b->per_call = per_call;
-	return assemble_prog(b, pg, gen, ap->text);
+	return trace_assemble_prog(b, pg, gen, ap->text);
 }
 
 /*
@@ -445,14 +445,14 @@ static bool per_call_mode(const struct trace_opts *o)
 		const char *tp;
 		if (!o->selected[nr])
 			continue;
-		if (++n > PER_CALL_MAX || !(tp = syscall_tp_name(nr)))
+		if (++n > PER_CALL_MAX || !(tp = sys_syscall_tp_name(nr)))
 			return false;
 		char ev[128];
 		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
-		if (tracefs_event_id("syscalls", ev) < 0)
+		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
 		snprintf(ev, sizeof(ev), "sys_exit_%s", tp);
-		if (tracefs_event_id("syscalls", ev) < 0)
+		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
 	}
 	return n > 0;
@@ -467,12 +467,12 @@ static void fill_spec(struct tb *b)
 
 	for (uint32_t nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
 		struct trace_spec sp = { 0 };
-		const struct sysdesc *sd = sysdesc_of((int)nr);
+		const struct sysdesc *sd = trace_sysdesc_of((int)nr);
 		/* -c counts every selected call; a shown call's memory is read */
 		sp.selected = b->o->select_all || b->o->selected[nr];
 		if (sp.selected && (!b->o->summary || b->o->summary_too)) {
-			sysdesc_reads(sd, b->o->strsize, sp.r);
-			if (sysdesc_quick(sd) && !b->o->timeline)
+			trace_sysdesc_reads(sd, b->o->strsize, sp.r);
+			if (trace_sysdesc_quick(sd) && !b->o->timeline)
 				sp.selected |= SPEC_QUICK;
 			for (int i = 0; i < TRACE_NARGS; i++)
 				if (sp.r[i].how == TR_MEM_OUT || sp.r[i].how == TR_IOV_OUT ||
@@ -527,7 +527,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
 	const char *e = getenv("LANTERN_RINGBUF_KB");
 
-	if (!arch_regs()) {
+	if (!sys_arch_regs()) {
 		diag_error(&p->diag, SPAN_NONE, E_MECHANISM_MISSING,
 			   "lantern trace does not know this architecture's registers");
 		return -1;
@@ -561,7 +561,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	fill_spec(&b);
 	b.calls = per_call_mode(o);
 	if (any_selected(o) &&
-	    (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", gen_exit) < 0))
+	    (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", trace_gen_exit) < 0))
 		return -1;
 	if ((o->follow || o->all) && add_prog(&b, "sched_process_fork", gen_fork) < 0)
 		return -1;

@@ -206,7 +206,7 @@ static bool netlink_lookup(uint32_t ino, struct strbuf *out)
 	return diag_query(&req, sizeof(req), ino, netlink_match, NULL, out);
 }
 
-bool put_socket_endpoints(struct strbuf *out, uint32_t ino, const char *link)
+bool trace_put_socket_endpoints(struct strbuf *out, uint32_t ino, const char *link)
 {
 	char proto[32];
 	ssize_t n;

@@ -202,9 +202,9 @@ static struct sysdesc *generic(const char *tp_name, const char *name)
 	char ev[128], err[256];
 
 	snprintf(ev, sizeof(ev), "sys_enter_%s", tp_name);
-	d = xcalloc(1, sizeof(*d));
+	d = util_xcalloc(1, sizeof(*d));
 	d->name = name;
-	if (tp_format_load("syscalls", ev, &fmt, err, sizeof(err)) < 0) {
+	if (types_tp_format_load("syscalls", ev, &fmt, err, sizeof(err)) < 0) {
 		d->nargs = TRACE_NARGS; /* unknown: every register, in hex */
 		for (int i = 0; i < TRACE_NARGS; i++)
 			d->arg[i] = A_HEX;
@@ -218,7 +218,7 @@ static struct sysdesc *generic(const char *tp_name, const char *name)
 		if (d->arg[d->nargs - 1] == A_PATH)
 			d->classes |= TC_FILE;
 	}
-	tp_format_free(&fmt);
+	types_tp_format_free(&fmt);
 	return d;
 }
 
@@ -250,7 +250,7 @@ static bool at_exit(enum targ k)
 	}
 }
 
-const struct sysdesc *sysdesc_of(int nr)
+const struct sysdesc *trace_sysdesc_of(int nr)
 {
 	/* made once per number: every record looks its call up */
 	static struct sysdesc *made[SYSCALL_NR_LIMIT];
@@ -262,13 +262,13 @@ const struct sysdesc *sysdesc_of(int nr)
 		nr = SYSCALL_NR_LIMIT - 1;
 	if (made[nr])
 		return made[nr];
-	name = syscall_name(nr);
+	name = sys_syscall_name(nr);
 	if (name && (k = find_known(name))) {
-		d = xmalloc(sizeof(*d));
+		d = util_xmalloc(sizeof(*d));
 		*d = *k;
 	} else {
-		const char *tp = syscall_tp_name(nr);
-		d = generic(tp ? tp : "", name ? name : xasprintf("syscall_%d", nr));
+		const char *tp = sys_syscall_tp_name(nr);
+		d = generic(tp ? tp : "", name ? name : util_xasprintf("syscall_%d", nr));
 	}
 	if (!strcmp(d->name, "open") || !strcmp(d->name, "openat"))
 		d->special = SD_OPEN;
@@ -282,7 +282,7 @@ const struct sysdesc *sysdesc_of(int nr)
 	return d;
 }
 
-void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS])
+void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS])
 {
 	memset(out, 0, sizeof(struct tread_spec) * TRACE_NARGS);
 	for (int i = 0; i < d->nargs; i++) {
@@ -379,7 +379,7 @@ void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec 
 	}
 }
 
-bool sysdesc_quick(const struct sysdesc *d)
+bool trace_sysdesc_quick(const struct sysdesc *d)
 {
 	static const char *const quick[] = {
 		"getpid",     "getppid",	 "gettid",	    "getuid",	   "geteuid",	"getgid",
@@ -393,7 +393,7 @@ bool sysdesc_quick(const struct sysdesc *d)
 	};
 	struct tread_spec r[TRACE_NARGS];
 
-	sysdesc_reads(d, 32, r);
+	trace_sysdesc_reads(d, 32, r);
 	for (int i = 0; i < TRACE_NARGS; i++)
 		if (r[i].how == TR_STR || r[i].how == TR_MEM_IN || r[i].how == TR_ARGV ||
 		    r[i].how == TR_IOV_IN || r[i].how == TR_MSG_IN)

@@ -154,7 +154,7 @@ struct sysdesc {
 	enum tret ret;
 	/* -e trace= classes: TC_* bits */
 	uint32_t classes;
-	uint8_t special; /* enum sd_special, set by sysdesc_of() */
+	uint8_t special; /* enum sd_special, set by trace_sysdesc_of() */
 	int8_t split;	 /* the first argument printed at exit (nargs if none) */
 };
 
@@ -188,16 +188,16 @@ enum trace_class {
  * hand-written one, or one made from the tracepoint's format file, or a
  * bare one (six hexadecimal arguments). Never NULL for nr < 512.
  */
-const struct sysdesc *sysdesc_of(int nr);
+const struct sysdesc *trace_sysdesc_of(int nr);
 /* What the programs must read for each argument of d, with -s strsize. */
-void sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS]);
+void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS]);
 /*
  * A quick call: it never blocks and reads nothing at entry (getppid, mmap,
  * close, fstat, ...). Its exit record carries the whole call, and no entry
  * is sent: half the records. The price: two threads' quick calls that
  * overlap print whole, not <unfinished ...> and <... resumed>.
  */
-bool sysdesc_quick(const struct sysdesc *d);
+bool trace_sysdesc_quick(const struct sysdesc *d);
 /* The class named name ("file", "%net", ...): its TC_* bits, 0 if none. */
 uint32_t trace_class_named(const char *name);
 

@@ -75,7 +75,7 @@ static int bad(const char *fmt, const char *arg)
 /* -e trace=SET: into sel (names, classes, regexes) */
 static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 {
-	char *copy = xstrdup(spec), *save = NULL;
+	char *copy = util_xstrdup(spec), *save = NULL;
 	int rc = 0;
 
 	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
@@ -84,7 +84,7 @@ static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 			tok++;
 		if (!strcmp(tok, "all")) {
 			for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
-				sel[nr] = syscall_name(nr) != NULL;
+				sel[nr] = sys_syscall_name(nr) != NULL;
 		} else if (!strcmp(tok, "none")) {
 			/* nothing */
 		} else if (*tok == '/') {
@@ -95,7 +95,7 @@ static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 				break;
 			}
 			for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
-				const char *n = syscall_name(nr);
+				const char *n = sys_syscall_name(nr);
 				if (n && regexec(&re, n, 0, NULL, 0) == 0)
 					sel[nr] = any = true;
 			}
@@ -109,10 +109,10 @@ static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 				break;
 			}
 			for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
-				if (syscall_name(nr) && (sysdesc_of(nr)->classes & bits))
+				if (sys_syscall_name(nr) && (trace_sysdesc_of(nr)->classes & bits))
 					sel[nr] = true;
 		} else {
-			int nr = syscall_number(tok);
+			int nr = sys_syscall_number(tok);
 			if (nr < 0 || nr >= SYSCALL_NR_LIMIT) {
 				if (!optional)
 					rc = bad("invalid system call '%s'", tok);
@@ -146,7 +146,7 @@ static int parse_expr(struct trace_opts *o, const char *e)
 			memset(o->selected, 0, sizeof(o->selected));
 		}
 		for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
-			if (neg ? !set[nr] && syscall_name(nr) : set[nr])
+			if (neg ? !set[nr] && sys_syscall_name(nr) : set[nr])
 				o->selected[nr] = true;
 		return 0;
 	}
@@ -166,7 +166,7 @@ static int parse_expr(struct trace_opts *o, const char *e)
 
 static int parse_pids(struct trace_opts *o, const char *arg)
 {
-	char *copy = xstrdup(arg), *save = NULL;
+	char *copy = util_xstrdup(arg), *save = NULL;
 	int rc = 0;
 
 	for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
@@ -452,7 +452,7 @@ static int row_cmp(const void *pa, const void *pb)
 	else if (!strcmp(k, "errors"))
 		r = (a->c.errors < b->c.errors) - (a->c.errors > b->c.errors);
 	else if (!strcmp(k, "name"))
-		r = strcmp(syscall_name(a->nr), syscall_name(b->nr));
+		r = strcmp(sys_syscall_name(a->nr), sys_syscall_name(b->nr));
 	else if (!strcmp(k, "avg-time")) {
 		double x = (double)a->c.ns / (double)a->c.calls, y = (double)b->c.ns / (double)b->c.calls;
 		r = (x < y) - (x > y);
@@ -465,8 +465,8 @@ static int row_cmp(const void *pa, const void *pb)
 static void summary(struct session *s, struct trace_ctx *c, FILE *f)
 {
 	int map = c->maps.counts, ncpu = libbpf_num_possible_cpus();
-	struct trace_count *per = xcalloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
-	struct count_row *rows = xcalloc(SYSCALL_NR_LIMIT, sizeof(*rows));
+	struct trace_count *per = util_xcalloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
+	struct count_row *rows = util_xcalloc(SYSCALL_NR_LIMIT, sizeof(*rows));
 	struct trace_count total = { 0 };
 	int n = 0;
 
@@ -495,7 +495,7 @@ static void summary(struct session *s, struct trace_ctx *c, FILE *f)
 	fputs("------ ----------- ----------- --------- --------- ----------------\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct trace_count *r = &rows[i].c;
-		const char *name = syscall_name(rows[i].nr);
+		const char *name = sys_syscall_name(rows[i].nr);
 		fprintf(f, "%6.2f %11.6f %11llu %9llu ", total.ns ? 100.0 * (double)r->ns / (double)total.ns : 0.0,
 			(double)r->ns / 1e9, (unsigned long long)(r->ns / 1000 / r->calls),
 			(unsigned long long)r->calls);
@@ -532,7 +532,7 @@ static void trace_finish(struct session *s, struct strbuf *out)
 		}
 	if (c->o.summary)
 		summary(s, c, s->out);
-	lost = map_percpu_sum(&s->maps, s->plan.maps.lost);
+	lost = maps_percpu_sum(&s->maps, s->plan.maps.lost);
 	if (lost)
 		fprintf(stderr, "lantern: %llu events lost (a bigger buffer: LANTERN_RINGBUF_KB)\n",
 			(unsigned long long)lost);

@@ -22,7 +22,7 @@ static struct type *resolve(struct type_src *src, uint32_t lazy)
 	return convert(b, lazy >> OBJ_SHIFT, lazy & ID_MASK);
 }
 
-void btf_src_init(struct btf_src *b, struct arena *a)
+void types_btf_src_init(struct btf_src *b, struct arena *a)
 {
 	memset(b, 0, sizeof(*b));
 	b->src.resolve = resolve;
@@ -37,7 +37,7 @@ static struct btf *vmlinux;
 static char vmlinux_err[256];
 static bool vmlinux_tried;
 
-void btf_src_free(struct btf_src *b)
+void types_btf_src_free(struct btf_src *b)
 {
 	/* modules' BTF is split from vmlinux's: free them first; vmlinux's stays */
 	for (uint32_t i = b->nobjs; i-- > 0;) {
@@ -51,14 +51,14 @@ void btf_src_free(struct btf_src *b)
 
 static void add_obj(struct btf_src *b, struct btf *btf)
 {
-	b->objs = xrealloc(b->objs, sizeof(*b->objs) * (b->nobjs + 1));
+	b->objs = util_xrealloc(b->objs, sizeof(*b->objs) * (b->nobjs + 1));
 	b->objs[b->nobjs].btf = btf;
 	b->objs[b->nobjs].ntypes = btf__type_cnt(btf);
-	b->objs[b->nobjs].types = xcalloc(btf__type_cnt(btf), sizeof(struct type *));
+	b->objs[b->nobjs].types = util_xcalloc(btf__type_cnt(btf), sizeof(struct type *));
 	b->nobjs++;
 }
 
-bool btf_src_load(struct btf_src *b)
+bool types_btf_src_load(struct btf_src *b)
 {
 	const char *path = getenv("LANTERN_BTF");
 
@@ -196,7 +196,7 @@ static struct type *convert_record(struct btf_src *b, uint32_t obj, uint32_t id,
 /* A forward declaration: the definition of the same name, if any. */
 static struct type *convert_fwd(struct btf_src *b, const struct btf_type *t, const char *name)
 {
-	struct type *full = btf_src_named(b, btf_kflag(t) ? "union" : "struct", name);
+	struct type *full = types_btf_src_named(b, btf_kflag(t) ? "union" : "struct", name);
 
 	if (full)
 		return full;
@@ -288,11 +288,11 @@ static int32_t find(struct btf_src *b, uint32_t obj, int kind, const char *name)
 	return id > 0 ? id : -1;
 }
 
-struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name)
+struct type *types_btf_src_named(struct btf_src *b, const char *tag, const char *name)
 {
 	int kind = kind_of(tag);
 
-	if (!btf_src_load(b))
+	if (!types_btf_src_load(b))
 		return NULL;
 	for (uint32_t pass = 0; pass < 2; pass++) {
 		for (uint32_t obj = 0; obj < b->nobjs; obj++) {
@@ -306,7 +306,7 @@ struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name)
 	return NULL;
 }
 
-bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out)
+bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out)
 {
 	const struct btf *btf;
 	const struct btf_type *t;
@@ -314,7 +314,7 @@ bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct 
 	int32_t id;
 
 	memset(out, 0, sizeof(*out));
-	if (!btf_src_load(b))
+	if (!types_btf_src_load(b))
 		return false;
 	btf = b->objs[0].btf;
 	id = btf__find_by_name_kind(btf, name, typedef_ptr ? BTF_KIND_TYPEDEF : BTF_KIND_FUNC);
@@ -339,13 +339,13 @@ bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct 
 	return true;
 }
 
-int btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
+int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg)
 {
 	const struct btf *btf;
 	int n = 0;
 
-	if (!btf_src_load(b))
+	if (!types_btf_src_load(b))
 		return -1;
 	btf = b->objs[0].btf;
 	for (uint32_t id = 1; id < b->objs[0].ntypes; id++) {
@@ -354,7 +354,7 @@ int btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *
 		if (!btf_is_func(t))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
-		if (name && wildcard_match(pattern, name)) {
+		if (name && util_wildcard_match(pattern, name)) {
 			int rc = fn(name, arg);
 			if (rc)
 				return rc;
@@ -389,7 +389,7 @@ static void index_enums(const struct btf *btf)
 			continue;
 		if (nenums + n > cap) {
 			cap = (nenums + n) * 2;
-			enums = xrealloc(enums, cap * sizeof(*enums));
+			enums = util_xrealloc(enums, cap * sizeof(*enums));
 		}
 		for (uint16_t i = 0; i < n; i++) {
 			struct enum_const *e = &enums[nenums++];
@@ -407,11 +407,11 @@ static void index_enums(const struct btf *btf)
 		qsort(enums, nenums, sizeof(*enums), by_enum_name);
 }
 
-bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
+bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
 {
 	struct enum_const key = { name, 0 }, *hit;
 
-	if (!btf_src_load(b))
+	if (!types_btf_src_load(b))
 		return false;
 	if (b->objs[0].btf != vmlinux) {
 		/* another BTF file (tests): looked through */

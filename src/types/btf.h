@@ -44,16 +44,16 @@ struct btf_src {
 	bool err_said; /* a message gave err already */
 };
 
-void btf_src_init(struct btf_src *b, struct arena *a);
-void btf_src_free(struct btf_src *b);
+void types_btf_src_init(struct btf_src *b, struct arena *a);
+void types_btf_src_free(struct btf_src *b);
 /* Parse the kernel's BTF on first use; false, with b->err, when there is none. */
-bool btf_src_load(struct btf_src *b);
+bool types_btf_src_load(struct btf_src *b);
 /*
  * The kernel type named name: tag "struct", "union" or "enum", or NULL for
  * a typedef or a base type ("u64", "pid_t", "unsigned int"). NULL when BTF
  * has no such type (or there is no BTF: see b->err).
  */
-struct type *btf_src_named(struct btf_src *b, const char *tag, const char *name);
+struct type *types_btf_src_named(struct btf_src *b, const char *tag, const char *name);
 /* A function's parameter or return value, as BTF types them. */
 struct func_param {
 	const char *name;
@@ -74,11 +74,11 @@ struct btf_func {
  * The prototype of kernel function name (typedef: the function pointer
  * typedef name, as btf_trace_<tracepoint> is). false when BTF has none.
  */
-bool btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out);
+bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out);
 /* fn(name, arg) for every kernel function (vmlinux) whose name matches pattern ('*', '?'). */
-int btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
+int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg);
 
 /* The value of the kernel enum constant name (TASK_COMM_LEN, ...); false if none. */
-bool btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value);
+bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value);
 #endif

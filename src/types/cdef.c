@@ -130,7 +130,7 @@ static int64_t const_expr(struct cp *c, const char *stops)
 		cp_error(c, start, c->pos, "%s is too long for a constant expression", "this");
 	memcpy(buf, c->text + start, c->pos - start);
 	buf[c->pos - start] = 0;
-	if (!cexpr_eval(buf, env_name, c->env, &v))
+	if (!types_cexpr_eval(buf, env_name, c->env, &v))
 		cp_error(c, start, c->pos, "'%s' is not a constant lantern can compute", buf);
 	return v;
 }
@@ -390,7 +390,7 @@ static void parse_declarator(struct cp *c, struct type *base, struct member *m)
 	m->type = t;
 }
 
-int cdef_parse(struct type_env *env, const char *text, uint32_t lo, struct diag *d)
+int types_cdef_parse(struct type_env *env, const char *text, uint32_t lo, struct diag *d)
 {
 	struct cp c = { .env = env, .d = d, .text = text, .lo = lo, .len = (uint32_t)strlen(text) };
 	const char *tag = NULL;
@@ -412,7 +412,7 @@ int cdef_parse(struct type_env *env, const char *text, uint32_t lo, struct diag 
 	return 0;
 }
 
-int cdef_define(struct type_env *env, const char *text, uint32_t lo, struct diag *d)
+int types_cdef_define(struct type_env *env, const char *text, uint32_t lo, struct diag *d)
 {
 	struct cp c = { .env = env, .d = d, .text = text, .lo = lo, .len = (uint32_t)strlen(text) };
 	const char *name;

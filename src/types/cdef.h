@@ -26,11 +26,11 @@
  * Parse one definition (the text of a preamble item starting at source
  * offset lo) into env. 0, or -1 with the error reported in d.
  */
-int cdef_parse(struct type_env *env, const char *text, uint32_t lo, struct diag *d);
+int types_cdef_parse(struct type_env *env, const char *text, uint32_t lo, struct diag *d);
 /*
  * "#define NAME VALUE" (text without the '#' line's end): add NAME to env.
  * A value that is not a constant expression or a string is reported.
  */
-int cdef_define(struct type_env *env, const char *text, uint32_t lo, struct diag *d);
+int types_cdef_define(struct type_env *env, const char *text, uint32_t lo, struct diag *d);
 
 #endif

@@ -188,7 +188,7 @@ static int64_t parse(struct ce *c, int prec)
 	}
 }
 
-bool cexpr_eval(const char *text, cexpr_name_fn names, void *ctx, int64_t *value)
+bool types_cexpr_eval(const char *text, cexpr_name_fn names, void *ctx, int64_t *value)
 {
 	struct ce c = { .p = text, .names = names, .ctx = ctx };
 

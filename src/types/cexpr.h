@@ -16,6 +16,6 @@
 typedef bool (*cexpr_name_fn)(void *ctx, const char *name, int64_t *value);
 
 /* Evaluate text (up to its end); false when it is not such an expression. */
-bool cexpr_eval(const char *text, cexpr_name_fn names, void *ctx, int64_t *value);
+bool types_cexpr_eval(const char *text, cexpr_name_fn names, void *ctx, int64_t *value);
 
 #endif

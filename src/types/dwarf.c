@@ -23,7 +23,7 @@ static struct type *resolve(struct type_src *src, uint32_t id)
 	return convert(d, &die);
 }
 
-void dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path)
+void types_dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path)
 {
 	memset(d, 0, sizeof(*d));
 	d->src.resolve = resolve;
@@ -32,7 +32,7 @@ void dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path)
 	d->fd = -1;
 }
 
-void dwarf_src_free(struct dwarf_src *d)
+void types_dwarf_src_free(struct dwarf_src *d)
 {
 	if (d->dw)
 		dwarf_end(d->dw);
@@ -44,7 +44,7 @@ void dwarf_src_free(struct dwarf_src *d)
 	d->fd = -1;
 }
 
-bool dwarf_src_load(struct dwarf_src *d)
+bool types_dwarf_src_load(struct dwarf_src *d)
 {
 	if (d->tried)
 		return d->dw != NULL;
@@ -148,7 +148,7 @@ static struct type *record_type(struct dwarf_src *d, Dwarf_Die *die, bool is_uni
 
 	if (dwarf_hasattr(die, DW_AT_declaration) && name) {
 		/* a declaration: the definition elsewhere */
-		struct type *full = dwarf_src_named(d, is_union ? "union" : "struct", name);
+		struct type *full = types_dwarf_src_named(d, is_union ? "union" : "struct", name);
 		if (full)
 			return full;
 	}
@@ -296,11 +296,11 @@ static bool match(Dwarf_Die *die, void *arg)
 	return true;
 }
 
-struct type *dwarf_src_named(struct dwarf_src *d, const char *tag, const char *name)
+struct type *types_dwarf_src_named(struct dwarf_src *d, const char *tag, const char *name)
 {
 	struct find f = { .name = name, .definition = true };
 
-	if (!dwarf_src_load(d))
+	if (!types_dwarf_src_load(d))
 		return NULL;
 	f.tag = !tag			  ? DW_TAG_typedef :
 		!strcmp(tag, "struct") ? DW_TAG_structure_type :
@@ -344,14 +344,14 @@ static void c_name(Dwarf_Die *die, struct strbuf *out)
 	}
 }
 
-bool dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func *out,
+bool types_dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func *out,
 		    struct strbuf *ctypes)
 {
 	struct find f = { .tag = DW_TAG_subprogram, .name = func, .definition = true };
 	Dwarf_Die p, t;
 
 	memset(out, 0, sizeof(*out));
-	if (!dwarf_src_load(d) || !each_top_die(d, match, &f))
+	if (!types_dwarf_src_load(d) || !each_top_die(d, match, &f))
 		return false;
 	out->ret = ref(&f.found, DW_AT_type, &t) ? convert(d, &t) : &ty_void;
 	if (dwarf_child(&f.found, &p) != 0)

@@ -32,18 +32,18 @@ struct dwarf_src {
 	char err[256];
 };
 
-void dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path);
-void dwarf_src_free(struct dwarf_src *d);
+void types_dwarf_src_init(struct dwarf_src *d, struct arena *a, const char *path);
+void types_dwarf_src_free(struct dwarf_src *d);
 /* Open the file's DWARF on first use; false, with d->err, when it has none. */
-bool dwarf_src_load(struct dwarf_src *d);
+bool types_dwarf_src_load(struct dwarf_src *d);
 /* The type named name (tag "struct", "union", "enum", or NULL: a typedef); NULL if none. */
-struct type *dwarf_src_named(struct dwarf_src *d, const char *tag, const char *name);
+struct type *types_dwarf_src_named(struct dwarf_src *d, const char *tag, const char *name);
 /*
  * Function func's parameters and return type; with ctypes, each
  * parameter's C declaration ("struct node * n") for listing. false when
  * the debug info has no such function.
  */
-bool dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func *out,
+bool types_dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func *out,
 		    struct strbuf *ctypes);
 
 #endif

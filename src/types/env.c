@@ -27,7 +27,7 @@ void type_env_init(struct type_env *env, struct arena *a)
 	memset(env, 0, sizeof(*env));
 	env->arena = a;
 	env->named.resolve = resolve_named;
-	btf_src_init(&env->btf, a);
+	types_btf_src_init(&env->btf, a);
 }
 
 struct type *type_env_lazy_ptr(struct type_env *env, const char *tag, const char *name,
@@ -41,9 +41,9 @@ struct type *type_env_lazy_ptr(struct type_env *env, const char *tag, const char
 
 void type_env_free(struct type_env *env)
 {
-	vec_foreach(&env->dwarf, d) dwarf_src_free(*d);
+	vec_foreach(&env->dwarf, d) types_dwarf_src_free(*d);
 	vec_free(&env->dwarf);
-	btf_src_free(&env->btf);
+	types_btf_src_free(&env->btf);
 	vec_free(&env->types);
 	vec_free(&env->consts);
 	vec_free(&env->includes);
@@ -140,10 +140,10 @@ struct type *type_env_lookup(struct type_env *env, const char *tag, const char *
 		return t;
 	vec_foreach(&env->dwarf, d)
 	{
-		if ((t = dwarf_src_named(*d, tag, name)))
+		if ((t = types_dwarf_src_named(*d, tag, name)))
 			return t;
 	}
-	return btf_src_named(&env->btf, tag, name);
+	return types_btf_src_named(&env->btf, tag, name);
 }
 
 struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path)
@@ -156,7 +156,7 @@ struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path)
 			return *dp;
 	}
 	d = ARENA_NEW(env->arena, struct dwarf_src);
-	dwarf_src_init(d, env->arena, arena_strdup(env->arena, path));
+	types_dwarf_src_init(d, env->arena, arena_strdup(env->arena, path));
 	vec_push(&env->dwarf, d);
 	return d;
 }
@@ -317,7 +317,7 @@ static bool header_name(void *ctx, const char *name, int64_t *value)
 			bool ok = false;
 			if (ms->depth < 16) {
 				ms->depth++;
-				ok = cexpr_eval(m->text, header_name, ms, value);
+				ok = types_cexpr_eval(m->text, header_name, ms, value);
 				ms->depth--;
 			}
 			return ok;
@@ -343,7 +343,7 @@ static void read_headers(struct type_env *env)
 	vec_foreach(&ms.macros, m)
 	{
 		int64_t v;
-		if (cexpr_eval(m->text, header_name, &ms, &v))
+		if (types_cexpr_eval(m->text, header_name, &ms, &v))
 			type_env_add_const(env, m->name, v, NULL);
 	}
 	vec_free(&ms.macros);
@@ -359,7 +359,7 @@ const struct constant *type_env_constant(struct type_env *env, const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	}
-	if (btf_src_enum_value(&env->btf, name, &v)) {
+	if (types_btf_src_enum_value(&env->btf, name, &v)) {
 		type_env_add_const(env, arena_strdup(env->arena, name), v, NULL);
 		return &env->consts.data[env->consts.len - 1];
 	}

@@ -121,7 +121,7 @@ static char *trim_dup(const char *s, size_t n)
 		s++, n--;
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	return xstrndup(s, n);
+	return util_xstrndup(s, n);
 }
 
 /*
@@ -209,7 +209,7 @@ static bool classify(const char *type, struct tp_field *f, bool *has_dims, uint3
 	return true;
 }
 
-int tp_decl_parse(const char *decl, size_t n, struct tp_field *f)
+int types_tp_decl_parse(const char *decl, size_t n, struct tp_field *f)
 {
 	const char *s, *end, *name_end, *name, *type;
 	size_t tlen;
@@ -242,7 +242,7 @@ int tp_decl_parse(const char *decl, size_t n, struct tp_field *f)
 		name--;
 	if (name == name_end || name == s || isdigit((unsigned char)*name))
 		return -1;
-	f->name = xstrndup(name, name_end - name);
+	f->name = util_xstrndup(name, name_end - name);
 	f->is_common = !strncmp(f->name, "common_", 7);
 
 	/* The type: everything before the name, plus any name-side dimensions. */
@@ -252,9 +252,9 @@ int tp_decl_parse(const char *decl, size_t n, struct tp_field *f)
 	if (!tlen)
 		return -1;
 	if (name_dims)
-		f->ctype = xasprintf("%.*s%s", (int)tlen, s, name_end);
+		f->ctype = util_xasprintf("%.*s%s", (int)tlen, s, name_end);
 	else
-		f->ctype = xstrndup(s, tlen);
+		f->ctype = util_xstrndup(s, tlen);
 
 	type = s;
 	if (!strncmp(type, "__data_loc ", 11)) {
@@ -266,7 +266,7 @@ int tp_decl_parse(const char *decl, size_t n, struct tp_field *f)
 	}
 	if (type >= s + tlen)
 		return -1;
-	typetext = xstrndup(type, s + tlen - type);
+	typetext = util_xstrndup(type, s + tlen - type);
 	ok = classify(typetext, f, &type_dims, &dims, &numeric);
 	free(typetext);
 	if (!ok)

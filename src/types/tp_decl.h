@@ -14,6 +14,6 @@
  * turns is_signed on. Returns 0, or -1 when the text is not a declaration
  * (f may then hold partial strings: free them).
  */
-int tp_decl_parse(const char *decl, size_t n, struct tp_field *f);
+int types_tp_decl_parse(const char *decl, size_t n, struct tp_field *f);
 
 #endif

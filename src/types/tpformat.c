@@ -20,7 +20,7 @@ static void free_field(struct tp_field *f)
 	free(f->base);
 }
 
-void tp_format_free(struct tp_format *f)
+void types_tp_format_free(struct tp_format *f)
 {
 	for (uint32_t i = 0; i < f->nfields; i++)
 		free_field(&f->fields[i]);
@@ -104,10 +104,10 @@ static int parse_field(const char *s, const char *end, struct tp_field *f)
 
 	if (!semi || !read_attrs(semi + 1, end, f))
 		return -1;
-	return tp_decl_parse(s, semi - s, f);
+	return types_tp_decl_parse(s, semi - s, f);
 }
 
-int tp_format_parse(const char *text, struct tp_format *out, char *err, size_t errlen)
+int types_tp_format_parse(const char *text, struct tp_format *out, char *err, size_t errlen)
 {
 	VEC(struct tp_field) fields = {0};
 	unsigned lineno = 0;
@@ -134,7 +134,7 @@ int tp_format_parse(const char *text, struct tp_format *out, char *err, size_t e
 			s = skip_ws(s + 5, end);
 			while (end > s && isspace((unsigned char)end[-1]))
 				end--;
-			out->event = xstrndup(s, end - s);
+			out->event = util_xstrndup(s, end - s);
 		} else if (starts(s, end, "ID:")) {
 			if (!read_u32(s + 3, end, &out->id)) {
 				snprintf(err, errlen, "format line %u: bad ID", lineno);
@@ -162,45 +162,45 @@ int tp_format_parse(const char *text, struct tp_format *out, char *err, size_t e
 fail:
 	vec_foreach(&fields, f) free_field(f);
 	vec_free(&fields);
-	tp_format_free(out);
+	types_tp_format_free(out);
 	return -EINVAL;
 }
 
-void tp_format_set_category(struct tp_format *f, const char *cat)
+void types_tp_format_set_category(struct tp_format *f, const char *cat)
 {
 	bool syscall = !strcmp(cat, "syscalls");
 
 	free(f->category);
-	f->category = xstrdup(cat);
+	f->category = util_xstrdup(cat);
 	for (uint32_t i = 0; i < f->nfields; i++)
 		if (syscall && f->fields[i].is_pointer)
 			f->fields[i].is_user = true;
 }
 
-int tp_format_load(const char *cat, const char *ev, struct tp_format *out, char *err, size_t errlen)
+int types_tp_format_load(const char *cat, const char *ev, struct tp_format *out, char *err, size_t errlen)
 {
 	char *rel, *text;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (!tracefs_path(err, errlen))
+	if (!sys_tracefs_path(err, errlen))
 		return -ENOENT;
-	if (!tracefs_event_exists(cat, ev)) {
+	if (!sys_tracefs_event_exists(cat, ev)) {
 		snprintf(err, errlen, "tracepoint %s:%s not found", cat, ev);
 		return -ENOENT;
 	}
-	rel = xasprintf("events/%s/%s/format", cat, ev);
-	text = tracefs_read(rel, NULL);
+	rel = util_xasprintf("events/%s/%s/format", cat, ev);
+	text = sys_tracefs_read(rel, NULL);
 	if (!text) {
 		r = -errno;
 		snprintf(err, errlen, "cannot read %s: %s", rel, strerror(errno));
 		free(rel);
 		return r;
 	}
-	r = tp_format_parse(text, out, err, errlen);
+	r = types_tp_format_parse(text, out, err, errlen);
 	free(text);
 	if (r && errlen) {
-		char *why = xstrdup(err);
+		char *why = util_xstrdup(err);
 		snprintf(err, errlen, "%s: %s", rel, why);
 		free(why);
 	}
@@ -208,12 +208,12 @@ int tp_format_load(const char *cat, const char *ev, struct tp_format *out, char 
 	if (r)
 		return r;
 	free(out->event);
-	out->event = xstrdup(ev);
-	tp_format_set_category(out, cat);
+	out->event = util_xstrdup(ev);
+	types_tp_format_set_category(out, cat);
 	return 0;
 }
 
-const struct tp_field *tp_format_field(const struct tp_format *f, const char *name)
+const struct tp_field *types_tp_format_field(const struct tp_format *f, const char *name)
 {
 	for (uint32_t i = 0; i < f->nfields; i++)
 		if (!strcmp(f->fields[i].name, name))
@@ -221,16 +221,16 @@ const struct tp_field *tp_format_field(const struct tp_format *f, const char *na
 	return NULL;
 }
 
-void tp_field_describe(const struct tp_field *fld, struct strbuf *sb)
+void types_tp_field_describe(const struct tp_field *fld, struct strbuf *sb)
 {
 	sb_printf(sb, "    %s\n", fld->decl);
 }
 
-void tp_format_describe(const struct tp_format *f, struct strbuf *sb)
+void types_tp_format_describe(const struct tp_format *f, struct strbuf *sb)
 {
 	sb_printf(sb, "tracepoint:%s:%s\n", f->category ? f->category : "?",
 		  f->event ? f->event : "?");
 	for (uint32_t i = 0; i < f->nfields; i++)
 		if (!f->fields[i].is_common)
-			tp_field_describe(&f->fields[i], sb);
+			types_tp_field_describe(&f->fields[i], sb);
 }

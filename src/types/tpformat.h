@@ -65,7 +65,7 @@ struct tp_field {
 };
 
 struct tp_format {
-	char *category; /* NULL after tp_format_parse() until set */
+	char *category; /* NULL after types_tp_format_parse() until set */
 	char *event;
 	uint32_t id;
 	struct tp_field *fields; /* in file order, common_* first */
@@ -77,26 +77,26 @@ struct tp_format {
  * read is an error naming its line. Returns 0, or -EINVAL with err filled
  * (out is then empty and need not be freed, though freeing is harmless).
  */
-int tp_format_parse(const char *text, struct tp_format *out, char *err, size_t errlen);
+int types_tp_format_parse(const char *text, struct tp_format *out, char *err, size_t errlen);
 
 /*
  * Set the category and apply what depends on it: in "syscalls" every
  * pointer argument is a user pointer (as bpftrace treats them).
  */
-void tp_format_set_category(struct tp_format *f, const char *cat);
+void types_tp_format_set_category(struct tp_format *f, const char *cat);
 
 /*
  * Read and parse events/CAT/EV/format from tracefs. -ENOENT when the
- * tracepoint does not exist (err says so; tracefs_suggest() can propose
+ * tracepoint does not exist (err says so; sys_tracefs_suggest() can propose
  * names), other negative errnos on failure.
  */
-int tp_format_load(const char *cat, const char *ev, struct tp_format *out, char *err,
+int types_tp_format_load(const char *cat, const char *ev, struct tp_format *out, char *err,
 		   size_t errlen);
 
 /* The field called name, or NULL. */
-const struct tp_field *tp_format_field(const struct tp_format *f, const char *name);
+const struct tp_field *types_tp_format_field(const struct tp_format *f, const char *name);
 
-void tp_format_free(struct tp_format *f);
+void types_tp_format_free(struct tp_format *f);
 
 /*
  * `bpftrace -lv` presentation: the probe line, then one line per non-common
@@ -106,7 +106,7 @@ void tp_format_free(struct tp_format *f);
  *       int __syscall_nr
  *       const char * filename
  */
-void tp_field_describe(const struct tp_field *fld, struct strbuf *sb); /* "    decl\n" */
-void tp_format_describe(const struct tp_format *f, struct strbuf *sb);
+void types_tp_field_describe(const struct tp_field *fld, struct strbuf *sb); /* "    decl\n" */
+void types_tp_format_describe(const struct tp_format *f, struct strbuf *sb);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned usdt_arg_count(const char *args)
+unsigned types_usdt_arg_count(const char *args)
 {
 	unsigned n = 0;
 
@@ -35,10 +35,10 @@ static int parse_reg(const char **p)
 	memcpy(name, *p + 1, len);
 	name[len] = 0;
 	*p += len + 1;
-	return arch_reg_offset(name);
+	return sys_arch_reg_offset(name);
 }
 
-int usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err, size_t errlen)
+int types_usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err, size_t errlen)
 {
 	const char *p = args, *tok, *at;
 	char text[128];

@@ -26,8 +26,8 @@ struct usdt_arg {
 };
 
 /* How many arguments an args string has. */
-unsigned usdt_arg_count(const char *args);
+unsigned types_usdt_arg_count(const char *args);
 /* Argument n of an args string; -1 with err set (a form lantern cannot read). */
-int usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err, size_t errlen);
+int types_usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err, size_t errlen);
 
 #endif

@@ -21,7 +21,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	tracefs_set_path(FIXTURES);
+	sys_tracefs_set_path(FIXTURES);
 	setenv("LANTERN_SYSGROUP_MIN", "2", 1);
 	return 0;
 }

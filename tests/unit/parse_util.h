@@ -43,7 +43,7 @@ static inline char *parse_text_n(const char *text, size_t n, bool *ok)
 			sb_puts(&out, "parse failed without an error\n");
 	}
 	*ok = prog != NULL;
-	res = xstrdup(sb_str(&out));
+	res = util_xstrdup(sb_str(&out));
 	sb_free(&out);
 	diag_free(&d);
 	arena_free(&a);

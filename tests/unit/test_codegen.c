@@ -29,8 +29,8 @@ static char *fixture_dir(const char *sub)
 	const char *slash = strrchr(file, '/');
 
 	if (!slash)
-		return xasprintf("fixtures/%s", sub);
-	return xasprintf("%.*s/fixtures/%s", (int)(slash - file), file, sub);
+		return util_xasprintf("fixtures/%s", sub);
+	return util_xasprintf("%.*s/fixtures/%s", (int)(slash - file), file, sub);
 }
 
 static int by_name(const void *a, const void *b)
@@ -48,19 +48,19 @@ static void test_goldens(void **state)
 	int n = 0, bad = 0;
 
 	assert_non_null(d);
-	tracefs_set_path(tp);
+	sys_tracefs_set_path(tp);
 	setenv("LANTERN_SYSGROUP_MIN", "2", 1);
 	while ((de = readdir(d)) && n < 64) {
 		size_t len = strlen(de->d_name);
 		if (len > 3 && !strcmp(de->d_name + len - 3, ".bt"))
-			names[n++] = xstrdup(de->d_name);
+			names[n++] = util_xstrdup(de->d_name);
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), by_name);
 	for (int i = 0; i < n; i++) {
-		char *bt = xasprintf("%s/%s", dir, names[i]);
-		char *golden = xasprintf("%s/%.*s.dump", dir, (int)strlen(names[i]) - 3, names[i]);
-		char *script = read_file(bt, NULL), *want;
+		char *bt = util_xasprintf("%s/%s", dir, names[i]);
+		char *golden = util_xasprintf("%s/%.*s.dump", dir, (int)strlen(names[i]) - 3, names[i]);
+		char *script = util_read_file(bt, NULL), *want;
 		struct compiled c;
 
 		assert_non_null(script);
@@ -80,7 +80,7 @@ static void test_goldens(void **state)
 			assert_non_null(f);
 			fputs(sb_str(&c.dump), f);
 			fclose(f);
-		} else if (!(want = read_file(golden, NULL)) || strcmp(want, sb_str(&c.dump))) {
+		} else if (!(want = util_read_file(golden, NULL)) || strcmp(want, sb_str(&c.dump))) {
 			print_error("%s: the code differs from %s (LANTERN_UPDATE_GOLDENS=1 rewrites it):\n%s",
 				    names[i], golden, sb_str(&c.dump));
 			free(want);
@@ -94,7 +94,7 @@ static void test_goldens(void **state)
 		free(golden);
 		free(names[i]);
 	}
-	tracefs_set_path(NULL);
+	sys_tracefs_set_path(NULL);
 	free(dir);
 	free(tp);
 	assert_true(n >= 5);

@@ -62,7 +62,7 @@ static size_t render(struct strbuf *out, const struct fg_stack *st, size_t n)
 	size_t drawn;
 
 	sb_reset(out);
-	drawn = flamegraph_svg(out, st, n, "test");
+	drawn = out_flamegraph_svg(out, st, n, "test");
 	check_doc(out, drawn);
 	return drawn;
 }
@@ -93,9 +93,9 @@ static void test_empty(void **state)
 	struct strbuf out = {0};
 	struct fg_stack zero[] = {STACK(0, "main", "f"), STACK(0, "main")};
 
-	assert_int_equal(flamegraph_svg(&out, NULL, 0, "t"), 0);
+	assert_int_equal(out_flamegraph_svg(&out, NULL, 0, "t"), 0);
 	assert_int_equal(out.len, 0);
-	assert_int_equal(flamegraph_svg(&out, zero, 2, "t"), 0);
+	assert_int_equal(out_flamegraph_svg(&out, zero, 2, "t"), 0);
 	assert_int_equal(out.len, 0);
 	sb_free(&out);
 }
@@ -206,10 +206,10 @@ static void test_escaping(void **state)
 	assert_non_null(strstr(out.s, "<title>caf\xc3\xa9 \xe2\x82\xac ("));
 	assert_null(strstr(out.s, "\xff"));
 	sb_reset(&out);
-	assert_int_equal(flamegraph_svg(&out, st, 1, "<&>\x02"), 2);
+	assert_int_equal(out_flamegraph_svg(&out, st, 1, "<&>\x02"), 2);
 	assert_non_null(strstr(out.s, ">&lt;&amp;&gt;\xef\xbf\xbd</text>"));
 	sb_reset(&out);
-	assert_int_equal(flamegraph_svg(&out, st, 1, NULL), 2);
+	assert_int_equal(out_flamegraph_svg(&out, st, 1, NULL), 2);
 	assert_non_null(strstr(out.s, ">Flame Graph</text>"));
 	sb_free(&out);
 }
@@ -265,7 +265,7 @@ static void test_wide_and_deep(void **state)
 		st[i].count = 1 + i % 7;
 	}
 	assert_true(render(&out, st, N) > DEPTH);
-	assert_true(flamegraph_svg(&again, st, N, "test") > DEPTH);
+	assert_true(out_flamegraph_svg(&again, st, N, "test") > DEPTH);
 	assert_string_equal(out.s, again.s);
 	free(fr);
 	free(st);

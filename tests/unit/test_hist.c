@@ -1276,8 +1276,8 @@ static void fill(const struct hist_case *c, uint64_t *b, size_t n)
 	memset(b, 0, n * sizeof(*b));
 	for (size_t i = 0; i < 40 && c->samples[i].repeat; i++) {
 		const struct sample *s = &c->samples[i];
-		uint32_t k = c->linear ? lhist_bucket(s->v, c->args[0], c->args[1], c->args[2])
-				       : hist_bucket(s->v);
+		uint32_t k = c->linear ? maps_lhist_bucket(s->v, c->args[0], c->args[1], c->args[2])
+				       : maps_hist_bucket(s->v);
 
 		assert_true(k < n);
 		b[k] += s->repeat;
@@ -1294,9 +1294,9 @@ static void test_hist_observed(void **state)
 
 		fill(c, b, c->linear ? ARRAY_SIZE(b) : HIST_NBUCKETS);
 		if (c->linear)
-			lhist_print(&out, b, c->args[0], c->args[1], c->args[2]);
+			out_lhist_print(&out, b, c->args[0], c->args[1], c->args[2]);
 		else
-			hist_print(&out, b);
+			out_hist_print(&out, b);
 		if (strcmp(sb_str(&out), c->want))
 			fail_msg("@%s:\n%s\nwant:\n%s", c->name, sb_str(&out), c->want);
 		sb_free(&out);
@@ -1309,8 +1309,8 @@ static void test_hist_empty(void **state)
 	struct strbuf out = {0};
 
 	/* after zero(@h) bpftrace prints "@h: \n\n": no bucket line */
-	hist_print(&out, b);
-	lhist_print(&out, b, 0, 10, 1);
+	out_hist_print(&out, b);
+	out_lhist_print(&out, b, 0, 10, 1);
 	assert_int_equal(out.len, 0);
 	sb_free(&out);
 }
@@ -1332,34 +1332,34 @@ static void test_hist_div(void **state)
 	static const uint64_t divs[] = {2, 3, 20};
 	uint64_t b[HIST_NBUCKETS] = {0};
 
-	b[hist_bucket(1)] = 10;
-	b[hist_bucket(2)] = 5;
-	b[hist_bucket(4)] = 3;
+	b[maps_hist_bucket(1)] = 10;
+	b[maps_hist_bucket(2)] = 5;
+	b[maps_hist_bucket(4)] = 3;
 	for (size_t i = 0; i < ARRAY_SIZE(divs); i++) {
 		struct strbuf out = {0};
 
-		hist_print_div(&out, b, divs[i]);
+		out_hist_print_div(&out, b, divs[i]);
 		assert_string_equal(sb_str(&out), want[i]);
 		sb_free(&out);
 	}
-	assert_int_equal(hist_total(b, HIST_NBUCKETS), 18);
+	assert_int_equal(out_hist_total(b, HIST_NBUCKETS), 18);
 }
 
 static void test_hist_bucket(void **state)
 {
-	assert_int_equal(hist_bucket(INT64_MIN), 0);
-	assert_int_equal(hist_bucket(-1), 0);
-	assert_int_equal(hist_bucket(0), 1);
-	assert_int_equal(hist_bucket(1), 2);
-	assert_int_equal(hist_bucket(2), 3);
-	assert_int_equal(hist_bucket(3), 3);
-	assert_int_equal(hist_bucket(4), 4);
-	assert_int_equal(hist_bucket(1023), 11);
-	assert_int_equal(hist_bucket(1024), 12);
-	assert_int_equal(hist_bucket(INT32_MAX), 32);
-	assert_int_equal(hist_bucket((int64_t)1 << 31), HIST_LAST_BUCKET);
-	assert_int_equal(hist_bucket((int64_t)1 << 32), 34);
-	assert_int_equal(hist_bucket(INT64_MAX), 64);
+	assert_int_equal(maps_hist_bucket(INT64_MIN), 0);
+	assert_int_equal(maps_hist_bucket(-1), 0);
+	assert_int_equal(maps_hist_bucket(0), 1);
+	assert_int_equal(maps_hist_bucket(1), 2);
+	assert_int_equal(maps_hist_bucket(2), 3);
+	assert_int_equal(maps_hist_bucket(3), 3);
+	assert_int_equal(maps_hist_bucket(4), 4);
+	assert_int_equal(maps_hist_bucket(1023), 11);
+	assert_int_equal(maps_hist_bucket(1024), 12);
+	assert_int_equal(maps_hist_bucket(INT32_MAX), 32);
+	assert_int_equal(maps_hist_bucket((int64_t)1 << 31), HIST_LAST_BUCKET);
+	assert_int_equal(maps_hist_bucket((int64_t)1 << 32), 34);
+	assert_int_equal(maps_hist_bucket(INT64_MAX), 64);
 }
 
 static void test_hist_labels(void **state)
@@ -1377,7 +1377,7 @@ static void test_hist_labels(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct strbuf out = {0};
 
-		hist_label(&out, cases[i].bucket);
+		out_hist_label(&out, cases[i].bucket);
 		assert_string_equal(sb_str(&out), cases[i].label);
 		sb_free(&out);
 	}
@@ -1386,34 +1386,34 @@ static void test_hist_labels(void **state)
 static void test_lhist_bucket(void **state)
 {
 	/* lhist(v, 0, 10, 3): (..., 0) [0, 3) [3, 6) [6, 9) [10, ...) */
-	assert_int_equal(lhist_nbuckets(0, 10, 3), 5);
-	assert_int_equal(lhist_bucket(-1, 0, 10, 3), 0);
-	assert_int_equal(lhist_bucket(0, 0, 10, 3), 1);
-	assert_int_equal(lhist_bucket(5, 0, 10, 3), 2);
-	assert_int_equal(lhist_bucket(8, 0, 10, 3), 3);
-	assert_int_equal(lhist_bucket(9, 0, 10, 3), 4);
-	assert_int_equal(lhist_bucket(10, 0, 10, 3), 4);
-	assert_int_equal(lhist_bucket(INT64_MAX, 0, 10, 3), 4);
-	assert_int_equal(lhist_bucket(INT64_MIN, 0, 10, 3), 0);
-	assert_int_equal(lhist_nbuckets(0, 1000, 1), 1002);
-	assert_int_equal(lhist_nbuckets(0, 2001, 2), 1002);
-	assert_int_equal(lhist_nbuckets(0, 10, 10), 3);
+	assert_int_equal(maps_lhist_nbuckets(0, 10, 3), 5);
+	assert_int_equal(maps_lhist_bucket(-1, 0, 10, 3), 0);
+	assert_int_equal(maps_lhist_bucket(0, 0, 10, 3), 1);
+	assert_int_equal(maps_lhist_bucket(5, 0, 10, 3), 2);
+	assert_int_equal(maps_lhist_bucket(8, 0, 10, 3), 3);
+	assert_int_equal(maps_lhist_bucket(9, 0, 10, 3), 4);
+	assert_int_equal(maps_lhist_bucket(10, 0, 10, 3), 4);
+	assert_int_equal(maps_lhist_bucket(INT64_MAX, 0, 10, 3), 4);
+	assert_int_equal(maps_lhist_bucket(INT64_MIN, 0, 10, 3), 0);
+	assert_int_equal(maps_lhist_nbuckets(0, 1000, 1), 1002);
+	assert_int_equal(maps_lhist_nbuckets(0, 2001, 2), 1002);
+	assert_int_equal(maps_lhist_nbuckets(0, 10, 10), 3);
 	/* invalid arguments: no buckets, bucket 0 */
-	assert_int_equal(lhist_nbuckets(0, 1001, 1), 0);
-	assert_int_equal(lhist_nbuckets(0, 10, 0), 0);
-	assert_int_equal(lhist_nbuckets(10, 0, 1), 0);
-	assert_int_equal(lhist_nbuckets(0, INT64_MAX, 1), 0);
-	assert_int_equal(lhist_bucket(5, 0, 10, 0), 0);
+	assert_int_equal(maps_lhist_nbuckets(0, 1001, 1), 0);
+	assert_int_equal(maps_lhist_nbuckets(0, 10, 0), 0);
+	assert_int_equal(maps_lhist_nbuckets(10, 0, 1), 0);
+	assert_int_equal(maps_lhist_nbuckets(0, INT64_MAX, 1), 0);
+	assert_int_equal(maps_lhist_bucket(5, 0, 10, 0), 0);
 
 	struct strbuf out = {0};
 
-	lhist_label(&out, 0, 1024, 4096, 1024);
+	out_lhist_label(&out, 0, 1024, 4096, 1024);
 	assert_string_equal(sb_str(&out), "(..., 1K)");
 	sb_reset(&out);
-	lhist_label(&out, 1, 1048576, 3145728, 524288);
+	out_lhist_label(&out, 1, 1048576, 3145728, 524288);
 	assert_string_equal(sb_str(&out), "[1M, 1536K)");
 	sb_reset(&out);
-	lhist_label(&out, 4, 0, 10, 3);
+	out_lhist_label(&out, 4, 0, 10, 3);
 	assert_string_equal(sb_str(&out), "[10, ...)");
 	sb_free(&out);
 }
@@ -1423,10 +1423,10 @@ static void expect_lhist(int64_t min, int64_t max, int64_t step, const char *wan
 	struct strbuf err = {0};
 
 	if (!want) {
-		assert_true(lhist_check(min, max, step, &err));
+		assert_true(maps_lhist_check(min, max, step, &err));
 		assert_int_equal(err.len, 0);
 	} else {
-		assert_false(lhist_check(min, max, step, &err));
+		assert_false(maps_lhist_check(min, max, step, &err));
 		assert_string_equal(sb_str(&err), want);
 	}
 	sb_free(&err);
@@ -1466,8 +1466,8 @@ static void expect_stats(int64_t total, uint64_t count, int64_t avg, const char 
 {
 	struct strbuf out = {0};
 
-	assert_int_equal(avg_value(total, count), avg);
-	stats_print(&out, total, count);
+	assert_int_equal(out_avg_value(total, count), avg);
+	out_stats_print(&out, total, count);
 	assert_string_equal(sb_str(&out), want);
 	sb_free(&out);
 }
@@ -1488,14 +1488,14 @@ static void test_stats(void **state)
 	expect_stats(90, 3, 30, "count 3, average 30, total 90");
 
 	/* print(@m, 0, div) */
-	assert_int_equal(print_div_s64(-7, 2), -3);
-	assert_int_equal(print_div_s64(-7, -2), 0);
-	assert_int_equal(print_div_s64(9, -2), 0);
-	assert_int_equal(print_div_s64(5, 0), 5);
-	assert_int_equal(print_div_s64(7, 2), 3);
-	assert_int_equal(print_div_u64(UINT64_MAX, 2), INT64_MAX);
-	assert_int_equal(print_div_u64(3, 2), 1);
-	assert_int_equal(print_div_u64(3, 0), 3);
+	assert_int_equal(out_print_div_s64(-7, 2), -3);
+	assert_int_equal(out_print_div_s64(-7, -2), 0);
+	assert_int_equal(out_print_div_s64(9, -2), 0);
+	assert_int_equal(out_print_div_s64(5, 0), 5);
+	assert_int_equal(out_print_div_s64(7, 2), 3);
+	assert_int_equal(out_print_div_u64(UINT64_MAX, 2), INT64_MAX);
+	assert_int_equal(out_print_div_u64(3, 2), 1);
+	assert_int_equal(out_print_div_u64(3, 0), 3);
 }
 
 static void test_timefmt(void **state)
@@ -1506,39 +1506,39 @@ static void test_timefmt(void **state)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	/* 2026-11-24 10:11:19 UTC, a Tuesday */
-	assert_true(timefmt_time(&out, TIMEFMT_DEFAULT, 1795515079));
+	assert_true(out_timefmt_time(&out, TIMEFMT_DEFAULT, 1795515079));
 	assert_string_equal(sb_str(&out), "10:11:19\n");
 	sb_reset(&out);
-	assert_true(timefmt_time(&out, "[%Y-%m-%d %a %b %j %Z %z %s %%]\n", 1795515079));
+	assert_true(out_timefmt_time(&out, "[%Y-%m-%d %a %b %j %Z %z %s %%]\n", 1795515079));
 	assert_string_equal(sb_str(&out), "[2026-11-24 Tue Nov 328 UTC +0000 1795515079 %]\n");
 	sb_reset(&out);
 	/* no %f in time(): glibc leaves unknown conversions as written */
-	assert_true(timefmt_time(&out, "%f|%N|%3N|%E|%Q\n", 1795515079));
+	assert_true(out_timefmt_time(&out, "%f|%N|%3N|%E|%Q\n", 1795515079));
 	assert_string_equal(sb_str(&out), "%f|%N|%3N|%E|%Q\n");
 	sb_reset(&out);
 	/* empty text is an error ("ERROR: strftime returned 0") */
-	assert_false(timefmt_time(&out, "", 1795515079));
+	assert_false(out_timefmt_time(&out, "", 1795515079));
 	/* 63 bytes fit, 64 do not */
 	strcpy(fmt, "%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y|xx");
-	assert_true(timefmt_time(&out, fmt, 1795515079));
+	assert_true(out_timefmt_time(&out, fmt, 1795515079));
 	assert_int_equal(out.len, 63);
 	sb_reset(&out);
 	strcat(fmt, "x");
-	assert_false(timefmt_time(&out, fmt, 1795515079));
+	assert_false(out_timefmt_time(&out, fmt, 1795515079));
 	assert_int_equal(out.len, 0);
 
 	/* strftime(): %f is the microseconds, replaced blindly */
-	assert_true(timefmt_strftime(&out, "%S.%f", 1795515079, 193209));
+	assert_true(out_timefmt_strftime(&out, "%S.%f", 1795515079, 193209));
 	assert_string_equal(sb_str(&out), "19.193209");
 	sb_reset(&out);
-	assert_true(timefmt_strftime(&out, "a%fb%fc|%%%f", 1795515079, 194444));
+	assert_true(out_timefmt_strftime(&out, "a%fb%fc|%%%f", 1795515079, 194444));
 	assert_string_equal(sb_str(&out), "a194444b194444c|%194444");
 	sb_reset(&out);
-	assert_true(timefmt_strftime(&out, "%3f", 1795515079, 7));
+	assert_true(out_timefmt_strftime(&out, "%3f", 1795515079, 7));
 	assert_string_equal(sb_str(&out), "%3f");
 	sb_reset(&out);
-	assert_false(timefmt_strftime(&out, "%%f", 1795515079, 194444));
-	assert_false(timefmt_strftime(&out, "%c%c%c", 1795515079, 0));
+	assert_false(out_timefmt_strftime(&out, "%%f", 1795515079, 194444));
+	assert_false(out_timefmt_strftime(&out, "%c%c%c", 1795515079, 0));
 	sb_free(&out);
 }
 

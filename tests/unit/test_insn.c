@@ -77,7 +77,7 @@ static void test_lengths(void **state)
 		uint8_t buf[32];
 		memset(buf, 0xcc, sizeof(buf));
 		memcpy(buf, insns[i].b, insns[i].len);
-		int len = insn_len_x86_64(buf, sizeof(buf));
+		int len = sys_insn_len_x86_64(buf, sizeof(buf));
 		if (len != insns[i].len)
 			fail_msg("%s: length %d, expected %d", insns[i].what, len, insns[i].len);
 	}
@@ -87,10 +87,10 @@ static void test_bad(void **state)
 {
 	(void)state;
 	/* not in 64-bit mode, or cut short */
-	assert_int_equal(insn_len_x86_64((const uint8_t[]){ 0x06 }, 1), -1);
-	assert_int_equal(insn_len_x86_64((const uint8_t[]){ 0x48, 0x8b }, 2), -1);
-	assert_int_equal(insn_len_x86_64((const uint8_t[]){ 0xe8, 0, 0 }, 3), -1);
-	assert_int_equal(insn_len_x86_64((const uint8_t[]){ 0x66, 0x66 }, 2), -1);
+	assert_int_equal(sys_insn_len_x86_64((const uint8_t[]){ 0x06 }, 1), -1);
+	assert_int_equal(sys_insn_len_x86_64((const uint8_t[]){ 0x48, 0x8b }, 2), -1);
+	assert_int_equal(sys_insn_len_x86_64((const uint8_t[]){ 0xe8, 0, 0 }, 3), -1);
+	assert_int_equal(sys_insn_len_x86_64((const uint8_t[]){ 0x66, 0x66 }, 2), -1);
 }
 
 static void test_boundaries(void **state)
@@ -102,13 +102,13 @@ static void test_boundaries(void **state)
 
 	(void)state;
 #if defined(__x86_64__)
-	assert_int_equal(insn_boundary(code, sizeof(code), 0, &before, &after), 1);
-	assert_int_equal(insn_boundary(code, sizeof(code), 3, &before, &after), 1);
-	assert_int_equal(insn_boundary(code, sizeof(code), 15, &before, &after), 1);
-	assert_int_equal(insn_boundary(code, sizeof(code), 1, &before, &after), 0);
+	assert_int_equal(sys_insn_boundary(code, sizeof(code), 0, &before, &after), 1);
+	assert_int_equal(sys_insn_boundary(code, sizeof(code), 3, &before, &after), 1);
+	assert_int_equal(sys_insn_boundary(code, sizeof(code), 15, &before, &after), 1);
+	assert_int_equal(sys_insn_boundary(code, sizeof(code), 1, &before, &after), 0);
 	assert_int_equal(before, 0);
 	assert_int_equal(after, 3);
-	assert_int_equal(insn_boundary(code, sizeof(code), 10, &before, &after), 0);
+	assert_int_equal(sys_insn_boundary(code, sizeof(code), 10, &before, &after), 0);
 	assert_int_equal(before, 9);
 	assert_int_equal(after, 12);
 #else

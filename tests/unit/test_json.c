@@ -23,7 +23,7 @@ static void check_string(const char *in, size_t n, const char *want)
 {
 	struct strbuf out = { 0 };
 
-	json_string(&out, in, n);
+	out_json_string(&out, in, n);
 	assert_string_equal(sb_str(&out), want);
 	sb_free(&out);
 }
@@ -61,42 +61,42 @@ static void test_bucket_bounds(void **state)
 	uint64_t b[HIST_NBUCKETS] = { 0 }, folded[HIST_LAST_BUCKET + 1];
 	uint32_t lo, hi;
 
-	hist_bounds(0, &bb);
+	out_hist_bounds(0, &bb);
 	assert_false(bb.has_min);
 	assert_true(bb.has_max);
 	assert_int_equal(bb.max, -1);
-	hist_bounds(1, &bb);
+	out_hist_bounds(1, &bb);
 	assert_true(bb.has_min && bb.min == 0 && bb.max == 0);
-	hist_bounds(2, &bb);
+	out_hist_bounds(2, &bb);
 	assert_true(bb.min == 1 && bb.max == 1);
-	hist_bounds(hist_bucket(5), &bb);
+	out_hist_bounds(maps_hist_bucket(5), &bb);
 	assert_true(bb.min == 4 && bb.max == 7);
-	hist_bounds(hist_bucket(1024), &bb);
+	out_hist_bounds(maps_hist_bucket(1024), &bb);
 	assert_true(bb.min == 1024 && bb.max == 2047);
 	/* the last shown bucket: [2G, 4G), 0.17 says {"min": -2147483648, "max": 0} */
-	hist_bounds(HIST_LAST_BUCKET, &bb);
+	out_hist_bounds(HIST_LAST_BUCKET, &bb);
 	assert_true(bb.min == 2147483648LL && bb.max == 4294967295LL);
 
 	/* lhist(x, 10, 20, 5): (..., 10), [10, 15), [15, 20), [20, ...) */
-	lhist_bounds(0, 10, 20, 5, &bb);
+	out_lhist_bounds(0, 10, 20, 5, &bb);
 	assert_true(!bb.has_min && bb.max == 9);
-	lhist_bounds(2, 10, 20, 5, &bb);
+	out_lhist_bounds(2, 10, 20, 5, &bb);
 	assert_true(bb.min == 15 && bb.max == 19);
-	lhist_bounds(3, 10, 20, 5, &bb);
+	out_lhist_bounds(3, 10, 20, 5, &bb);
 	assert_true(bb.has_min && !bb.has_max && bb.min == 20);
 	/* lhist(x, 0, 10, 3): the partial step goes to [10, ...) */
-	lhist_bounds(3, 0, 10, 3, &bb);
+	out_lhist_bounds(3, 0, 10, 3, &bb);
 	assert_true(bb.min == 6 && bb.max == 8);
-	lhist_bounds(4, 0, 10, 3, &bb);
+	out_lhist_bounds(4, 0, 10, 3, &bb);
 	assert_true(bb.min == 10 && !bb.has_max);
 
-	assert_false(hist_range(b, HIST_NBUCKETS, &lo, &hi));
-	b[hist_bucket(3)] = 1;
-	b[hist_bucket(INT64_MAX)] = 2;
-	b[hist_bucket(1LL << 40)] = 3;
-	assert_int_equal(hist_fold(b, folded), HIST_LAST_BUCKET + 1);
-	assert_true(hist_range(folded, HIST_LAST_BUCKET + 1, &lo, &hi));
-	assert_int_equal(lo, hist_bucket(3));
+	assert_false(out_hist_range(b, HIST_NBUCKETS, &lo, &hi));
+	b[maps_hist_bucket(3)] = 1;
+	b[maps_hist_bucket(INT64_MAX)] = 2;
+	b[maps_hist_bucket(1LL << 40)] = 3;
+	assert_int_equal(out_hist_fold(b, folded), HIST_LAST_BUCKET + 1);
+	assert_true(out_hist_range(folded, HIST_LAST_BUCKET + 1, &lo, &hi));
+	assert_int_equal(lo, maps_hist_bucket(3));
 	assert_int_equal(hi, HIST_LAST_BUCKET);
 	assert_int_equal(folded[HIST_LAST_BUCKET], 5);
 }
@@ -105,12 +105,12 @@ static void test_records(void **state)
 {
 	struct strbuf out = { 0 };
 
-	json_writer.attached(&out, 1);
-	json_writer.attached(&out, 27);
-	json_writer.text(&out, TEXT_PRINTF, "a\0\"\n", 4);
-	json_writer.text(&out, TEXT_PRINTF, "", 0);
-	json_writer.text(&out, TEXT_TIME, "10:46:27\n", 9);
-	json_writer.lost(&out, 143);
+	out_json_writer.attached(&out, 1);
+	out_json_writer.attached(&out, 27);
+	out_json_writer.text(&out, TEXT_PRINTF, "a\0\"\n", 4);
+	out_json_writer.text(&out, TEXT_PRINTF, "", 0);
+	out_json_writer.text(&out, TEXT_TIME, "10:46:27\n", 9);
+	out_json_writer.lost(&out, 143);
 	assert_string_equal(sb_str(&out),
 			    "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n"
 			    "{\"type\": \"attached_probes\", \"data\": {\"probes\": 27}}\n"
@@ -119,16 +119,16 @@ static void test_records(void **state)
 			    "{\"type\": \"time\", \"data\": \"10:46:27\\n\"}\n"
 			    "{\"type\": \"lost_events\", \"data\": {\"events\": 143}}\n");
 	sb_reset(&out);
-	text_writer.attached(&out, 1);
-	text_writer.attached(&out, 2);
-	text_writer.text(&out, TEXT_PRINTF, "x\n", 2);
-	text_writer.lost(&out, 5);
+	out_text_writer.attached(&out, 1);
+	out_text_writer.attached(&out, 2);
+	out_text_writer.text(&out, TEXT_PRINTF, "x\n", 2);
+	out_text_writer.lost(&out, 5);
 	assert_string_equal(sb_str(&out),
 			    "Attaching 1 probe...\nAttaching 2 probes...\nx\nLost 5 events\n");
 	sb_free(&out);
 }
 
-/* A map walk by hand: begin, entries, end, as map_print() drives it. */
+/* A map walk by hand: begin, entries, end, as out_map_print() drives it. */
 static void walk(const struct writer *wr, struct map_info *m, const uint8_t *keys, size_t ksize,
 		 const uint8_t *values, size_t vsize, size_t n, struct strbuf *out)
 {
@@ -166,19 +166,19 @@ static void test_map_records(void **state)
 	memcpy(values[0], &v, 8);
 	v = 6;
 	memcpy(values[1], &v, 8);
-	walk(&json_writer, &m, keys[0], 16, values[0], 16, 2, &out);
+	walk(&out_json_writer, &m, keys[0], 16, values[0], 16, 2, &out);
 	assert_string_equal(sb_str(&out),
 			    "{\"type\": \"map\", \"data\": "
 			    "{\"@c\": {\"-1,x\\\"\": 5, \"2,y\": 6}}}\n");
 	sb_reset(&out);
-	walk(&text_writer, &m, keys[0], 16, values[0], 16, 2, &out);
+	walk(&out_text_writer, &m, keys[0], 16, values[0], 16, 2, &out);
 	assert_string_equal(sb_str(&out), "@c[-1, x\"]: 5\n@c[2, y]: 6\n");
 	sb_reset(&out);
 
 	/* no entries: nothing in JSON, an empty line in text */
-	walk(&json_writer, &m, NULL, 0, values[0], 16, 0, &out);
+	walk(&out_json_writer, &m, NULL, 0, values[0], 16, 0, &out);
 	assert_string_equal(sb_str(&out), "");
-	walk(&text_writer, &m, NULL, 0, values[0], 16, 0, &out);
+	walk(&out_text_writer, &m, NULL, 0, values[0], 16, 0, &out);
 	assert_string_equal(sb_str(&out), "\n");
 	sb_reset(&out);
 
@@ -190,7 +190,7 @@ static void test_map_records(void **state)
 	memcpy(values[0], &v, 8);
 	v = 3;
 	memcpy(values[0] + 8, &v, 8);
-	walk(&json_writer, &m, NULL, 0, values[0], 16, 1, &out);
+	walk(&out_json_writer, &m, NULL, 0, values[0], 16, 1, &out);
 	assert_string_equal(sb_str(&out), "{\"type\": \"stats\", \"data\": {\"@st\": "
 					  "{\"count\": 3, \"average\": 2, "
 					  "\"total\": 7}}}\n");

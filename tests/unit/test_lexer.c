@@ -46,7 +46,7 @@ static void put_token(struct strbuf *sb, const struct token *t)
 		sb_puts(sb, "ERROR");
 		break;
 	default:
-		sb_puts(sb, tok_kind_str(t->kind));
+		sb_puts(sb, lex_tok_kind_str(t->kind));
 	}
 }
 
@@ -62,7 +62,7 @@ static struct lexed lex_all(const char *text, bool predicate)
 
 	source_init(&src, "stdin", text, strlen(text));
 	diag_init(&d, &src);
-	lexer_init(&lx, &src, &a, &d);
+	lex_init(&lx, &src, &a, &d);
 	lx.predicate = predicate;
 	do {
 		t = lex_next(&lx);
@@ -71,8 +71,8 @@ static struct lexed lex_all(const char *text, bool predicate)
 		put_token(&sb, &t);
 		assert_true(t.span.lo <= t.span.hi && t.span.hi <= src.len);
 	} while (t.kind != TOK_EOF && t.kind != TOK_ERROR);
-	r.tokens = xstrdup(sb_str(&sb));
-	r.errors = xstrdup(sb_str(&d.out));
+	r.tokens = util_xstrdup(sb_str(&sb));
+	r.errors = util_xstrdup(sb_str(&d.out));
 	sb_free(&sb);
 	diag_free(&d);
 	arena_free(&a);
@@ -255,7 +255,7 @@ static void test_embedded_nul(void **state)
 
 	source_init(&src, "stdin", text, sizeof(text) - 1);
 	diag_init(&d, &src);
-	lexer_init(&lx, &src, &a, &d);
+	lex_init(&lx, &src, &a, &d);
 	assert_int_equal(lex_next(&lx).kind, TOK_IDENT);
 	t = lex_next(&lx);
 	assert_int_equal(t.kind, TOK_ERROR);
@@ -298,7 +298,7 @@ static void test_predicate_kinds(void **state)
 
 	source_init(&src, "stdin", text, strlen(text));
 	diag_init(&d, &src);
-	lexer_init(&lx, &src, &a, &d);
+	lex_init(&lx, &src, &a, &d);
 	lx.predicate = true;
 	assert_int_equal(lex_next(&lx).kind, TOK_IDENT);
 	assert_int_equal(lex_next(&lx).kind, TOK_SLASH);
@@ -323,7 +323,7 @@ static void test_spans_and_quiet(void **state)
 
 	source_init(&src, "stdin", text, strlen(text));
 	diag_init(&d, &src);
-	lexer_init(&lx, &src, &a, &d);
+	lex_init(&lx, &src, &a, &d);
 	look = lx;
 	look.quiet = true;
 	t = lex_next(&look);
@@ -375,11 +375,11 @@ static void test_describe(void **state)
 
 	source_init(&src, "stdin", text, strlen(text));
 	diag_init(&d, &src);
-	lexer_init(&lx, &src, &a, &d);
+	lex_init(&lx, &src, &a, &d);
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		struct token t = lex_next(&lx);
 
-		assert_string_equal(tok_describe(&lx, &t, buf, sizeof(buf)), want[i]);
+		assert_string_equal(lex_tok_describe(&lx, &t, buf, sizeof(buf)), want[i]);
 	}
 	diag_free(&d);
 	arena_free(&a);

@@ -48,7 +48,7 @@ static size_t parses, accepted;
 /* Parse text[0..n) from an exact-size copy; check the outcome is sane. */
 static void parse_exact(const char *text, size_t n)
 {
-	char *buf = xmalloc(n ? n : 1);
+	char *buf = util_xmalloc(n ? n : 1);
 	struct source src;
 	struct diag d;
 	struct arena a = { 0 };
@@ -95,7 +95,7 @@ static char *fixture_dir(void)
 	const char *file = __FILE__;
 	const char *slash = strrchr(file, '/');
 
-	return slash ? xasprintf("%.*s/fixtures", (int)(slash - file), file) : xstrdup("fixtures");
+	return slash ? util_xasprintf("%.*s/fixtures", (int)(slash - file), file) : util_xstrdup("fixtures");
 }
 
 /* The corpus: the scripts above and the fixture tools. */
@@ -113,10 +113,10 @@ static struct texts load_texts(void)
 	struct dirent *de;
 	size_t cap = ARRAY_SIZE(corpus) + 64;
 
-	t.v = xcalloc(cap, sizeof(*t.v));
-	t.len = xcalloc(cap, sizeof(*t.len));
+	t.v = util_xcalloc(cap, sizeof(*t.v));
+	t.len = util_xcalloc(cap, sizeof(*t.len));
 	for (size_t i = 0; i < ARRAY_SIZE(corpus); i++) {
-		t.v[t.n] = xstrdup(corpus[i]);
+		t.v[t.n] = util_xstrdup(corpus[i]);
 		t.len[t.n++] = strlen(corpus[i]);
 	}
 	while (d && (de = readdir(d)) && t.n < cap) {
@@ -125,8 +125,8 @@ static struct texts load_texts(void)
 
 		if (len < 4 || strcmp(de->d_name + len - 3, ".bt"))
 			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		t.v[t.n] = read_file(path, &t.len[t.n]);
+		path = util_xasprintf("%s/%s", dir, de->d_name);
+		t.v[t.n] = util_read_file(path, &t.len[t.n]);
 		if (t.v[t.n])
 			t.n++;
 		free(path);
@@ -238,7 +238,7 @@ static void test_mutations(void **state)
 	parses = accepted = 0;
 	for (long it = 0; it < iters; it++) {
 		size_t i = rng() % t.n, n = t.len[i], cap = n + 256;
-		char *buf = xmalloc(cap);
+		char *buf = util_xmalloc(cap);
 		int rounds = 1 + (int)(rng() % 4);
 
 		memcpy(buf, t.v[i], n);

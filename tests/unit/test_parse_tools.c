@@ -18,14 +18,14 @@ static char *fixture_dir(void)
 	const char *slash = strrchr(file, '/');
 
 	if (!slash)
-		return xstrdup("fixtures");
-	return xasprintf("%.*s/fixtures", (int)(slash - file), file);
+		return util_xstrdup("fixtures");
+	return util_xasprintf("%.*s/fixtures", (int)(slash - file), file);
 }
 
 static char *parse_file(const char *path, bool *ok)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char *text = util_read_file(path, &len);
 	char *out;
 
 	if (!text)
@@ -79,8 +79,8 @@ static void test_fixtures(void **state)
 
 		if (len < 4 || strcmp(de->d_name + len - 3, ".bt"))
 			continue;
-		bt = xasprintf("%s/%s", dir, de->d_name);
-		ast = xasprintf("%s/%.*s.ast", dir, (int)(len - 3), de->d_name);
+		bt = util_xasprintf("%s/%s", dir, de->d_name);
+		ast = util_xasprintf("%s/%.*s.ast", dir, (int)(len - 3), de->d_name);
 		got = parse_file(bt, &ok);
 		if (!ok) {
 			print_error("%s does not parse:\n%s", bt, got);
@@ -90,7 +90,7 @@ static void test_fixtures(void **state)
 
 			if (!f || fputs(got, f) < 0 || fclose(f))
 				fail_msg("cannot write %s", ast);
-		} else if (!(want = read_file(ast, &len))) {
+		} else if (!(want = util_read_file(ast, &len))) {
 			print_error("%s: missing golden %s\n", bt, ast);
 			bad++;
 		} else {

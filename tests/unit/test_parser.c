@@ -586,9 +586,9 @@ static void test_speed(void **state)
 			"kprobe:f%d /pid == %d && comm == \"x\"/ { @m[tid, %d] = count(); "
 			"$x = (struct task_struct *)curtask; printf(\"%%d\\n\", $x->pid + %d); }\n",
 			i, i, i, i);
-	t0 = now_ns();
+	t0 = util_now_ns();
 	out = parse_text(sb_str(&sb), &ok);
-	dt = now_ns() - t0;
+	dt = util_now_ns() - t0;
 	assert_true(ok);
 	/* About 0.3 ms here; generous for slow CI machines and sanitizers. */
 	if (dt > 200 * 1000 * 1000ull)

@@ -316,17 +316,17 @@ static void run_case(const struct render_case *c, size_t want_len)
 	struct printf_error err;
 	struct strbuf out = {0}, msg = {0};
 
-	if (!printf_parse(&f, c->fmt, strlen(c->fmt), &err))
+	if (!out_printf_parse(&f, c->fmt, strlen(c->fmt), &err))
 		fail_msg("%s: parse error at %zu: %s", c->fmt, err.off, err.msg);
-	assert_true(printf_check_count(&f, c->nargs, &msg));
+	assert_true(out_printf_check_count(&f, c->nargs, &msg));
 	for (size_t k = 0; k < c->nargs; k++)
-		assert_true(printf_check_arg(&f.specs[k], c->args[k].kind, &msg));
-	printf_render(&out, &f, c->args);
+		assert_true(out_printf_check_arg(&f.specs[k], c->args[k].kind, &msg));
+	out_printf_render(&out, &f, c->args);
 	if (out.len != want_len || memcmp(sb_str(&out), c->want, want_len))
 		fail_msg("format \"%s\": got \"%s\", want \"%s\"", c->fmt, sb_str(&out), c->want);
 	sb_free(&out);
 	sb_free(&msg);
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 }
 
 static void test_render_observed(void **state)
@@ -351,11 +351,11 @@ static void test_render_string_bounds(void **state)
 	struct printf_error err;
 	struct strbuf out = {0};
 
-	assert_true(printf_parse(&f, "[%s][%-4s]", 10, &err));
-	printf_render(&out, &f, args);
+	assert_true(out_printf_parse(&f, "[%s][%-4s]", 10, &err));
+	out_printf_render(&out, &f, args);
 	assert_string_equal(sb_str(&out), "[abc][ab  ]");
 	sb_free(&out);
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 }
 
 static void test_spec_fields(void **state)
@@ -364,7 +364,7 @@ static void test_spec_fields(void **state)
 	struct printf_fmt f;
 	struct printf_error err;
 
-	assert_true(printf_parse(&f, fmt, strlen(fmt), &err));
+	assert_true(out_printf_parse(&f, fmt, strlen(fmt), &err));
 	assert_int_equal(f.nspecs, 4);
 	assert_int_equal(f.specs[0].off, 1);
 	assert_int_equal(f.specs[0].len, 8);
@@ -374,19 +374,19 @@ static void test_spec_fields(void **state)
 	assert_true(f.specs[0].zero);
 	assert_int_equal(f.specs[0].width, 8);
 	assert_int_equal(f.specs[0].prec, 3);
-	assert_int_equal(printf_spec_want(&f.specs[0]), FMT_WANT_INT);
+	assert_int_equal(out_printf_spec_want(&f.specs[0]), FMT_WANT_INT);
 	assert_int_equal(f.specs[1].conv, FMT_CONV_S);
 	assert_int_equal(f.specs[1].width, 5);
 	assert_int_equal(f.specs[1].prec, 2);
-	assert_int_equal(printf_spec_want(&f.specs[1]), FMT_WANT_STR);
+	assert_int_equal(out_printf_spec_want(&f.specs[1]), FMT_WANT_STR);
 	assert_int_equal(f.specs[2].conv, FMT_CONV_RX);
-	assert_int_equal(printf_spec_want(&f.specs[2]), FMT_WANT_BUF);
+	assert_int_equal(out_printf_spec_want(&f.specs[2]), FMT_WANT_BUF);
 	/* "%%d": a conversion that takes an argument and prints "%d" */
 	assert_int_equal(f.specs[3].conv, FMT_CONV_D);
 	assert_true(f.specs[3].silent);
 	assert_int_equal(f.tail_len, 0);
 	assert_int_equal(f.tail_bad_off, SIZE_MAX);
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 }
 
 /* Conversions bpftrace 0.17 does not know take no argument: counted as text. */
@@ -401,10 +401,10 @@ static void test_count_unknown(void **state)
 	struct printf_error err;
 
 	for (size_t i = 0; i < sizeof(zero_args) / sizeof(zero_args[0]); i++) {
-		assert_true(printf_parse(&f, zero_args[i], strlen(zero_args[i]), &err));
+		assert_true(out_printf_parse(&f, zero_args[i], strlen(zero_args[i]), &err));
 		if (f.nspecs != 0)
 			fail_msg("%s: %zu conversions", zero_args[i], f.nspecs);
-		printf_fmt_free(&f);
+		out_printf_fmt_free(&f);
 	}
 }
 
@@ -414,35 +414,35 @@ static void test_count_messages(void **state)
 	struct printf_error err;
 	struct strbuf msg = {0};
 
-	assert_true(printf_parse(&f, "%s %d\n", 6, &err));
-	assert_false(printf_check_count(&f, 1, &msg));
+	assert_true(out_printf_parse(&f, "%s %d\n", 6, &err));
+	assert_false(out_printf_check_count(&f, 1, &msg));
 	assert_string_equal(sb_str(&msg),
 			    "Not enough arguments for format string (1 supplied, 2 expected)");
 	sb_reset(&msg);
-	assert_false(printf_check_count(&f, 3, &msg));
+	assert_false(out_printf_check_count(&f, 3, &msg));
 	assert_string_equal(sb_str(&msg),
 			    "Too many arguments for format string (3 supplied, 2 expected)");
-	assert_true(printf_check_count(&f, 2, &msg));
-	printf_fmt_free(&f);
+	assert_true(out_printf_check_count(&f, 2, &msg));
+	out_printf_fmt_free(&f);
 
 	/* printf("hello\n", 1) */
 	sb_reset(&msg);
-	assert_true(printf_parse(&f, "hello\n", 6, &err));
-	assert_false(printf_check_count(&f, 1, &msg));
+	assert_true(out_printf_parse(&f, "hello\n", 6, &err));
+	assert_false(out_printf_check_count(&f, 1, &msg));
 	assert_string_equal(sb_str(&msg),
 			    "Too many arguments for format string (1 supplied, 0 expected)");
-	assert_false(printf_count_hint(&f, &msg));
-	printf_fmt_free(&f);
+	assert_false(out_printf_count_hint(&f, &msg));
+	out_printf_fmt_free(&f);
 
 	/* printf("[%i]\n", 65): 0 expected, with a hint at %i */
 	sb_reset(&msg);
-	assert_true(printf_parse(&f, "[%i]\n", 5, &err));
+	assert_true(out_printf_parse(&f, "[%i]\n", 5, &err));
 	assert_int_equal(f.nspecs, 0);
 	assert_int_equal(f.tail_bad_off, 1);
 	assert_int_equal(f.tail_bad_len, 2);
-	assert_true(printf_count_hint(&f, &msg));
+	assert_true(out_printf_count_hint(&f, &msg));
 	assert_non_null(strstr(sb_str(&msg), "'%i'"));
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 	sb_free(&msg);
 }
 
@@ -452,16 +452,16 @@ static void expect_arg_msg(const char *fmt, enum fmt_arg_kind kind, const char *
 	struct printf_error err;
 	struct strbuf msg = {0};
 
-	assert_true(printf_parse(&f, fmt, strlen(fmt), &err));
+	assert_true(out_printf_parse(&f, fmt, strlen(fmt), &err));
 	assert_int_equal(f.nspecs, 1);
 	if (!want) {
-		assert_true(printf_check_arg(&f.specs[0], kind, &msg));
+		assert_true(out_printf_check_arg(&f.specs[0], kind, &msg));
 	} else {
-		assert_false(printf_check_arg(&f.specs[0], kind, &msg));
+		assert_false(out_printf_check_arg(&f.specs[0], kind, &msg));
 		assert_string_equal(sb_str(&msg), want);
 	}
 	sb_free(&msg);
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 }
 
 /* Messages as bpftrace 0.17 words them (after its "printf: " prefix). */
@@ -511,7 +511,7 @@ static void expect_parse_error(const char *fmt, size_t off, size_t len, const ch
 	struct printf_fmt f;
 	struct printf_error err;
 
-	if (printf_parse(&f, fmt, strlen(fmt), &err))
+	if (out_printf_parse(&f, fmt, strlen(fmt), &err))
 		fail_msg("%s: parsed", fmt);
 	if (err.off != off || err.len != len)
 		fail_msg("%s: error at %zu+%zu (%s), want %zu+%zu", fmt, err.off, err.len, err.msg,
@@ -519,7 +519,7 @@ static void expect_parse_error(const char *fmt, size_t off, size_t len, const ch
 	if (!strstr(err.msg, msg))
 		fail_msg("%s: message \"%s\" lacks \"%s\"", fmt, err.msg, msg);
 	assert_null(f.specs);
-	printf_fmt_free(&f);
+	out_printf_fmt_free(&f);
 }
 
 /*
@@ -551,15 +551,15 @@ static void test_buf_styles(void **state)
 {
 	struct strbuf out = {0};
 
-	fmt_buf(&out, "", 0, BUF_STYLE_RH);
+	out_fmt_buf(&out, "", 0, BUF_STYLE_RH);
 	assert_string_equal(sb_str(&out), "");
-	fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_R);
+	out_fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_R);
 	assert_string_equal(sb_str(&out), "a \\\\x0a\\xff");
 	sb_reset(&out);
-	fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_RX);
+	out_fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_RX);
 	assert_string_equal(sb_str(&out), "\\x61\\x20\\x5c\\x0a\\xff");
 	sb_reset(&out);
-	fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_RH);
+	out_fmt_buf(&out, "a \\\x0a\xff", 5, BUF_STYLE_RH);
 	assert_string_equal(sb_str(&out), "61 20 5c 0a ff");
 	sb_free(&out);
 }

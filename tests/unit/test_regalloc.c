@@ -109,7 +109,7 @@ static uint64_t run(struct ir *ir)
 	char err[256];
 	int n;
 
-	if (regalloc(ir, err, sizeof(err)) < 0)
+	if (ir_regalloc(ir, err, sizeof(err)) < 0)
 		fail_msg("regalloc: %s", err);
 	n = ir_assemble(ir, &code, err, sizeof(err));
 	if (n < 0)

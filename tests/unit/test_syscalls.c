@@ -22,32 +22,32 @@ static void test_numbers(void **state)
 {
 	(void)state;
 #if defined(__x86_64__)
-	assert_int_equal(syscall_number("read"), 0);
-	assert_int_equal(syscall_number("openat"), 257);
-	assert_int_equal(syscall_number("getppid"), 110);
+	assert_int_equal(sys_syscall_number("read"), 0);
+	assert_int_equal(sys_syscall_number("openat"), 257);
+	assert_int_equal(sys_syscall_number("getppid"), 110);
 	/* tracepoints carry the SYSCALL_DEFINE name, not the __NR_ one */
-	assert_int_equal(syscall_number("newstat"), 4);
-	assert_int_equal(syscall_number("newfstat"), 5);
-	assert_int_equal(syscall_number("newlstat"), 6);
-	assert_int_equal(syscall_number("sendfile64"), 40);
-	assert_int_equal(syscall_number("newuname"), 63);
-	assert_int_equal(syscall_number("umount"), 166);
+	assert_int_equal(sys_syscall_number("newstat"), 4);
+	assert_int_equal(sys_syscall_number("newfstat"), 5);
+	assert_int_equal(sys_syscall_number("newlstat"), 6);
+	assert_int_equal(sys_syscall_number("sendfile64"), 40);
+	assert_int_equal(sys_syscall_number("newuname"), 63);
+	assert_int_equal(sys_syscall_number("umount"), 166);
 	/* newer than the build machine's headers */
-	assert_int_equal(syscall_number("cachestat"), 451);
-	assert_int_equal(syscall_number("mseal"), 462);
-	assert_int_equal(syscall_number("file_setattr"), 469);
-	assert_int_equal(syscall_number("stat"), -1);
-	assert_int_equal(syscall_number("no_such_call"), -1);
-	assert_int_equal(syscall_number(""), -1);
+	assert_int_equal(sys_syscall_number("cachestat"), 451);
+	assert_int_equal(sys_syscall_number("mseal"), 462);
+	assert_int_equal(sys_syscall_number("file_setattr"), 469);
+	assert_int_equal(sys_syscall_number("stat"), -1);
+	assert_int_equal(sys_syscall_number("no_such_call"), -1);
+	assert_int_equal(sys_syscall_number(""), -1);
 #else
-	assert_int_equal(syscall_number("read"), -1);
+	assert_int_equal(sys_syscall_number("read"), -1);
 #endif
 }
 
 /* Every syscalls:sys_enter_X / sys_exit_X of Linux 6.18 has a number. */
 static void test_kernel_covered(void **state)
 {
-	char *text = read_file(EVENTS, NULL), *save = NULL;
+	char *text = util_read_file(EVENTS, NULL), *save = NULL;
 	int seen[SYSCALL_NR_LIMIT] = { 0 }, n = 0;
 
 	(void)state;
@@ -58,7 +58,7 @@ static void test_kernel_covered(void **state)
 			name = line + 19;
 		else
 			continue;
-		int nr = syscall_number(name);
+		int nr = sys_syscall_number(name);
 		(void)nr;
 #if defined(__x86_64__)
 		if (nr < 0)

@@ -50,12 +50,12 @@ static void load_fixture(const char *cat, const char *ev, struct tp_format *f)
 	char *text;
 
 	snprintf(path, sizeof(path), FIXTURES "/events/%s/%s/format", cat, ev);
-	text = read_file(path, NULL);
+	text = util_read_file(path, NULL);
 	assert_non_null(text);
-	if (tp_format_parse(text, f, err, sizeof(err)))
+	if (types_tp_format_parse(text, f, err, sizeof(err)))
 		fail_msg("%s: %s", path, err);
 	free(text);
-	tp_format_set_category(f, cat);
+	types_tp_format_set_category(f, cat);
 }
 
 static void load_handmade(const char *name, struct tp_format *f)
@@ -64,14 +64,14 @@ static void load_handmade(const char *name, struct tp_format *f)
 	char *text;
 
 	snprintf(path, sizeof(path), FIXTURES "/handmade/%s", name);
-	text = read_file(path, NULL);
+	text = util_read_file(path, NULL);
 	assert_non_null(text);
-	if (tp_format_parse(text, f, err, sizeof(err)))
+	if (types_tp_format_parse(text, f, err, sizeof(err)))
 		fail_msg("%s: %s", path, err);
 	free(text);
 }
 
-static void check_field(const struct tp_field *g, const struct want *w)
+static void sema_check_field(const struct tp_field *g, const struct want *w)
 {
 	unsigned flags = (g->is_signed ? SIG : 0) | (g->is_common ? COM : 0) |
 			 (g->is_data_loc ? DLOC : 0) | (g->is_rel_loc ? RLOC : 0) |
@@ -99,7 +99,7 @@ static void check_fields(const struct tp_format *f, const struct want *w, size_t
 	for (uint32_t i = 0; i < 4; i++)
 		assert_true(f->fields[i].is_common);
 	for (size_t i = 0; i < n; i++)
-		check_field(&f->fields[4 + i], &w[i]);
+		sema_check_field(&f->fields[4 + i], &w[i]);
 }
 
 #define CHECK(cat, ev, id_, ...)                                                                   \
@@ -111,7 +111,7 @@ static void check_fields(const struct tp_format *f, const struct want *w, size_t
 		assert_string_equal(f_.category, cat);                                             \
 		assert_int_equal(f_.id, id_);                                                      \
 		check_fields(&f_, w_, ARRAY_SIZE(w_));                                             \
-		tp_format_free(&f_);                                                               \
+		types_tp_format_free(&f_);                                                               \
 	} while (0)
 
 static void test_common_fields(void **state)
@@ -129,8 +129,8 @@ static void test_common_fields(void **state)
 
 	load_fixture("sched", "sched_switch", &f);
 	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
-		check_field(&f.fields[i], &w[i]);
-	tp_format_free(&f);
+		sema_check_field(&f.fields[i], &w[i]);
+	types_tp_format_free(&f);
 }
 
 /* Syscall arguments: 8 bytes each whatever the type; pointers are user pointers. */
@@ -332,7 +332,7 @@ static void test_rel_loc(void **state)
 	assert_null(f.category);
 	assert_int_equal(f.id, 9001);
 	check_fields(&f, w, ARRAY_SIZE(w));
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 }
 
 static void test_old_kernel(void **state)
@@ -351,8 +351,8 @@ static void test_old_kernel(void **state)
 	load_handmade("old_kernel.format", &f);
 	assert_int_equal(f.nfields, 4 + ARRAY_SIZE(w));
 	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
-		check_field(&f.fields[4 + i], &w[i]);
-	tp_format_free(&f);
+		sema_check_field(&f.fields[4 + i], &w[i]);
+	types_tp_format_free(&f);
 }
 
 static void test_field_lookup(void **state)
@@ -360,11 +360,11 @@ static void test_field_lookup(void **state)
 	struct tp_format f;
 
 	load_fixture("sched", "sched_switch", &f);
-	assert_int_equal(tp_format_field(&f, "next_pid")->offset, 56);
-	assert_int_equal(tp_format_field(&f, "common_pid")->offset, 4);
-	assert_null(tp_format_field(&f, "next_pi"));
-	assert_null(tp_format_field(&f, ""));
-	tp_format_free(&f);
+	assert_int_equal(types_tp_format_field(&f, "next_pid")->offset, 56);
+	assert_int_equal(types_tp_format_field(&f, "common_pid")->offset, 4);
+	assert_null(types_tp_format_field(&f, "next_pi"));
+	assert_null(types_tp_format_field(&f, ""));
+	types_tp_format_free(&f);
 }
 
 /* The -lv text, checked against `bpftrace -lv` 0.17 output on the same kernel. */
@@ -374,18 +374,18 @@ static void test_describe(void **state)
 	struct tp_format f;
 
 	load_fixture("syscalls", "sys_enter_openat", &f);
-	tp_format_describe(&f, &sb);
+	types_tp_format_describe(&f, &sb);
 	assert_string_equal(sb_str(&sb), "tracepoint:syscalls:sys_enter_openat\n"
 					 "    int __syscall_nr\n"
 					 "    int dfd\n"
 					 "    const char * filename\n"
 					 "    int flags\n"
 					 "    umode_t mode\n");
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 	sb_reset(&sb);
 
 	load_fixture("block", "block_rq_complete", &f);
-	tp_format_describe(&f, &sb);
+	types_tp_format_describe(&f, &sb);
 	assert_string_equal(sb_str(&sb), "tracepoint:block:block_rq_complete\n"
 					 "    dev_t dev\n"
 					 "    sector_t sector\n"
@@ -394,13 +394,13 @@ static void test_describe(void **state)
 					 "    unsigned short ioprio\n"
 					 "    char rwbs[10]\n"
 					 "    __data_loc char[] cmd\n");
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 	sb_reset(&sb);
 
 	load_fixture("btrfs", "btrfs_alloc_extent_state", &f);
-	tp_field_describe(tp_format_field(&f, "ip"), &sb);
+	types_tp_field_describe(types_tp_format_field(&f, "ip"), &sb);
 	assert_string_equal(sb_str(&sb), "    const void* ip\n");
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 	sb_free(&sb);
 }
 
@@ -409,12 +409,12 @@ static void expect_parse_error(const char *text, const char *msg_part)
 	char err[256] = "";
 	struct tp_format f;
 
-	assert_int_equal(tp_format_parse(text, &f, err, sizeof(err)), -EINVAL);
+	assert_int_equal(types_tp_format_parse(text, &f, err, sizeof(err)), -EINVAL);
 	if (!strstr(err, msg_part))
 		fail_msg("error '%s' lacks '%s'", err, msg_part);
 	assert_int_equal(f.nfields, 0);
 	assert_null(f.fields);
-	tp_format_free(&f); /* harmless */
+	types_tp_format_free(&f); /* harmless */
 }
 
 static void test_malformed(void **state)
@@ -445,7 +445,7 @@ static void test_tolerant(void **state)
 	char err[256] = "";
 	struct tp_format f;
 
-	assert_int_equal(tp_format_parse("name: e\r\nID: 7\r\nformat:\r\n\tfield:u32 x;\tsize:4;"
+	assert_int_equal(types_tp_format_parse("name: e\r\nID: 7\r\nformat:\r\n\tfield:u32 x;\tsize:4;"
 					 "\toffset:8;\tsigned:0;\r\n\tfield:s8 y;  offset:12 ; "
 					 "size:1;",
 					 &f, err, sizeof(err)),
@@ -459,7 +459,7 @@ static void test_tolerant(void **state)
 	assert_string_equal(f.fields[1].name, "y");
 	assert_int_equal(f.fields[1].offset, 12);
 	assert_true(f.fields[1].is_signed); /* s8, no signed: given */
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 }
 
 /* Dimensions that are not plain numbers, or too big. */
@@ -469,7 +469,7 @@ static void test_odd_dims(void **state)
 	struct tp_format f;
 
 	assert_int_equal(
-		tp_format_parse("format:\n"
+		types_tp_format_parse("format:\n"
 				"\tfield:char a[-1];\toffset:0;\tsize:16;\n"
 				"\tfield:int b[0x4];\toffset:16;\tsize:16;\n"
 				"\tfield:char c[99999999999999999999];\toffset:32;\tsize:1;\n"
@@ -485,7 +485,7 @@ static void test_odd_dims(void **state)
 	assert_int_equal(f.fields[2].array_len, 0);  /* too big: unknown */
 	assert_int_equal(f.fields[3].array_len, 0);
 	assert_int_equal(f.fields[4].array_len, 2);
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 }
 
 /* tp_format_load through a fake tracefs root. */
@@ -494,20 +494,20 @@ static void test_load_from_tree(void **state)
 	char err[256] = "";
 	struct tp_format f;
 
-	tracefs_set_path(FIXTURES);
-	assert_int_equal(tp_format_load("sched", "sched_switch", &f, err, sizeof(err)), 0);
+	sys_tracefs_set_path(FIXTURES);
+	assert_int_equal(types_tp_format_load("sched", "sched_switch", &f, err, sizeof(err)), 0);
 	assert_string_equal(f.category, "sched");
 	assert_string_equal(f.event, "sched_switch");
 	assert_int_equal(f.id, 372);
-	tp_format_free(&f);
+	types_tp_format_free(&f);
 
-	assert_int_equal(tp_format_load("sched", "sched_swich", &f, err, sizeof(err)), -ENOENT);
+	assert_int_equal(types_tp_format_load("sched", "sched_swich", &f, err, sizeof(err)), -ENOENT);
 	assert_string_equal(err, "tracepoint sched:sched_swich not found");
-	assert_int_equal(tp_format_load("ftrace", "print", &f, err, sizeof(err)), -ENOENT);
-	assert_int_equal(tp_format_load("..", "..", &f, err, sizeof(err)), -ENOENT);
-	assert_int_equal(tp_format_load("sched/../sched", "sched_switch", &f, err, sizeof(err)),
+	assert_int_equal(types_tp_format_load("ftrace", "print", &f, err, sizeof(err)), -ENOENT);
+	assert_int_equal(types_tp_format_load("..", "..", &f, err, sizeof(err)), -ENOENT);
+	assert_int_equal(types_tp_format_load("sched/../sched", "sched_switch", &f, err, sizeof(err)),
 			 -ENOENT);
-	tracefs_set_path(NULL);
+	sys_tracefs_set_path(NULL);
 }
 
 static int walk_count, walk_failed;
@@ -537,11 +537,11 @@ static void parse_all(const char *root)
 				continue;
 			snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, c->d_name,
 				 e->d_name);
-			text = read_file(path, NULL);
+			text = util_read_file(path, NULL);
 			if (!text)
 				continue;
 			walk_count++;
-			if (tp_format_parse(text, &f, err, sizeof(err))) {
+			if (types_tp_format_parse(text, &f, err, sizeof(err))) {
 				walk_failed++;
 				print_message("FAILED %s: %s\n", path, err);
 			} else {
@@ -555,7 +555,7 @@ static void parse_all(const char *root)
 						print_message("BAD %s: %s\n", path, fl->decl);
 					}
 				}
-				tp_format_free(&f);
+				types_tp_format_free(&f);
 			}
 			free(text);
 		}
@@ -572,15 +572,15 @@ static void test_live_all_formats(void **state)
 
 	if (geteuid() != 0)
 		skip();
-	root = tracefs_path(err, sizeof(err));
+	root = sys_tracefs_path(err, sizeof(err));
 	if (!root) {
 		print_message("no tracefs: %s\n", err);
 		skip();
 	}
-	t0 = now_ns();
+	t0 = util_now_ns();
 	parse_all(root);
 	print_message("parsed %d format files in %.1f ms, %d failed\n", walk_count,
-		      (now_ns() - t0) / 1e6, walk_failed);
+		      (util_now_ns() - t0) / 1e6, walk_failed);
 	assert_true(walk_count > 0);
 	assert_int_equal(walk_failed, 0);
 }

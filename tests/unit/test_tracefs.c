@@ -33,20 +33,20 @@ static struct tp_events full; /* Linux 6.18's 2305 tracepoints */
 
 static int setup_full(void **state)
 {
-	char *text = read_file(FULL_LIST, NULL);
+	char *text = util_read_file(FULL_LIST, NULL);
 
 	if (!text) {
 		print_message("cannot read %s (run from the repository root)\n", FULL_LIST);
 		return -1;
 	}
-	tp_events_parse(&full, text);
+	sys_tp_events_parse(&full, text);
 	free(text);
 	return 0;
 }
 
 static int teardown_full(void **state)
 {
-	tp_events_free(&full);
+	sys_tp_events_free(&full);
 	return 0;
 }
 
@@ -61,7 +61,7 @@ static void expect_match(const char *cat_pat, const char *ev_pat, int n, const c
 {
 	struct strbuf sb = {0};
 
-	assert_int_equal(tp_events_match(&full, cat_pat, ev_pat, collect, &sb), n);
+	assert_int_equal(sys_tp_events_match(&full, cat_pat, ev_pat, collect, &sb), n);
 	if (want)
 		assert_string_equal(sb_str(&sb), want);
 	sb_free(&sb);
@@ -81,8 +81,8 @@ static void test_parse_full(void **state)
 		assert_ptr_equal(t->event, t->name + lc + 1);
 	}
 	/* Categories are shared, not copied per event. */
-	assert_ptr_equal(tp_events_find(&full, "sched", "sched_switch")->cat,
-			 tp_events_find(&full, "sched", "sched_wakeup")->cat);
+	assert_ptr_equal(sys_tp_events_find(&full, "sched", "sched_switch")->cat,
+			 sys_tp_events_find(&full, "sched", "sched_wakeup")->cat);
 }
 
 /* bpftrace -l sorts whole names bytewise: "fib6:" before "fib:" (':' > '6'). */
@@ -111,7 +111,7 @@ static void test_match(void **state)
 	expect_match("sched", "nope*", 0, "");
 	expect_match("nope", "*", 0, "");
 	expect_match("ftrace", "*", 0, ""); /* not in available_events */
-	assert_int_equal(tp_events_match(&full, "sched", "*", NULL, NULL), 26);
+	assert_int_equal(sys_tp_events_match(&full, "sched", "*", NULL, NULL), 26);
 }
 
 static int stop_at_third(const char *cat, const char *ev, void *arg)
@@ -123,53 +123,53 @@ static void test_match_stop(void **state)
 {
 	int seen = 0;
 
-	assert_int_equal(tp_events_match(&full, "*", "*", stop_at_third, &seen), -42);
+	assert_int_equal(sys_tp_events_match(&full, "*", "*", stop_at_third, &seen), -42);
 	assert_int_equal(seen, 3);
 }
 
 static void test_find(void **state)
 {
-	const struct tp_event *t = tp_events_find(&full, "sched", "sched_switch");
+	const struct tp_event *t = sys_tp_events_find(&full, "sched", "sched_switch");
 
 	assert_non_null(t);
 	assert_string_equal(t->name, "sched:sched_switch");
 	assert_string_equal(t->cat, "sched");
 	assert_string_equal(t->event, "sched_switch");
-	assert_non_null(tp_events_find(&full, "fib", "fib_table_lookup"));
-	assert_non_null(tp_events_find(&full, "fib6", "fib6_table_lookup"));
-	assert_non_null(tp_events_find(&full, "xfs", "xlog_intent_recovery_failed")); /* last */
-	assert_non_null(tp_events_find(&full, "alarmtimer", "alarmtimer_cancel"));    /* first */
-	assert_null(tp_events_find(&full, "sched", "sched_swich"));
-	assert_null(tp_events_find(&full, "sche", "d:sched_switch"));
-	assert_null(tp_events_find(&full, "sched:sched", "switch"));
-	assert_null(tp_events_find(&full, "", ""));
-	assert_true(tp_events_has_category(&full, "syscalls"));
-	assert_true(tp_events_has_category(&full, "fib6"));
-	assert_false(tp_events_has_category(&full, "syscall"));
-	assert_false(tp_events_has_category(&full, "ftrace"));
+	assert_non_null(sys_tp_events_find(&full, "fib", "fib_table_lookup"));
+	assert_non_null(sys_tp_events_find(&full, "fib6", "fib6_table_lookup"));
+	assert_non_null(sys_tp_events_find(&full, "xfs", "xlog_intent_recovery_failed")); /* last */
+	assert_non_null(sys_tp_events_find(&full, "alarmtimer", "alarmtimer_cancel"));    /* first */
+	assert_null(sys_tp_events_find(&full, "sched", "sched_swich"));
+	assert_null(sys_tp_events_find(&full, "sche", "d:sched_switch"));
+	assert_null(sys_tp_events_find(&full, "sched:sched", "switch"));
+	assert_null(sys_tp_events_find(&full, "", ""));
+	assert_true(sys_tp_events_has_category(&full, "syscalls"));
+	assert_true(sys_tp_events_has_category(&full, "fib6"));
+	assert_false(sys_tp_events_has_category(&full, "syscall"));
+	assert_false(sys_tp_events_has_category(&full, "ftrace"));
 }
 
 static void test_parse_odd_text(void **state)
 {
 	struct tp_events e;
 
-	tp_events_parse(&e, "");
+	sys_tp_events_parse(&e, "");
 	assert_int_equal(e.n, 0);
 	assert_int_equal(e.ncats, 0);
-	assert_null(tp_events_find(&e, "a", "b"));
-	assert_false(tp_events_has_category(&e, "a"));
-	tp_events_free(&e);
+	assert_null(sys_tp_events_find(&e, "a", "b"));
+	assert_false(sys_tp_events_has_category(&e, "a"));
+	sys_tp_events_free(&e);
 
 	/* CRLF, blanks, junk, duplicates, no final newline. */
-	tp_events_parse(&e, "b:y\r\n\n:x\nnocolon\na:\na:x\nb:y\n  \nb:a:b\na:x");
+	sys_tp_events_parse(&e, "b:y\r\n\n:x\nnocolon\na:\na:x\nb:y\n  \nb:a:b\na:x");
 	assert_int_equal(e.n, 3);
 	assert_string_equal(e.v[0].name, "a:x");
 	assert_string_equal(e.v[1].name, "b:a:b");
 	assert_string_equal(e.v[1].event, "a:b");
 	assert_string_equal(e.v[2].name, "b:y");
 	assert_int_equal(e.ncats, 2);
-	assert_non_null(tp_events_find(&e, "b", "a:b"));
-	tp_events_free(&e);
+	assert_non_null(sys_tp_events_find(&e, "b", "a:b"));
+	sys_tp_events_free(&e);
 }
 
 static void expect_suggest(const char *cat, const char *ev, bool cat_exists, const char *want)
@@ -177,7 +177,7 @@ static void expect_suggest(const char *cat, const char *ev, bool cat_exists, con
 	struct tp_suggestions s;
 	struct strbuf sb = {0};
 
-	tp_events_suggest(&full, cat, ev, &s);
+	sys_tp_events_suggest(&full, cat, ev, &s);
 	for (int i = 0; i < s.n; i++)
 		sb_printf(&sb, "%s%s", i ? " " : "", s.names[i]);
 	if (strcmp(sb_str(&sb), want) || s.cat_exists != cat_exists)
@@ -231,65 +231,65 @@ static void test_fake_tree(void **state)
 	struct tp_suggestions s;
 	int seen;
 
-	tracefs_set_path(FAKE_ROOT);
-	assert_string_equal(tracefs_path(err, sizeof(err)), FAKE_ROOT);
-	assert_int_equal(tracefs_event_id("sched", "sched_switch"), 372);
-	assert_int_equal(tracefs_event_id("syscalls", "sys_enter_openat"), 782);
-	assert_int_equal(tracefs_event_id("sched", "nope"), -ENOENT);
-	assert_int_equal(tracefs_event_id("ftrace", "print"), -ENOENT); /* hidden */
-	assert_int_equal(tracefs_event_id("..", "tpformat"), -ENOENT);
-	assert_int_equal(tracefs_event_id("sched/..", "sched/sched_switch"), -ENOENT);
-	assert_int_equal(tracefs_event_id("", ""), -ENOENT);
-	assert_true(tracefs_event_exists("sched", "sched_switch"));
-	assert_false(tracefs_event_exists("sched", "sched_swich"));
-	assert_false(tracefs_event_exists("ftrace", "function"));
-	assert_true(tracefs_category_exists("sched"));
-	assert_false(tracefs_category_exists("ftrace"));
-	assert_false(tracefs_category_exists("nope"));
+	sys_tracefs_set_path(FAKE_ROOT);
+	assert_string_equal(sys_tracefs_path(err, sizeof(err)), FAKE_ROOT);
+	assert_int_equal(sys_tracefs_event_id("sched", "sched_switch"), 372);
+	assert_int_equal(sys_tracefs_event_id("syscalls", "sys_enter_openat"), 782);
+	assert_int_equal(sys_tracefs_event_id("sched", "nope"), -ENOENT);
+	assert_int_equal(sys_tracefs_event_id("ftrace", "print"), -ENOENT); /* hidden */
+	assert_int_equal(sys_tracefs_event_id("..", "tpformat"), -ENOENT);
+	assert_int_equal(sys_tracefs_event_id("sched/..", "sched/sched_switch"), -ENOENT);
+	assert_int_equal(sys_tracefs_event_id("", ""), -ENOENT);
+	assert_true(sys_tracefs_event_exists("sched", "sched_switch"));
+	assert_false(sys_tracefs_event_exists("sched", "sched_swich"));
+	assert_false(sys_tracefs_event_exists("ftrace", "function"));
+	assert_true(sys_tracefs_category_exists("sched"));
+	assert_false(sys_tracefs_category_exists("ftrace"));
+	assert_false(sys_tracefs_category_exists("nope"));
 
 	/* Literal category, wildcard event: readdir of events/sched, sorted. */
-	assert_int_equal(tracefs_events_match("sched", "*", collect, &sb, err, sizeof(err)), 3);
+	assert_int_equal(sys_tracefs_events_match("sched", "*", collect, &sb, err, sizeof(err)), 3);
 	assert_string_equal(sb_str(&sb), "sched:sched_process_exec\nsched:sched_switch\n"
 					 "sched:sched_wakeup\n");
 	sb_reset(&sb);
 	seen = 0;
 	assert_int_equal(
-		tracefs_events_match("sched", "*", stop_at_second, &seen, err, sizeof(err)), 7);
+		sys_tracefs_events_match("sched", "*", stop_at_second, &seen, err, sizeof(err)), 7);
 	assert_int_equal(seen, 2);
-	assert_int_equal(tracefs_events_match("ftrace", "*", collect, &sb, err, sizeof(err)), 0);
-	assert_int_equal(tracefs_events_match("nope", "*", collect, &sb, err, sizeof(err)), 0);
+	assert_int_equal(sys_tracefs_events_match("ftrace", "*", collect, &sb, err, sizeof(err)), 0);
+	assert_int_equal(sys_tracefs_events_match("nope", "*", collect, &sb, err, sizeof(err)), 0);
 	/* No wildcard: one stat. */
 	assert_int_equal(
-		tracefs_events_match("sched", "sched_switch", collect, &sb, err, sizeof(err)), 1);
-	assert_int_equal(tracefs_events_match("sched", "nope", collect, &sb, err, sizeof(err)), 0);
+		sys_tracefs_events_match("sched", "sched_switch", collect, &sb, err, sizeof(err)), 1);
+	assert_int_equal(sys_tracefs_events_match("sched", "nope", collect, &sb, err, sizeof(err)), 0);
 	assert_string_equal(sb_str(&sb), "sched:sched_switch\n");
 	sb_reset(&sb);
 	/* Wildcard category: the tree's available_events. */
-	assert_int_equal(tracefs_events_match("s*", "sys_*", collect, &sb, err, sizeof(err)), 5);
+	assert_int_equal(sys_tracefs_events_match("s*", "sys_*", collect, &sb, err, sizeof(err)), 5);
 	assert_string_equal(sb_str(&sb),
 			    "syscalls:sys_enter_execve\nsyscalls:sys_enter_get_robust_list\n"
 			    "syscalls:sys_enter_landlock_create_ruleset\n"
 			    "syscalls:sys_enter_openat\nsyscalls:sys_exit_read\n");
-	assert_int_equal(tracefs_events(err, sizeof(err))->n, 18);
+	assert_int_equal(sys_tracefs_events(err, sizeof(err))->n, 18);
 
-	assert_int_equal(tracefs_suggest("sched", "sched_swich", &s, err, sizeof(err)), 0);
+	assert_int_equal(sys_tracefs_suggest("sched", "sched_swich", &s, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 1);
 	assert_string_equal(s.names[0], "sched:sched_switch");
 
 	sb_free(&sb);
-	tracefs_set_path(NULL);
+	sys_tracefs_set_path(NULL);
 }
 
 static void test_missing_tree(void **state)
 {
 	char err[256] = "";
 
-	tracefs_set_path("tests/unit/fixtures/no-such-dir");
-	assert_null(tracefs_events(err, sizeof(err)));
+	sys_tracefs_set_path("tests/unit/fixtures/no-such-dir");
+	assert_null(sys_tracefs_events(err, sizeof(err)));
 	assert_non_null(strstr(err, "available_events"));
-	assert_int_equal(tracefs_events_match("*", "*", collect, NULL, err, sizeof(err)), -EIO);
-	assert_int_equal(tracefs_event_id("sched", "sched_switch"), -ENOENT);
-	tracefs_set_path(NULL);
+	assert_int_equal(sys_tracefs_events_match("*", "*", collect, NULL, err, sizeof(err)), -EIO);
+	assert_int_equal(sys_tracefs_event_id("sched", "sched_switch"), -ENOENT);
+	sys_tracefs_set_path(NULL);
 }
 
 static bool have_live_tracefs(void)
@@ -298,7 +298,7 @@ static bool have_live_tracefs(void)
 
 	if (geteuid() != 0)
 		return false;
-	if (!tracefs_path(err, sizeof(err))) {
+	if (!sys_tracefs_path(err, sizeof(err))) {
 		print_message("no tracefs: %s\n", err);
 		return false;
 	}
@@ -321,17 +321,17 @@ static void test_live_consistent(void **state)
 
 	if (!have_live_tracefs())
 		skip();
-	tracefs_release();
-	t0 = now_ns();
-	all = tracefs_events(err, sizeof(err));
-	t_list = now_ns() - t0;
+	sys_tracefs_release();
+	t0 = util_now_ns();
+	all = sys_tracefs_events(err, sizeof(err));
+	t_list = util_now_ns() - t0;
 	assert_non_null(all);
 	assert_true(all->n > 0);
 	for (size_t i = 0; i < all->ncats; i++) {
 		struct strbuf a = {0}, b = {0};
 		const char *cat = all->cats[i];
-		int na = tracefs_events_match(cat, "*", collect, &a, err, sizeof(err));
-		int nb = tp_events_match(all, cat, "*", collect, &b);
+		int na = sys_tracefs_events_match(cat, "*", collect, &a, err, sizeof(err));
+		int nb = sys_tp_events_match(all, cat, "*", collect, &b);
 		assert_int_equal(na, nb);
 		assert_string_equal(sb_str(&a), sb_str(&b));
 		sb_free(&a);
@@ -339,15 +339,15 @@ static void test_live_consistent(void **state)
 	}
 	for (size_t i = 0; i < all->n; i += 97) {
 		const struct tp_event *t = &all->v[i];
-		assert_true(tracefs_event_exists(t->cat, t->event));
-		assert_true(tracefs_event_id(t->cat, t->event) >= 0);
+		assert_true(sys_tracefs_event_exists(t->cat, t->event));
+		assert_true(sys_tracefs_event_id(t->cat, t->event) >= 0);
 	}
-	t0 = now_ns();
+	t0 = util_now_ns();
 	n = 0;
-	assert_true(tracefs_events_match("*", "*", count, &n, err, sizeof(err)) > 0);
+	assert_true(sys_tracefs_events_match("*", "*", count, &n, err, sizeof(err)) > 0);
 	print_message("available_events: %zu events, read+parse %.0f us, match *:* %.0f us\n",
-		      all->n, t_list / 1e3, (now_ns() - t0) / 1e3);
-	tracefs_release();
+		      all->n, t_list / 1e3, (util_now_ns() - t0) / 1e3);
+	sys_tracefs_release();
 }
 
 /* Run fn in a child with its own mount namespace; returns its exit status. */
@@ -377,11 +377,11 @@ static int mounts_tracefs(void)
 		return 77;
 	if (!stat("/sys/kernel/tracing/events", &st))
 		return 77; /* still there: cannot test */
-	tracefs_set_path(NULL);
-	p = tracefs_path(err, sizeof(err));
+	sys_tracefs_set_path(NULL);
+	p = sys_tracefs_path(err, sizeof(err));
 	if (!p || strcmp(p, "/sys/kernel/tracing"))
 		return 1;
-	return tracefs_event_id("sched", "sched_switch") >= 0 ? 0 : 2;
+	return sys_tracefs_event_id("sched", "sched_switch") >= 0 ? 0 : 2;
 }
 
 /* No /sys/kernel/tracing at all: debugfs is mounted and its tracing/ used. */
@@ -392,11 +392,11 @@ static int falls_back_to_debugfs(void)
 
 	if (mount("none", "/sys/kernel", "tmpfs", 0, NULL) || mkdir("/sys/kernel/debug", 0700))
 		return 77;
-	tracefs_set_path(NULL);
-	p = tracefs_path(err, sizeof(err));
+	sys_tracefs_set_path(NULL);
+	p = sys_tracefs_path(err, sizeof(err));
 	if (!p || strcmp(p, "/sys/kernel/debug/tracing"))
 		return 1;
-	return tracefs_event_id("sched", "sched_switch") >= 0 ? 0 : 2;
+	return sys_tracefs_event_id("sched", "sched_switch") >= 0 ? 0 : 2;
 }
 
 /* Nothing to mount on: a clear error. */
@@ -406,8 +406,8 @@ static int explains_failure(void)
 
 	if (mount("none", "/sys/kernel", "tmpfs", 0, NULL))
 		return 77;
-	tracefs_set_path(NULL);
-	if (tracefs_path(err, sizeof(err)))
+	sys_tracefs_set_path(NULL);
+	if (sys_tracefs_path(err, sizeof(err)))
 		return 1;
 	return strstr(err, "cannot find tracefs") && strstr(err, "mount -t tracefs") ? 0 : 2;
 }

@@ -14,10 +14,10 @@
 static void test_count(void **state)
 {
 	(void)state;
-	assert_int_equal(usdt_arg_count(""), 0);
-	assert_int_equal(usdt_arg_count("-8@%rbp"), 1);
-	assert_int_equal(usdt_arg_count("-8@%rbx -4@%edx 8@%r13 1@%bl"), 4);
-	assert_int_equal(usdt_arg_count("  8@%rdi  8@%rsi "), 2);
+	assert_int_equal(types_usdt_arg_count(""), 0);
+	assert_int_equal(types_usdt_arg_count("-8@%rbp"), 1);
+	assert_int_equal(types_usdt_arg_count("-8@%rbx -4@%edx 8@%r13 1@%bl"), 4);
+	assert_int_equal(types_usdt_arg_count("  8@%rdi  8@%rsi "), 2);
 }
 
 static void test_forms(void **state)
@@ -28,46 +28,46 @@ static void test_forms(void **state)
 
 	(void)state;
 #if defined(__x86_64__)
-	assert_int_equal(usdt_arg(args, 0, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 0, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.kind, USDT_ARG_REG);
 	assert_int_equal(a.size, 4);
 	assert_true(a.is_signed);
-	assert_int_equal(a.reg, arch_reg_offset("rdx"));
+	assert_int_equal(a.reg, sys_arch_reg_offset("rdx"));
 
-	assert_int_equal(usdt_arg(args, 1, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 1, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.kind, USDT_ARG_MEM);
 	assert_int_equal(a.size, 8);
 	assert_false(a.is_signed);
-	assert_int_equal(a.reg, arch_reg_offset("rbx"));
+	assert_int_equal(a.reg, sys_arch_reg_offset("rbx"));
 	assert_int_equal(a.val, -80);
 
-	assert_int_equal(usdt_arg(args, 2, &a, err, sizeof(err)), 0);
-	assert_int_equal(a.reg, arch_reg_offset("rbx"));
+	assert_int_equal(types_usdt_arg(args, 2, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.reg, sys_arch_reg_offset("rbx"));
 	assert_int_equal(a.size, 1);
 
-	assert_int_equal(usdt_arg(args, 3, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 3, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.kind, USDT_ARG_CONST);
 	assert_int_equal(a.val, 5);
-	assert_int_equal(usdt_arg(args, 4, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 4, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.val, -3);
 	assert_true(a.is_signed);
 	assert_int_equal(a.size, 2);
 
-	assert_int_equal(usdt_arg(args, 5, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 5, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.kind, USDT_ARG_MEM);
 	assert_int_equal(a.val, 0);
 
 	/* no size: 8 bytes */
-	assert_int_equal(usdt_arg(args, 6, &a, err, sizeof(err)), 0);
+	assert_int_equal(types_usdt_arg(args, 6, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.size, 8);
 	assert_int_equal(a.reg, 112);
 
 	/* not readable yet: %rip-relative, indexed, odd sizes; past the end */
-	assert_int_equal(usdt_arg(args, 7, &a, err, sizeof(err)), -1);
+	assert_int_equal(types_usdt_arg(args, 7, &a, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "'8@sym(%rip)'"));
-	assert_int_equal(usdt_arg(args, 8, &a, err, sizeof(err)), -1);
-	assert_int_equal(usdt_arg(args, 9, &a, err, sizeof(err)), -1);
-	assert_int_equal(usdt_arg(args, 10, &a, err, sizeof(err)), -1);
+	assert_int_equal(types_usdt_arg(args, 8, &a, err, sizeof(err)), -1);
+	assert_int_equal(types_usdt_arg(args, 9, &a, err, sizeof(err)), -1);
+	assert_int_equal(types_usdt_arg(args, 10, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "it has 10 arguments");
 #endif
 }
@@ -76,15 +76,15 @@ static void test_registers(void **state)
 {
 	(void)state;
 #if defined(__x86_64__)
-	assert_int_equal(arch_reg_offset("rdi"), 112);
-	assert_int_equal(arch_reg_offset("edi"), 112);
-	assert_int_equal(arch_reg_offset("dil"), 112);
-	assert_int_equal(arch_reg_offset("r15b"), 0);
-	assert_int_equal(arch_reg_offset("r9d"), 64);
-	assert_int_equal(arch_reg_offset("rax"), arch_regs()->ret);
-	assert_int_equal(arch_reg_offset("xmm0"), -1);
+	assert_int_equal(sys_arch_reg_offset("rdi"), 112);
+	assert_int_equal(sys_arch_reg_offset("edi"), 112);
+	assert_int_equal(sys_arch_reg_offset("dil"), 112);
+	assert_int_equal(sys_arch_reg_offset("r15b"), 0);
+	assert_int_equal(sys_arch_reg_offset("r9d"), 64);
+	assert_int_equal(sys_arch_reg_offset("rax"), sys_arch_regs()->ret);
+	assert_int_equal(sys_arch_reg_offset("xmm0"), -1);
 	for (int i = 0; i < ARCH_MAX_ARGS; i++)
-		assert_true(arch_regs()->arg[i] >= 0);
+		assert_true(sys_arch_regs()->arg[i] >= 0);
 #endif
 }
 
