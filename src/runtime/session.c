@@ -75,7 +75,14 @@ static int start(struct session *s)
 		fflush(s->out);
 		sb_free(&sb);
 	}
-	return rt_attach_all(s) < 0 ? -1 : 0;
+	if (rt_attach_all(s) < 0)
+		return -1;
+	/* test harnesses (bpftrace's, lantern's) wait for this line to start the workload */
+	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) {
+		fflush(s->out);
+		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr);
+	}
+	return 0;
 }
 
 /* lantern scripts: compile(), with the -d stages it shows */

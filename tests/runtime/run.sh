@@ -18,6 +18,11 @@
 # scripts tests run (tests/runtime/fixtures). The last line printed
 # is "N passed, N failed".
 set -u
+# one suite of real probes at a time on this kernel (other checkouts, helpers);
+# the workloads do not inherit the lock
+if [ -z "${LANTERN_PROBES_LOCKED:-}" ]; then
+	LANTERN_PROBES_LOCKED=1 exec flock -o /tmp/lantern-probes.lock "$0" "$@"
+fi
 build=${1:-build}
 pattern=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
