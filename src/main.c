@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* lantern's command line: options in, a session out. */
+#include "base/outfile.h"
 #include "base/util.h"
 #include "probes/list.h"
 #include "runtime/info.h"
@@ -291,6 +292,32 @@ static int run(struct options *o, const char *program, enum action act, int argc
 	return rc;
 }
 
+/*
+ * The exit status, once stdout's last bytes are out: a failed write
+ * (a full disk, -l > /dev/full) is status 1, said once (base/outfile.h);
+ * a reader gone (| head -1) ends as a process killed by SIGPIPE would.
+ */
+static int finish(int rc)
+{
+	util_out_flush(stdout, "stdout");
+	switch (util_out_state()) {
+	case UTIL_OUT_OK:
+		return rc;
+	case UTIL_OUT_FAILED:
+		return 1;
+	case UTIL_OUT_CLOSED:
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		return 141;
+	}
+	return rc;
+}
+
+/* Writes to a closed pipe fail with EPIPE (and end the run), not with SIGPIPE. */
+static void on_sigpipe(int sig)
+{
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -311,8 +338,10 @@ int main(int argc, char **argv)
 	enum action act = ACT_RUN, a;
 	int c, rc;
 
+	/* a handler, not SIG_IGN: the -c command and system() start with SIGPIPE's default */
+	signal(SIGPIPE, on_sigpipe);
 	if (argc > 1 && !strcmp(argv[1], "trace"))
-		return trace_main(argc - 1, argv + 1);
+		return finish(trace_main(argc - 1, argv + 1));
 
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */
@@ -329,5 +358,5 @@ int main(int argc, char **argv)
 	rc = run(&o, program, act, argc, argv);
 	free(o.includes);
 	free(o.include_dirs);
-	return rc;
+	return finish(rc);
 }

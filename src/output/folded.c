@@ -16,6 +16,7 @@
  * and "Attaching N probes...", print nothing; printf output and lost
  * events print as in text.
  */
+#include "base/outfile.h"
 #include "output/folded.h"
 #include "output/flamegraph.h"
 #include "output/hist.h"
@@ -230,13 +231,13 @@ int out_flamegraph_write(const struct out_ctx *oc, const char *path, const char 
 		goto out;
 	}
 	FILE *f = fopen(path, "we");
-	bool ok = f && fwrite(svg.s, 1, svg.len, f) == svg.len;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok) {
+	if (!f) {
 		fprintf(stderr, "lantern: cannot write %s: %s\n", path, strerror(errno));
 		goto out;
 	}
+	fwrite(svg.s, 1, svg.len, f);
+	if (!util_out_close(f, path))
+		goto out;
 	rc = 0;
 out:
 	free(stacks);

@@ -9,6 +9,7 @@
  * whole session so that teardown always runs. Under a flood of records the
  * loop still looks at its signals every CONSUME_MS: Ctrl-C stops at once.
  */
+#include "base/outfile.h"
 #include "runtime/loop.h"
 #include "maps/mapread.h"
 #include "output/writer.h"
@@ -43,7 +44,7 @@ static bool consume(struct loop *l, struct ringbuf *rb)
 	l->budget_spent = false;
 	sys_ringbuf_consume(rb);
 	if (l->s->opts->buffering != BUFFER_FULL)
-		fflush(l->s->out);
+		rt_out_flush(l->s);
 	return l->budget_spent;
 }
 
@@ -63,7 +64,7 @@ static void dump_now(struct loop *l)
 	s->fe->dump(s, &l->line);
 	fwrite(l->line.s, 1, l->line.len, s->out);
 	sb_reset(&l->line);
-	fflush(s->out);
+	rt_out_flush(s);
 }
 
 /*
@@ -122,7 +123,7 @@ static void report_lost(struct loop *l)
 		s->oc.writer->lost(&l->line, lost - s->lost_reported);
 		fwrite(l->line.s, 1, l->line.len, s->out);
 	}
-	fflush(s->out);
+	rt_out_flush(s);
 	s->lost_reported = lost;
 }
 
@@ -236,6 +237,8 @@ int rt_loop(struct session *s)
 		}
 		if (s->fe->finished && (!s->cpid || s->child_exited) && s->fe->finished(s))
 			s->done = true;
+		if (util_out_state() != UTIL_OUT_OK)
+			s->done = true; /* an output failed, or its reader is gone */
 	}
 
 	/* Stop the probes, finish what they sent, then END and the maps. */
@@ -255,7 +258,7 @@ int rt_loop(struct session *s)
 	if (l.line.len)
 		fwrite(l.line.s, 1, l.line.len, s->out);
 	report_lost(&l);
-	fflush(s->out);
+	rt_out_flush(s);
 
 	sb_free(&l.line);
 	sb_free(&l.text);

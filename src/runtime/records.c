@@ -158,7 +158,7 @@ static int rec_stream(struct loop *l, const struct record_desc *r, const uint8_t
 	FILE *f;
 
 	render_printf(l, r, data);
-	fflush(l->s->out);
+	rt_out_flush(l->s);
 	what = sb_str(&l->text);
 	f = cmd ? popen(what, "r") : fopen(what, "re");
 	if (!f) {
@@ -187,7 +187,7 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 	memcpy(&ret, data + 8, 8);
 	diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
 		  strerror((int)-ret), (long long)ret);
-	fflush(l->s->out);
+	rt_out_flush(l->s);
 	diag_flush(d, stderr);
 	return 0;
 }

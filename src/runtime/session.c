@@ -4,6 +4,7 @@
  * after the first kernel object goes through session_free().
  */
 #include "runtime/session.h"
+#include "base/outfile.h"
 #include "compile/compile.h"
 #include "output/writer.h"
 #include "runtime/child.h"
@@ -35,6 +36,11 @@ static bool privileged(void)
 #define HAS(cap) (data[(cap) / 32].effective & (1u << ((cap) % 32)))
 	return HAS(CAP_SYS_ADMIN) || (HAS(CAP_BPF) && HAS(CAP_PERFMON));
 #undef HAS
+}
+
+void rt_out_flush(struct session *s)
+{
+	util_out_flush(s->out, util_out_name(s->out, s->opts->output));
 }
 
 static void flush_diag(struct session *s)
@@ -72,14 +78,14 @@ static int start(struct session *s)
 		struct strbuf sb = { 0 };
 		s->oc.writer->attached(&sb, s->plan.insts.len);
 		fputs(sb_str(&sb), s->out);
-		fflush(s->out);
+		rt_out_flush(s);
 		sb_free(&sb);
 	}
 	if (rt_attach_all(s) < 0)
 		return -1;
 	/* test harnesses (bpftrace's, lantern's) wait for this line to start the workload */
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) {
-		fflush(s->out);
+		rt_out_flush(s);
 		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr);
 	}
 	return 0;
@@ -106,10 +112,10 @@ static void script_finish(struct session *s, struct strbuf *out)
 {
 	enum output_format f = s->opts->format;
 
-	fflush(s->out);
+	rt_out_flush(s);
 	if (f == OUTPUT_TEXT || f == OUTPUT_JSON)
 		fputs("\n\n", stdout);
-	fflush(stdout);
+	util_out_flush(stdout, "stdout");
 	if (f == OUTPUT_FOLDED && !out_plan_has_stack_map(&s->plan))
 		fputs("lantern: -f folded prints the maps keyed by kstack or ustack, and no map is "
 		      "(e.g. @[kstack, comm] = count())\n",
@@ -117,7 +123,7 @@ static void script_finish(struct session *s, struct strbuf *out)
 	out_maps_print_all(&s->oc, out);
 	if (out->len) /* the maps before what the flame graph says */
 		fwrite(out->s, 1, out->len, s->out);
-	fflush(s->out);
+	rt_out_flush(s);
 	sb_reset(out);
 	if (s->opts->flamegraph &&
 	    out_flamegraph_write(&s->oc, s->opts->flamegraph, "Flame Graph") < 0 && !s->exit_code)
@@ -155,10 +161,10 @@ static void session_free(struct session *s)
 	rt_release_all(s);
 	rt_child_reap(s);
 	sym_release();
-	if (s->out && s->out != stdout && s->out != stderr)
-		fclose(s->out);
-	else
-		fflush(stdout);
+	if (s->out)
+		util_out_close(s->out, util_out_name(s->out, s->opts->output));
+	if (s->out != stdout)
+		util_out_flush(stdout, "stdout");
 	s->out = NULL;
 	plan_free(&s->plan);
 	sys_tracefs_release();

@@ -64,6 +64,9 @@ struct session {
 	int exit_code;
 };
 
+/* Flush the output (stdout or -o); a failure is said once and ends the run (base/outfile.h). */
+void rt_out_flush(struct session *s);
+
 /* Build (fe), load, attach and run; the process's exit status. */
 int session_run(struct options *opts, const struct frontend *fe);
 

@@ -81,7 +81,7 @@ void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s)
 	}
 	if (out.len) {
 		fwrite(out.s, 1, out.len, s->out);
-		fflush(s->out);
+		rt_out_flush(s);
 	}
 	sb_free(&out);
 	sb_free(&text);

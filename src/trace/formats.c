@@ -4,6 +4,7 @@
  * signal or exit, a line each) and --timeline (a Chrome trace / Perfetto
  * JSON file: a span per call on its thread's track, named by comm).
  */
+#include "base/outfile.h"
 #include "trace/printer.h"
 #include "base/util.h"
 #include "output/json.h"
@@ -109,6 +110,7 @@ int trace_printer_timeline(struct trace_printer *tp, const char *path)
 		fprintf(stderr, "lantern: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	tp->timeline_path = util_xstrdup(path);
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", tp->timeline);
 	return 0;
 }
@@ -138,7 +140,9 @@ void trace_timeline_end(struct trace_printer *tp)
 		tp->timeline_first = false;
 	}
 	fputs("\n]}\n", tp->timeline);
-	fclose(tp->timeline);
+	util_out_close(tp->timeline, tp->timeline_path);
+	free(tp->timeline_path);
+	tp->timeline_path = NULL;
 	tp->timeline = NULL;
 	sb_free(&b);
 }

@@ -14,6 +14,7 @@
  * Besides the text, --json writes one object per call and --timeline a
  * Chrome trace of every call as a span on its thread's track.
  */
+#include "base/outfile.h"
 #include "trace/trace.h"
 #include "base/util.h"
 #include "output/json.h"
@@ -121,6 +122,7 @@ struct tout *trace_out_of(struct trace_printer *tp, struct ttask *t)
 		t->out = util_xcalloc(1, sizeof(*t->out));
 		snprintf(path, sizeof(path), "%s.%d", tp->o->output, t->tid);
 		t->out->f = fopen(path, "we");
+		t->out->path = util_xstrdup(path);
 		if (!t->out->f) {
 			fprintf(stderr, "lantern: cannot write %s: %s\n", path, strerror(errno));
 			t->out->f = tp->main.f;
@@ -632,7 +634,8 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 	if (tp->live > 0)
 		tp->live--;
 	if (t->out && t->out->f != tp->main.f) {
-		fclose(t->out->f);
+		util_out_close(t->out->f, t->out->path);
+		free(t->out->path);
 		sb_free(&t->out->line);
 		free(t->out);
 		t->out = NULL;
@@ -726,7 +729,8 @@ void trace_printer_free(struct trace_printer *tp)
 		free(t->calls);
 		if (t->out) {
 			if (t->out->f != tp->main.f)
-				fclose(t->out->f);
+				util_out_close(t->out->f, t->out->path);
+			free(t->out->path);
 			sb_free(&t->out->line);
 			free(t->out);
 		}

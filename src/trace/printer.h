@@ -43,6 +43,7 @@ struct tcall {
 /* An output stream and its line: open (no newline yet) while a call runs. */
 struct tout {
 	FILE *f;
+	char *path; /* -ff: the task's file, for errors */
 	struct strbuf line;
 	struct ttask *open; /* whose line is open, or NULL */
 	bool open_call;	    /* it is a library call's (--calls), not a syscall's */
@@ -61,6 +62,7 @@ struct trace_printer {
 	uint64_t lost_shown;
 	struct strbuf tmp, args;
 	FILE *timeline;
+	char *timeline_path;
 	bool timeline_first;
 	struct fdpaths *fds; /* -y: what the traced calls opened */
 	struct {	     /* the call just printed, for fds once its line is written */

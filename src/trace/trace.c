@@ -337,6 +337,8 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 		o->follow_files = false; /* strace: -ff without -o is -f */
 	if (i < argc)
 		o->cmd = argv + i;
+	if (o->cmd && o->output)
+		o->quiet = true; /* strace: -q is implied when a command's output goes to a file */
 	if (!o->cmd && !o->pids.len && !o->all)
 		return bad("%s", "nothing to trace: give a command, -p PID or -a");
 	if ((o->cmd && o->pids.len) || (o->all && (o->cmd || o->pids.len)))
@@ -546,7 +548,7 @@ static void trace_finish(struct session *s, struct strbuf *out)
 		else if (WIFSIGNALED(s->child_status))
 			s->exit_code = 128 + WTERMSIG(s->child_status);
 	}
-	fflush(s->out);
+	rt_out_flush(s);
 }
 
 static int trace_build(struct session *s)
