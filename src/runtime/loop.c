@@ -139,6 +139,7 @@ static void handle_signal(struct loop *l, int sfd)
 		}
 		if (si.ssi_signo != SIGCHLD) {
 			s->done = true;
+			s->signalled = true;
 			continue;
 		}
 		if (s->cpid && !s->child_exited &&
@@ -244,8 +245,12 @@ int rt_loop(struct session *s)
 	/* Stop the probes, finish what they sent, then END and the maps. */
 	rt_detach_all(s);
 	l.discard = l.exit_seen;
+	l.skip_commands = s->signalled; /* Ctrl-C means now, not after every queued command */
 	consume_all(&l, rb);
-	l.discard = false;
+	l.discard = l.skip_commands = false;
+	if (l.skipped)
+		fprintf(stderr, "lantern: stopped by a signal: %llu queued system()/cat() call%s not run\n",
+			(unsigned long long)l.skipped, l.skipped == 1 ? "" : "s");
 	l.exit_seen = false;
 	s->done = false;
 	run_special(s, PROV_END);

@@ -157,6 +157,10 @@ static int rec_stream(struct loop *l, const struct record_desc *r, const uint8_t
 	const char *what;
 	FILE *f;
 
+	if (l->skip_commands) { /* Ctrl-C: what was queued is dropped, counted */
+		l->skipped++;
+		return 0;
+	}
 	render_printf(l, r, data);
 	rt_out_flush(l->s);
 	what = sb_str(&l->text);
@@ -222,8 +226,10 @@ int rt_on_record(void *ctx, void *data, size_t size)
 	rc = handlers[r->kind](l, r, data);
 	if (l->line.len)
 		fwrite(l->line.s, 1, l->line.len, l->s->out);
-	/* under a flood of records, go back to the loop now and then: signals */
-	if (rc == 0 && !(++l->nrecords & 255) && util_now_ns() > l->deadline) {
+	/* under a flood of records, go back to the loop now and then: signals
+	   (after every command: one may take a while) */
+	bool slow = r->kind == REC_SYSTEM || r->kind == REC_CAT;
+	if (rc == 0 && (!(++l->nrecords & 255) || slow) && util_now_ns() > l->deadline) {
 		l->budget_spent = true;
 		return -1;
 	}

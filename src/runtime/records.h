@@ -19,6 +19,8 @@ struct loop {
 	uint64_t deadline;  /* util_now_ns() after which rt_on_record() hands back to the loop */
 	uint64_t nrecords;
 	bool budget_spent;  /* it did: records are waiting */
+	bool skip_commands; /* stopping after a signal: system() and cat() are not run */
+	uint64_t skipped;   /* how many were not */
 };
 
 /*

@@ -60,6 +60,7 @@ struct session {
 	struct metrics_server *metrics; /* --metrics, while running */
 
 	volatile bool done; /* exit() seen, signal, child gone */
+	bool signalled;	    /* SIGINT, SIGTERM or SIGHUP ended the run */
 	uint64_t lost_reported;
 	int exit_code;
 };
