@@ -490,6 +490,12 @@ static bool decode_pointed(struct strbuf *out, enum targ k, const struct targ_va
 	case A_CLOCKID:
 		trace_put_const(out, v, clocks, N(clocks), false);
 		break;
+	case A_TIMESPEC_REM: /* strace: the time left only when a signal interrupted the sleep */
+		if (d->ret != -EINTR || !v || !a->data || a->unread) {
+			put_ptr(out, v);
+			break;
+		}
+		/* fall through */
 	case A_TIMESPEC_IN:
 	case A_TIMESPEC_OUT:
 		if (v && a->data && !a->unread)

@@ -255,13 +255,30 @@ void trace_pad_to_column(struct strbuf *line)
 }
 
 
-/* The whole argument list, entry's and exit's, into out. */
+/*
+ * The whole argument list, entry's and exit's, into out; *entry_end (if
+ * given): where the arguments read at exit start, what a call killed in
+ * it shows no more of (strace's "<unfinished ...>").
+ */
+static void all_args_split(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
+			   const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc,
+			   size_t *entry_end);
+
 static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
 		     const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc)
+{
+	all_args_split(tp, out, t, d, ev, xv, dc, NULL);
+}
+
+static void all_args_split(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
+			   const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc,
+			   size_t *entry_end)
 {
 	int split = trace_split_of(d);
 	struct targ_val v[TRACE_NARGS];
 
+	if (entry_end)
+		*entry_end = SIZE_MAX;
 	if (trace_decode_special(out, d, t->a, dc))
 		return;
 	for (int i = 0; i < TRACE_NARGS; i++) {
@@ -270,7 +287,13 @@ static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask 
 		if (i < split && ev[i].unread && xv && xv[i].data)
 			v[i] = xv[i];
 	}
-	put_args(tp, out, d, 0, d->nargs, v, dc);
+	if (!entry_end) {
+		put_args(tp, out, d, 0, d->nargs, v, dc);
+		return;
+	}
+	put_args(tp, out, d, 0, split, v, dc);
+	*entry_end = out->len;
+	put_args(tp, out, d, split, d->nargs, v, dc);
 }
 
 static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
@@ -433,17 +456,20 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	if (!status_shown(o, ret, true))
 		return;
 	to = trace_out_of(tp, t);
+	size_t entry_end;
 	if (known && t->deferred) {
 		trace_leader(tp, to, t, t->ts);
 		sb_printf(&to->line, "%s(", d->name);
-		all_args(tp, &to->line, t, d, ev, xv, &dc);
+		all_args_split(tp, &to->line, t, d, ev, xv, &dc, &entry_end);
 	} else if (to->open == t && !to->open_call) {
+		entry_end = to->line.len;
 		if (!trace_decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 		to->open = NULL;
 	} else {
 		trace_leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "<... %s resumed>", d->name);
+		entry_end = to->line.len;
 		if (!trace_decode_is_special(d))
 			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
 	}
@@ -467,19 +493,30 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_reset(&t->held);
 		sb_putn(&t->held, to->line.s, to->line.len);
 		t->held_ret = retpos;
+		/* strace: "<unfinished ...>" only where arguments were left for the exit */
+		t->held_entry = split < d->nargs && !trace_decode_is_special(d) ? entry_end : SIZE_MAX;
 		sb_reset(&to->line);
 		return;
 	}
 	trace_flush_line(to);
 }
 
-/* The line held back for t: as it was, or "= ?" when the task was killed */
+/*
+ * The line held back for t: as it was, or, when the task was killed in
+ * the call, what its entry showed and "<unfinished ...>) = ?" (strace).
+ */
 static void release_held(struct trace_printer *tp, struct ttask *t, bool killed)
 {
 	struct tout *to = trace_out_of(tp, t);
 
 	close_open(to);
-	if (killed) {
+	if (killed && t->held_entry < t->held_ret) {
+		sb_putn(&to->line, t->held.s, t->held_entry);
+		sb_puts(&to->line, " <unfinished ...>) ");
+		trace_pad_to_column(&to->line);
+		sb_puts(&to->line, "= ?\n");
+		trace_flush_line(to);
+	} else if (killed) {
 		fwrite(t->held.s, 1, t->held_ret, to->f);
 		fputs("= ?\n", to->f);
 	} else {

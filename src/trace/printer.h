@@ -29,6 +29,7 @@ struct ttask {
 	struct tcall *calls;   /* --calls: the library calls it is in, innermost last */
 	int ncalls, calls_cap;
 	size_t held_ret;       /* where its "= " starts */
+	size_t held_entry;     /* where the arguments read at exit start */
 	struct tout *out;    /* -ff: the task's own file */
 	char comm[16];
 };

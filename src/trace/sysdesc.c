@@ -124,8 +124,8 @@ static const struct sysdesc known[] = {
 	{ "getrlimit", 2, { A_RLIMIT_RESOURCE, A_RLIMIT_OUT }, R_INT, 0 },
 	{ "getrandom", 3, { A_BUF_HEX, A_UINT, A_GRND_FLAGS }, R_INT, 0 },
 	{ "futex", 6, { A_PTR, A_FUTEX_OP, A_INT, A_PTR, A_PTR, A_INT }, R_INT, 0 },
-	{ "nanosleep", 2, { A_TIMESPEC_IN, A_PTR }, R_INT, K },
-	{ "clock_nanosleep", 4, { A_CLOCKID, A_INT, A_TIMESPEC_IN, A_PTR }, R_INT, K },
+	{ "nanosleep", 2, { A_TIMESPEC_IN, A_TIMESPEC_REM }, R_INT, K },
+	{ "clock_nanosleep", 4, { A_CLOCKID, A_INT, A_TIMESPEC_IN, A_TIMESPEC_REM }, R_INT, K },
 	{ "clock_gettime", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
 	{ "clock_getres", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
 	{ "sched_yield", 0, { 0 }, R_INT, 0 },
@@ -232,6 +232,7 @@ static bool at_exit(enum targ k)
 	case A_STATX:
 	case A_RLIMIT_OUT:
 	case A_TIMESPEC_OUT:
+	case A_TIMESPEC_REM:
 	case A_SIGSET_OUT:
 	case A_SIGACTION_OUT:
 	case A_WAIT_STATUS:
@@ -322,6 +323,7 @@ void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread
 			break;
 		case A_RLIMIT_OUT:
 		case A_TIMESPEC_OUT:
+		case A_TIMESPEC_REM:
 		case A_SIGSET_OUT:
 			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 16 };
 			if (d->arg[i] == A_SIGSET_OUT)

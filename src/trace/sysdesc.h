@@ -60,6 +60,7 @@ enum targ {
 	A_CLOCKID,
 	A_TIMESPEC_IN,
 	A_TIMESPEC_OUT,
+	A_TIMESPEC_REM, /* nanosleep's remainder: at exit, the time left when interrupted */
 	A_SOCK_FAMILY,
 	A_SOCK_TYPE,
 	A_SOCKADDR_IN,	/* struct sockaddr, the next argument's size of it, at entry */
