@@ -9,6 +9,8 @@
 #include "codegen/gen.h"
 #include "maps/buckets.h"
 
+#include <errno.h>
+
 struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
 {
 	struct loc k = gen_temp_alloc(g, m->key_size);
@@ -36,6 +38,25 @@ int32_t gen_map_lookup(struct gen *g, struct map_info *m, struct loc key)
 	return p;
 }
 
+/* lost[slot]++ (this CPU's): the counters of what could not be sent or stored */
+static void count_in_lost(struct gen *g, uint32_t slot)
+{
+	int32_t done = ir_label(g->ir), x = ir_vreg(g->ir);
+	struct loc key = gen_temp_alloc(g, 8);
+
+	// p = map_lookup_elem(&lost, &slot); if (p) *p += 1
+	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off, slot));
+	emit(g->ir, LD_MAP(R1, g->p->maps.lost));
+	emit(g->ir, MOV64_REG(R2, key.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
+	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, done));
+	emit(g->ir, LDX_MEM(BPF_DW, x, R0, 0));
+	emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
+	emit(g->ir, STX_MEM(BPF_DW, R0, x, 0));
+	emit(g->ir, LABEL(done));
+}
+
 void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct loc val)
 {
 	// map_update_elem(&map, key, val, BPF_ANY)
@@ -47,6 +68,13 @@ void gen_map_update(struct gen *g, struct map_info *m, struct loc key, struct lo
 	emit(g->ir, MOV64_IMM(R4, BPF_ANY));
 	emit(g->ir, CALL(BPF_FUNC_map_update_elem, 4));
 	gen_helper_check(g, BPF_FUNC_map_update_elem, g->span);
+	if (m->array)
+		return;
+	// if (r0 == -E2BIG) lost[1 + map]++: the map is full, said at exit
+	int32_t ok = ir_label(g->ir);
+	emit(g->ir, JMP_IMM(BPF_JNE, R0, -E2BIG, ok));
+	count_in_lost(g, 1 + (uint32_t)m->bpf_map);
+	emit(g->ir, LABEL(ok));
 }
 
 struct val gen_map_read(struct gen *g, struct expr *e)
@@ -324,16 +352,6 @@ void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)
 	emit(g->ir, MOV64_REG(R4, flags));
 	emit(g->ir, CALL(BPF_FUNC_ringbuf_output, 4));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
-	struct loc key = gen_temp_alloc(g, 8);
-	emit(g->ir, ST_MEM(BPF_DW, key.base, key.off, 0));
-	emit(g->ir, LD_MAP(R1, ms->lost));
-	emit(g->ir, MOV64_REG(R2, key.base));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
-	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
-	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, ok));
-	int32_t x = ir_vreg(g->ir);
-	emit(g->ir, LDX_MEM(BPF_DW, x, R0, 0));
-	emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
-	emit(g->ir, STX_MEM(BPF_DW, R0, x, 0));
+	count_in_lost(g, 0);
 	emit(g->ir, LABEL(ok));
 }

@@ -216,9 +216,13 @@ bool maps_stack_read(const struct live_maps *lm, const struct type *t, int64_t i
 
 uint64_t maps_percpu_sum(const struct live_maps *lm, int map)
 {
+	return maps_percpu_sum_at(lm, map, 0);
+}
+
+uint64_t maps_percpu_sum_at(const struct live_maps *lm, int map, uint32_t key)
+{
 	int ncpu = ncpus(), fd = live_fd(lm, map);
 	uint64_t *v, total = 0;
-	uint32_t key = 0;
 
 	if (fd < 0)
 		return 0;

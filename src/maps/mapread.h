@@ -37,5 +37,7 @@ int maps_zero(const struct live_maps *lm, const struct map_info *m);
 bool maps_stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips);
 /* The sum over CPUs of the u64 at key 0 of per-CPU array map (the lost-event counter). */
 uint64_t maps_percpu_sum(const struct live_maps *lm, int map);
+/* The same, of the counter at index key */
+uint64_t maps_percpu_sum_at(const struct live_maps *lm, int map, uint32_t key);
 
 #endif

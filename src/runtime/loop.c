@@ -127,6 +127,24 @@ static void report_lost(struct loop *l)
 	s->lost_reported = lost;
 }
 
+/* Updates refused because a map was full (BPFTRACE_MAP_KEYS_MAX), per map, on stderr */
+static void report_full_maps(struct session *s)
+{
+	vec_foreach(&s->plan.maps.user, mp)
+	{
+		const struct map_info *m = *mp;
+		uint64_t n;
+		if (m->array || m->bpf_map < 0)
+			continue;
+		n = maps_percpu_sum_at(&s->maps, s->plan.maps.lost, 1 + (uint32_t)m->bpf_map);
+		if (n)
+			fprintf(stderr,
+				"WARNING: Map full; can't update element: @%s refused %llu update%s. "
+				"Try increasing BPFTRACE_MAP_KEYS_MAX\n",
+				m->name, (unsigned long long)n, n == 1 ? "" : "s");
+	}
+}
+
 static void handle_signal(struct loop *l, int sfd)
 {
 	struct session *s = l->s;
@@ -264,6 +282,7 @@ int rt_loop(struct session *s)
 		fwrite(l.line.s, 1, l.line.len, s->out);
 	report_lost(&l);
 	rt_out_flush(s);
+	report_full_maps(s);
 
 	sb_free(&l.line);
 	sb_free(&l.text);
