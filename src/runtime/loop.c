@@ -213,6 +213,9 @@ int rt_loop(struct session *s)
 	if (s->opts->pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->pid, 0)) >= 0) {
 		ev.data.u32 = 2;
 		epoll_ctl(efd, EPOLL_CTL_ADD, pidfd, &ev);
+	} else if (s->opts->pid && errno == ESRCH) {
+		fprintf(stderr, "lantern: process %d exited\n", (int)s->opts->pid);
+		s->done = true; /* it ended while the probes attached */
 	}
 	/* the providers' own work (watchpoint:FUNCTION+argN sets its breakpoint) */
 	for (size_t i = 0; i < s->attach.watches.len; i++) {

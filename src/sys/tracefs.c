@@ -77,7 +77,13 @@ static void explain(int e_trace, int e_debug, char *err, size_t errlen)
 {
 	int e = e_trace == -EPERM || e_trace == -EACCES ? e_trace : e_debug;
 
-	if (e == -EPERM || e == -EACCES)
+	if (e == -EPERM && geteuid() == 0)
+		/* root without CAP_SYS_ADMIN (a container): someone else must mount it */
+		snprintf(err, errlen,
+			 "cannot use tracefs: not mounted, and mounting it is not permitted here "
+			 "(%s); mount it first: mount -t tracefs nodev " TRACEFS_DIR,
+			 strerror(-e));
+	else if (e == -EPERM || e == -EACCES)
 		snprintf(err, errlen,
 			 "cannot use tracefs: %s (%s). lantern needs root: run it with sudo",
 			 e == -EACCES ? "permission denied reading " TRACEFS_DIR "/events"

@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ struct trace_ctx {
 	struct trace_printer *tp;
 	struct trace_funcs funcs; /* --calls */
 	struct trace_maps maps;	  /* the plan's maps this file reads or fills */
+	VEC(pid_t) attached;	  /* -p: the tasks put in the traced set before the probes attached */
+	uint64_t missed;	  /* those that ended before the probes did: no exit record comes */
+	uint64_t last_check;	  /* util_now_ns() of the last look at them */
 };
 
 static void trace_usage(FILE *f)
@@ -395,6 +399,7 @@ static int trace_loaded(struct session *s)
 						pid_t tid = (pid_t)atoi(de->d_name);
 						if (trace_task(s, tid) == 0) {
 							trace_printer_add_task(c->tp, tid, pid);
+							vec_push(&c->attached, tid);
 							n++;
 						}
 					}
@@ -405,6 +410,7 @@ static int trace_loaded(struct session *s)
 			if (trace_task(s, pid) < 0)
 				return -1;
 			trace_printer_add_task(c->tp, pid, pid);
+			vec_push(&c->attached, pid);
 		}
 		if (!c->o.quiet) {
 			if (n > 1)
@@ -416,6 +422,56 @@ static int trace_loaded(struct session *s)
 	return 0;
 }
 
+/* Task tid has been through do_exit(): a zombie, or gone */
+static bool task_ended(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the state follows the command's name */
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/*
+ * -p: a task that ended after lantern put it in the traced set but before
+ * the exit program was attached sends no exit record: the count of live
+ * tasks would never reach 0. Every 100 ms, a task of -p that has been
+ * through do_exit() (its state read first) and is still in the set (read
+ * second: the exit program would have taken it out) ended unseen.
+ */
+static void check_attached(struct session *s, struct trace_ctx *c)
+{
+	int map = live_fd(&s->maps, c->maps.traced);
+
+	if (!c->attached.len || util_now_ns() - c->last_check < 100000000ull)
+		return;
+	c->last_check = util_now_ns();
+	for (size_t i = 0; i < c->attached.len; i++) {
+		pid_t tid = c->attached.data[i];
+		uint32_t word = (uint32_t)tid / 64;
+		uint64_t w = 0;
+		if (!task_ended(tid))
+			continue;
+		c->attached.data[i--] = c->attached.data[--c->attached.len];
+		if (bpf_map_lookup_elem(map, &word, &w) < 0 || !(w & (1ull << (tid % 64))))
+			continue; /* its exit was seen */
+		w &= ~(1ull << (tid % 64));
+		bpf_map_update_elem(map, &word, &w, BPF_ANY);
+		c->missed++;
+		if (!c->o.quiet)
+			fprintf(stderr, "lantern: Process %d exited before tracing started\n", (int)tid);
+	}
+}
+
 /* Nothing left to trace: no traced task (-a never ends by itself). */
 static bool trace_done(struct session *s)
 {
@@ -425,8 +481,9 @@ static bool trace_done(struct session *s)
 
 	if (c->o.all)
 		return false;
+	check_attached(s, c);
 	bpf_map_lookup_elem(live_fd(&s->maps, c->maps.live), &zero, &live);
-	return (int64_t)live <= 0;
+	return (int64_t)(live - c->missed) <= 0;
 }
 
 static void trace_lost(struct session *s, uint64_t n)
@@ -603,6 +660,7 @@ int trace_main(int argc, char **argv)
 
 	rc = session_run(&opts, &fe);
 	trace_printer_free(c.tp);
+	vec_free(&c.attached);
 	vec_free(&c.o.pids);
 	vec_free(&c.o.calls);
 	vec_free(&c.funcs);
