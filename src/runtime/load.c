@@ -25,6 +25,19 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	int *fd = &s->prog_fds[pg->index];
 
 	sys_bpf_obj_name(name, sizeof(name), pg->name);
+	if (s->opts->verbose > 1 || getenv("LANTERN_VERIFIER_STATS")) {
+		/* -vv: the verifier's statistics (BPF_LOG_STATS), and the load's wall time */
+		char stats[1024] = "";
+		uint64_t t0 = util_now_ns();
+		*fd = sys_prog_load_stats(pg->type, name, insns, pg->ninsns, pg->attach_type,
+					  pg->attach_btf_id, stats, sizeof(stats));
+		for (char *nl; (nl = strchr(stats, '\n'));)
+			*nl = ' ';
+		fprintf(stderr, "lantern: %s: loaded in %.2f ms: %s\n", pg->name,
+			(double)(util_now_ns() - t0) / 1e6, stats);
+		if (*fd >= 0)
+			return 0;
+	}
 	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
 			    NULL, 0);
 	if (*fd >= 0)

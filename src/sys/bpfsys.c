@@ -31,9 +31,8 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
-int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
-		  uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
-		  size_t log_size)
+static int prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns, uint32_t n,
+		     uint32_t attach_type, uint32_t attach_btf_id, char *log, size_t log_size, int level)
 {
 	union bpf_attr attr;
 
@@ -48,9 +47,24 @@ int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_in
 	if (log && log_size) {
 		attr.log_buf = (uint64_t)(uintptr_t)log;
 		attr.log_size = log_size;
-		attr.log_level = 1;
+		attr.log_level = level;
 	}
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+		  uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
+		  size_t log_size)
+{
+	return prog_load(type, name, insns, n, attach_type, attach_btf_id, log, log_size, 1);
+}
+
+int sys_prog_load_stats(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+			uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
+			size_t log_size)
+{
+	return prog_load(type, name, insns, n, attach_type, attach_btf_id, log, log_size,
+			 4 /* BPF_LOG_STATS */);
 }
 
 void sys_bpf_obj_name(char *out, size_t n, const char *name)

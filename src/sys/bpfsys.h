@@ -18,6 +18,10 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
 		  uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
 		  size_t log_size);
+/* The same, with the verifier's statistics in log (BPF_LOG_STATS): -vv */
+int sys_prog_load_stats(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
+			uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
+			size_t log_size);
 
 /* A kernel object's name for name: "lt_" and what fits of it ("@" dropped). */
 void sys_bpf_obj_name(char *out, size_t n, const char *name);
