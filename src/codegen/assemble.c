@@ -12,6 +12,7 @@ static int slots(const struct ir_insn *i)
 		return 0;
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
+	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
 		return 2;
 	default:
@@ -53,6 +54,8 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 			b[1].imm = (uint32_t)((uint64_t)i->imm64 >> 32);
 		} else if (i->kind == IR_LD_MAP) {
 			b->src_reg = BPF_PSEUDO_MAP_FD;
+		} else if (i->kind == IR_LD_MAP_VALUE) {
+			b->src_reg = BPF_PSEUDO_MAP_VALUE; /* b[1].imm: offset 0 */
 		} else if (i->kind == IR_LD_CONST) {
 			b->src_reg = BPF_PSEUDO_LOAD_CONST;
 		} else if (ir_is_jump(i) && i->label >= 0) {
@@ -88,7 +91,8 @@ void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 			i.lconst = true;
 		}
 		if (b->code == (BPF_LD | BPF_DW | BPF_IMM) && k + 1 < n) {
-			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD	 ? IR_LD_MAP :
+			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD     ? IR_LD_MAP :
+				 b->src_reg == BPF_PSEUDO_MAP_VALUE  ? IR_LD_MAP_VALUE :
 				 b->src_reg == BPF_PSEUDO_LOAD_CONST ? IR_LD_CONST :
 								       IR_LD_IMM64;
 			i.imm64 = (uint32_t)b->imm | (uint64_t)(uint32_t)b[1].imm << 32;

@@ -128,6 +128,13 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
+	if (prov->attach && p->maps.stop >= 0) {
+		// if (stop) return 0: the session stopped the probes (their release comes later)
+		int32_t t = ir_vreg(ir);
+		emit(ir, LD_MAP_VALUE(t, p->maps.stop));
+		emit(ir, LDX_MEM(BPF_DW, t, t, 0));
+		emit(ir, JMP_IMM(BPF_JNE, t, 0, g.out));
+	}
 	if (prov->gen_prologue)
 		prov->gen_prologue(&g);
 	if (pg->skip_self) {

@@ -42,6 +42,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 		return;
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
+	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
 		DEF(i->dst);
 		return;
@@ -217,6 +218,10 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 	case IR_LD_MAP:
 		fmt_reg(out, i->dst, false);
 		sb_printf(out, " = map[%d]", i->imm);
+		return;
+	case IR_LD_MAP_VALUE:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = &map[%d][0]", i->imm);
 		return;
 	case IR_LD_CONST:
 		fmt_reg(out, i->dst, false);

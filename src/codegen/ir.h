@@ -30,6 +30,7 @@ enum ir_kind {
 	IR_INSN,     /* one eBPF instruction */
 	IR_LD_IMM64, /* dst = imm64 (two instruction slots) */
 	IR_LD_MAP,   /* dst = &map (imm: the plan's map index, patched to an fd) */
+	IR_LD_MAP_VALUE, /* dst = &map's first value (an array's: direct access, no helper) */
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
 };
@@ -116,6 +117,14 @@ static inline struct ir_insn ir_ld_map(int32_t d, int32_t map_id)
 	return i;
 }
 #define LD_MAP(d, id) ir_ld_map(d, id)
+
+static inline struct ir_insn ir_ld_map_value(int32_t d, int32_t map_id)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, map_id);
+	i.kind = IR_LD_MAP_VALUE;
+	return i;
+}
+#define LD_MAP_VALUE(d, id) ir_ld_map_value(d, id)
 
 static inline struct ir_insn ir_ld_const(int32_t d, enum load_const c)
 {

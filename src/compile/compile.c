@@ -72,6 +72,7 @@ static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 	uint32_t size = 8;
 	int rc = 0;
 
+	p->checks_stop = p->maps.stop >= 0; /* gen_program() puts the check in */
 	vec_foreach(&p->progs, pp)
 	{
 		struct prog *pg = *pp;

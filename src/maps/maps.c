@@ -8,7 +8,7 @@
 void maps_init(struct map_set *ms)
 {
 	memset(ms, 0, sizeof(*ms));
-	ms->scratch = ms->ringbuf = ms->lost = -1;
+	ms->scratch = ms->ringbuf = ms->lost = ms->stop = -1;
 }
 
 void maps_free(struct map_set *ms)
@@ -73,6 +73,7 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint
 	ms->ringbuf = maps_add(ms, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes);
 	/* [0]: events the ring buffer could not take; [1 + map]: updates a full map refused */
 	ms->lost = maps_add(ms, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1 + (uint32_t)ms->bpf.len);
+	ms->stop = maps_add(ms, "stop", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 }
 
 const struct stack_map *maps_stack_find(const struct map_set *ms, const struct type *t)

@@ -68,6 +68,7 @@ struct map_set {
 	VEC(struct bpf_map_desc) bpf;
 	VEC(struct stack_map) stacks;
 	int scratch, ringbuf, lost; /* indexes in bpf; -1 before maps_plan() */
+	int stop; /* an array of one u64: non-zero once the session stopped the probes */
 };
 
 void maps_init(struct map_set *ms);

@@ -29,7 +29,7 @@ int plan_bpf_resolve(struct bpf_insn *insns, int n, const int *map_fds, size_t n
 		}
 		if (k + 1 >= n)
 			return -1;
-		if (b->src_reg == BPF_PSEUDO_MAP_FD) {
+		if (b->src_reg == BPF_PSEUDO_MAP_FD || b->src_reg == BPF_PSEUDO_MAP_VALUE) {
 			if (b->imm < 0 || (size_t)b->imm >= nmaps)
 				return -1;
 			b->imm = map_fds[b->imm];

@@ -3,7 +3,8 @@
  * The code in a plan, and how the session finishes it. compile() leaves
  * two things symbolic in each program's instructions:
  *
- *   map references     ld_imm64, src_reg BPF_PSEUDO_MAP_FD, imm: the
+ *   map references     ld_imm64, src_reg BPF_PSEUDO_MAP_FD (or
+ *                      BPF_PSEUDO_MAP_VALUE: its first value), imm: the
  *                      map's index in plan.maps.bpf
  *   load-time values   src_reg BPF_PSEUDO_LOAD_CONST, imm: enum load_const
  *

@@ -105,6 +105,9 @@ struct plan {
 	   program for the instances a group serves (BPFTRACE_MAX_PROBES) */
 	uint32_t nattach;
 	bool uses_debugf; /* debugf(): the session shows the trace pipe */
+	/* every attached program returns at once while maps.stop is set: the
+	   session stops the probes with one write, and releases them later */
+	bool checks_stop;
 };
 
 /* A plan for opts' script (nothing compiled yet); plan_free() releases it. */

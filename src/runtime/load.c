@@ -11,6 +11,7 @@
 
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,9 +203,9 @@ static void *closer_main(void *arg)
  */
 #define CLOSERS 64
 
-void rt_detach_all(struct session *s)
+static void close_all(struct attach_ctx *ac)
 {
-	size_t n = s->attach.list.len, nthreads = MIN(CLOSERS, n / 4);
+	size_t n = ac->list.len, nthreads = MIN(CLOSERS, n / 4);
 	pthread_t tid[CLOSERS];
 	struct closer work[CLOSERS];
 	size_t started = 0, done = 0;
@@ -214,21 +215,71 @@ void rt_detach_all(struct session *s)
 
 	for (size_t t = 0; t < nthreads; t++) {
 		size_t end = n * (t + 1) / nthreads;
-		work[t] = (struct closer){ s->attach.list.data + done, end - done };
+		work[t] = (struct closer){ ac->list.data + done, end - done };
 		if (pthread_create(&tid[t], NULL, closer_main, &work[t]) != 0)
 			break;
 		done = end;
 		started++;
 	}
-	close_attachments(s->attach.list.data + done, n - done);
+	close_attachments(ac->list.data + done, n - done);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	ac->list.len = 0;
+}
+
+/*
+ * Stop the probes: with programs that check the stop flag, one write to
+ * it (their release, which waits for the kernel's grace periods, comes
+ * with the rest in rt_release_all()); else release them now.
+ */
+void rt_detach_all(struct session *s)
+{
+	uint32_t zero = 0;
+	uint64_t one = 1;
+
+	if (s->plan.checks_stop &&
+	    bpf_map_update_elem(live_fd(&s->maps, s->plan.maps.stop), &zero, &one, BPF_ANY) == 0)
+		return;
+	close_all(&s->attach);
+}
+
+/*
+ * The last references to the probes go to a child process that releases
+ * them and exits: the kernel's release of a tracepoint or uprobe
+ * attachment waits for RCU grace periods (tens of milliseconds each), and
+ * the user's prompt need not. The child closes its standard streams at
+ * once (a pipeline does not wait for it) and takes no signal from the
+ * terminal (they stay blocked); killed anyway, it releases all the same,
+ * as the kernel closes a dead process's descriptors. Without a child (fork
+ * failed), the session releases them itself.
+ */
+static bool hand_over_release(struct session *s)
+{
+	pid_t pid;
+
+	if (!s->attach.list.len || getenv("LANTERN_RELEASE_INLINE"))
+		return false;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		for (int fd = 0; fd <= 2; fd++)
+			dup2(null, fd);
+		setsid(); /* out of the terminal's process group */
+		close_all(&s->attach);
+		_exit(0);
+	}
+	/* its copies hold the attachments: closing these does not wait */
+	close_attachments(s->attach.list.data, s->attach.list.len);
 	s->attach.list.len = 0;
+	return true;
 }
 
 void rt_release_all(struct session *s)
 {
-	rt_detach_all(s);
+	if (!hand_over_release(s))
+		close_all(&s->attach);
 	attach_watches_release(&s->attach);
 	vec_free(&s->attach.list);
 	for (size_t i = 0; s->prog_fds && i < s->plan.progs.len; i++)
