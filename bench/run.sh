@@ -23,7 +23,7 @@ case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 export LANTERN=${LANTERN:-$BUILD/lantern}
 export BPFTRACE=${BPFTRACE:-bpftrace}
 export REPS=${REPS:-5}
-BENCHES=${BENCHES:-"b1 b2 b3 b6 b7 b8 b9 b10 b11 b13 b14"}
+BENCHES=${BENCHES:-"b1 b2 b3 b6 b7 b8 b9 b10 b11 b13 b14 b16"}
 export RESULTS=${RESULTS:-$here/results}
 
 die() { echo "bench: $*" >&2; exit 1; }
