@@ -38,7 +38,7 @@ for f in $(find src -mindepth 2 -name '*.[ch]' | sort); do
 			fail=1
 			;;
 		esac
-	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 done
 
 for f in $(find src -name '*.c' | sort); do
@@ -48,13 +48,54 @@ for f in $(find src -name '*.c' | sort); do
 	fi
 done
 
+# funcs FILE: every function body past 150 lines, whatever the brace style:
+# top-level braces counted outside comments, strings and characters; a
+# block whose head has '=' or starts struct/union/enum is data, not code.
+funcs()
+{
+	awk -v f="$1" '
+	{
+		line = $0; out = ""
+		for (i = 1; i <= length(line); i++) {
+			ch = substr(line, i, 1); two = substr(line, i, 2)
+			if (incomment) { if (two == "*/") { incomment = 0; i++ } continue }
+			if (two == "/*") { incomment = 1; i++; continue }
+			if (two == "//") break
+			if (ch == "\"" || ch == "\047") {
+				q = ch
+				for (i++; i <= length(line) && substr(line, i, 1) != q; i++)
+					if (substr(line, i, 1) == "\\") i++
+				continue
+			}
+			out = out ch
+		}
+		for (i = 1; i <= length(out); i++) {
+			ch = substr(out, i, 1)
+			if (ch == "{") {
+				if (depth == 0) {
+					start = NR
+					data = (head substr(out, 1, i - 1)) ~ /=[[:space:]]*$|^[[:space:]]*(static[[:space:]]+|const[[:space:]]+|typedef[[:space:]]+)*(struct|union|enum)([[:space:]]|$)/
+				}
+				depth++
+			} else if (ch == "}" && depth > 0) {
+				if (--depth == 0 && !data && NR - start > 150) {
+					print "FAIL layers: " f ":" start ": a function of " NR - start " lines (at most 150)"
+					bad = 1
+				}
+			}
+		}
+		if (depth == 0) head = (out ~ /;[[:space:]]*$|^[[:space:]]*#/ || out ~ /^[[:space:]]*$/) ? "" : head out " "
+	}
+	END { exit bad }' "$1"
+}
+
 for f in $(find src -name '*.[ch]' | sort); do
 	n=$(wc -l < "$f")
 	if [ "$n" -gt 800 ]; then
 		echo "FAIL layers: $f has $n lines (at most 800: split it by topic)"
 		fail=1
 	fi
-	awk -v f="$f" '/^\{/ { start = NR } /^\}/ { if (start && NR - start > 150) { print "FAIL layers: " f ":" start ": a function of " NR - start " lines (at most 150)"; bad = 1 } start = 0 } END { exit bad }' "$f" || fail=1
+	funcs "$f" || fail=1
 done
 
 if [ $fail = 0 ]; then

@@ -11,17 +11,21 @@
 #    libmicrohttpd (their shared objects, and the static archives that are
 #    linked in);
 # 3. the executable's dynamic symbol table defines only copies of library
-#    data (stdout, optarg, ...: versioned), nothing of lantern's own.
+#    data (stdout, optarg, ...: versioned), nothing of lantern's own;
+# 4. the layering, at link level: what FOLDER's objects use of lantern's
+#    own is defined in FOLDER or in a folder its row may include.
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
 doc=src/README.md
 fail=0
 
-declare -A prefixes
-while IFS='|' read -r _ folder _ pfx _; do
+declare -A prefixes allowed
+while IFS='|' read -r _ folder deps pfx _; do
 	folder=$(echo "$folder" | tr -d ' `')
-	[ -n "$folder" ] && prefixes[$folder]=$(echo "$pfx" | tr -d '`')
+	[ -n "$folder" ] || continue
+	prefixes[$folder]=$(echo "$pfx" | tr -d '`')
+	allowed[$folder]=" $folder $(echo "$deps" | tr -d '`') "
 done < <(sed -n '/<!-- layers -->/,/<!-- \/layers -->/p' "$doc" | grep '^| `')
 if [ ${#prefixes[@]} -lt 5 ]; then
 	echo "FAIL symbols: no prefix column in the layer table of $doc"
@@ -73,12 +77,30 @@ if [ "$(wc -l < "$theirs")" -lt 1000 ]; then
 	echo "FAIL symbols: could not read the libraries' symbols ($libfiles)"
 	exit 1
 fi
+for name in $(cut -d' ' -f1 "$ours" | sort -u | comm -12 - "$theirs"); do
+	echo "FAIL symbols: $(grep "^$name " "$ours" | cut -d' ' -f2) defines '$name', which a library lantern links or opens defines too"
+	fail=1
+done
+
+# 4: each undefined symbol of a folder's object, where lantern defines it
+declare -A home
 while read -r name o; do
-	if grep -qxF "$name" "$theirs"; then
-		echo "FAIL symbols: $o defines '$name', which a library lantern links or opens defines too"
-		fail=1
-	fi
+	home[$name]=$(echo "${o#"$build"/src/}" | cut -d/ -f1)
 done < "$ours"
+for o in $objs; do
+	folder=$(echo "${o#"$build"/src/}" | cut -d/ -f1)
+	for name in $(nm -u "$o" | awk '{print $2}'); do
+		h=${home[$name]:-}
+		[ -z "$h" ] && continue
+		case "${allowed[$folder]:-}" in
+		*" $h "*) ;;
+		*)
+			echo "FAIL symbols: $o uses $name of src/$h, but $folder may not use $h ($doc)"
+			fail=1
+			;;
+		esac
+	done
+done
 
 if [ -x "$build/lantern" ]; then
 	for name in $(nm -D --defined-only "$build/lantern" | awk '$3 !~ /@/ {print $3}'); do
@@ -87,5 +109,5 @@ if [ -x "$build/lantern" ]; then
 	done
 fi
 
-[ $fail = 0 ] && echo "symbols: $(wc -l < "$ours") globals, each with its folder's prefix, none a library's"
+[ $fail = 0 ] && echo "symbols: $(wc -l < "$ours") globals, each with its folder's prefix, none a library's, used only by the layers above"
 exit $fail

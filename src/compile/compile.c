@@ -5,7 +5,7 @@
 #include "codegen/regalloc.h"
 #include "codegen/scratch.h"
 #include "parse/parser.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "sema/sema.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * The timer starts once BEGIN has run, so its first tick comes one full
  * period after BEGIN.
  */
-#include "probes/provider.h"
+#include "probes/probes.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

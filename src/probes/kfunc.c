@@ -11,7 +11,7 @@
  * kretfunc, the return value). Kernels that do not run such programs
  * refuse them when they load; the error says so and what works instead.
  */
-#include "probes/provider.h"
+#include "probes/probes.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>

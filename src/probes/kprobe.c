@@ -12,7 +12,7 @@
  */
 #include "base/strbuf.h"
 #include "base/util.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "sys/perf.h"
 #include "sys/tracefs.h"
 

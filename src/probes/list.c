@@ -2,7 +2,7 @@
 /* `lantern -l`: each provider lists its own probes (its list hook). */
 #include "probes/list.h"
 #include "base/util.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "sys/tracefs.h"
 
 #include <ctype.h>

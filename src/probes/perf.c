@@ -11,7 +11,7 @@
  * counters are often missing (virtual machines): that is found when the
  * script is checked, and said plainly, before anything is loaded.
  */
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "base/util.h"
 #include "sys/perf.h"
 

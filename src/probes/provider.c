@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The provider table, and what several providers share. */
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "sys/arch.h"
 #include "sys/perf.h"
 

@@ -7,7 +7,7 @@
  * tracepoints by event name alone).
  */
 #include "base/util.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "sys/arch.h"
 #include "sys/tracefs.h"
 

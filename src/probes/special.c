@@ -4,7 +4,7 @@
  * end, with BPF_PROG_TEST_RUN on a raw tracepoint program. They run in
  * lantern's own context (pid, comm are lantern's), as in bpftrace.
  */
-#include "probes/provider.h"
+#include "probes/probes.h"
 
 static int expand_special(struct plan *p, const struct provider *prov, struct probe *pr,
 			  struct attach_point *ap)

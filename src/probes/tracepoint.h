@@ -3,7 +3,7 @@
 #ifndef LANTERN_PROBES_TRACEPOINT_H
 #define LANTERN_PROBES_TRACEPOINT_H
 
-#include "probes/provider.h"
+#include "probes/probes.h"
 
 struct tp_format;
 

@@ -3,7 +3,7 @@
 #ifndef LANTERN_PROBES_UPROBE_H
 #define LANTERN_PROBES_UPROBE_H
 
-#include "probes/provider.h"
+#include "probes/probes.h"
 
 /* A probed instruction of a file (probe_inst.data). */
 struct uprobe_inst {

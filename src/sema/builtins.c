@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The builtin variables and functions: one table entry each, with the hook
- * that types it (here) and the one that generates its code (codegen/).
+ * The builtin variables and functions: their tables (the rows of
+ * ast/builtin.def: names, arities, check hooks) and the checks that type
+ * them; codegen/gen_call.c makes their code.
  */
-#include "codegen/gen.h"
 #include "maps/buckets.h"
 #include "sema/check.h"
 #include "sym/symbols.h"
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct type *check_cpid(struct check *c, struct expr *e)
+static struct type *sema_check_cpid(struct check *c, struct expr *e)
 {
 	if (!c->p->opts->cmd) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT, "cpid needs a child command");
@@ -33,7 +33,7 @@ struct type *sema_check_not_here(struct check *c, struct expr *e)
  * args, arg0.., retval, func: what they are depends on the probe type, and
  * its provider types them. Where it has none, say where they work.
  */
-static struct type *check_provider_builtin(struct check *c, struct expr *e)
+static struct type *sema_check_provider_builtin(struct check *c, struct expr *e)
 {
 	const struct provider *prov = c->inst->prov;
 	struct type *t = prov->builtin_type ? prov->builtin_type(c, e) : NULL;
@@ -62,7 +62,7 @@ static struct type *check_provider_builtin(struct check *c, struct expr *e)
 }
 
 /* curtask: a struct task_struct * where the kernel has BTF, else an integer */
-static struct type *check_curtask(struct check *c, struct expr *e)
+static struct type *sema_check_curtask(struct check *c, struct expr *e)
 {
 	struct type *t = type_env_lookup(&c->p->types, "struct", "task_struct");
 
@@ -70,36 +70,10 @@ static struct type *check_curtask(struct check *c, struct expr *e)
 }
 
 /* kstack, ustack: the whole stack, printed as bpftrace does */
-static struct type *check_stack_builtin(struct check *c, struct expr *e)
+static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 {
 	return type_stack(&c->p->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
 }
-
-const struct builtin_def sema_builtin_defs[BI_COUNT_] = {
-	[BI_PID] = { "pid", BI_PID, &ty_u64, NULL },
-	[BI_TID] = { "tid", BI_TID, &ty_u64, NULL },
-	[BI_UID] = { "uid", BI_UID, &ty_u64, NULL },
-	[BI_GID] = { "gid", BI_GID, &ty_u64, NULL },
-	[BI_NSECS] = { "nsecs", BI_NSECS, &ty_u64, NULL },
-	[BI_ELAPSED] = { "elapsed", BI_ELAPSED, &ty_u64, NULL },
-	[BI_CPU] = { "cpu", BI_CPU, &ty_u64, NULL },
-	[BI_COMM] = { "comm", BI_COMM, &ty_comm, NULL },
-	[BI_PROBE] = { "probe", BI_PROBE, &ty_probe, NULL },
-	[BI_RAND] = { "rand", BI_RAND, &ty_u64, NULL },
-	[BI_CGROUP] = { "cgroup", BI_CGROUP, &ty_u64, NULL },
-	[BI_ARGS] = { "args", BI_ARGS, NULL, check_provider_builtin },
-	[BI_CPID] = { "cpid", BI_CPID, NULL, check_cpid },
-	[BI_NUMAID] = { "numaid", BI_NUMAID, &ty_u64, NULL },
-	[BI_JIFFIES] = { "jiffies", BI_JIFFIES, &ty_u64, NULL },
-	[BI_CURTASK] = { "curtask", BI_CURTASK, NULL, check_curtask },
-	[BI_RETVAL] = { "retval", BI_RETVAL, NULL, check_provider_builtin },
-	[BI_FUNC] = { "func", BI_FUNC, NULL, check_provider_builtin },
-	[BI_ARGN] = { "arg", BI_ARGN, NULL, check_provider_builtin },
-	[BI_SARGN] = { "sarg", BI_SARGN, NULL, sema_check_sarg },
-	[BI_KSTACK] = { "kstack", BI_KSTACK, NULL, check_stack_builtin },
-	[BI_USTACK] = { "ustack", BI_USTACK, NULL, check_stack_builtin },
-	[BI_USERNAME] = { "username", BI_USERNAME, NULL, sema_check_username },
-};
 
 const struct builtin_def *sema_builtin_lookup(const char *name)
 {
@@ -119,7 +93,7 @@ const struct builtin_def *sema_builtin_lookup(const char *name)
 }
 
 /* str(ptr [, len]) */
-static struct type *check_str(struct check *c, struct expr *e)
+static struct type *sema_check_str(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	int64_t len = c->p->strlen;
@@ -158,14 +132,14 @@ static struct type *check_str(struct check *c, struct expr *e)
 	return type_str(&c->p->arena, len);
 }
 
-static struct type *check_exit(struct check *c, struct expr *e)
+static struct type *sema_check_exit(struct check *c, struct expr *e)
 {
 	if (e->u.call.args.n)
 		sema_check_int(c, e->u.call.args.v[0], "exit()");
 	return &ty_void;
 }
 
-static struct type *check_agg(struct check *c, struct expr *e)
+static struct type *sema_check_agg(struct check *c, struct expr *e)
 {
 	const struct func_def *fd = &sema_func_defs[e->id];
 	bool is_signed = true;
@@ -198,7 +172,7 @@ static struct type *check_agg(struct check *c, struct expr *e)
 }
 
 /* delete(@m[k]), clear(@m), zero(@m), print(@m [, top [, div]]) */
-static struct type *check_map_arg(struct check *c, struct expr *e)
+static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 {
 	const struct func_def *fd = &sema_func_defs[e->id];
 	struct expr *a = e->u.call.args.v[0];
@@ -240,7 +214,7 @@ static struct type *check_map_arg(struct check *c, struct expr *e)
 	return &ty_void;
 }
 
-static struct type *check_time(struct check *c, struct expr *e)
+static struct type *sema_check_time(struct check *c, struct expr *e)
 {
 	if (e->u.call.args.n && e->u.call.args.v[0]->kind != EXPR_STR)
 		CERR(c, e->u.call.args.v[0]->span, E_ARG_TYPE, "time() expects a format string literal");
@@ -248,7 +222,7 @@ static struct type *check_time(struct check *c, struct expr *e)
 }
 
 /* kstack([perf|bpftrace] [, frames]), ustack(...) */
-static struct type *check_stack_call(struct check *c, struct expr *e)
+static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	uint32_t n = e->u.call.args.n, i = 0;
@@ -283,7 +257,7 @@ static struct type *check_stack_call(struct check *c, struct expr *e)
 }
 
 /* ksym(addr), usym(addr): printed as the function holding addr */
-static struct type *check_sym(struct check *c, struct expr *e)
+static struct type *sema_check_sym(struct check *c, struct expr *e)
 {
 	struct type *t = sema_check_expr(c, e->u.call.args.v[0]);
 
@@ -296,7 +270,7 @@ static struct type *check_sym(struct check *c, struct expr *e)
 }
 
 /* strftime("format", nsecs): a time, printed in user space */
-static struct type *check_strftime(struct check *c, struct expr *e)
+static struct type *sema_check_strftime(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 
@@ -310,7 +284,7 @@ static struct type *check_strftime(struct check *c, struct expr *e)
 }
 
 /* system(fmt, ...): printf's rules, and only with --unsafe */
-static struct type *check_system(struct check *c, struct expr *e)
+static struct type *sema_check_system(struct check *c, struct expr *e)
 {
 	if (!c->p->opts->unsafe) {
 		CERR(c, e->span, E_UNSUPPORTED, "system() runs commands: it needs --unsafe");
@@ -321,7 +295,7 @@ static struct type *check_system(struct check *c, struct expr *e)
 }
 
 /* reg("ip"): a register of the probed task, in probes whose context is its registers */
-static struct type *check_reg(struct check *c, struct expr *e)
+static struct type *sema_check_reg(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 
@@ -346,7 +320,7 @@ static struct type *check_reg(struct check *c, struct expr *e)
  * kaddr("symbol"): a kernel symbol's address, from /proc/kallsyms when
  * compiling. kaddr(str($1)) names it with a parameter: its text, now.
  */
-static struct type *check_kaddr(struct check *c, struct expr *e)
+static struct type *sema_check_kaddr(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 
@@ -372,7 +346,7 @@ static struct type *check_kaddr(struct check *c, struct expr *e)
 }
 
 /* uptr(p), kptr(p): p points into user (kernel) memory, whatever it was typed as */
-static struct type *check_addr_space(struct check *c, struct expr *e)
+static struct type *sema_check_addr_space(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct type *t = sema_check_expr(c, a);
@@ -389,7 +363,7 @@ static struct type *check_addr_space(struct check *c, struct expr *e)
 }
 
 /* join(char **argv [, "delimiter"]) */
-static struct type *check_join(struct check *c, struct expr *e)
+static struct type *sema_check_join(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	struct type *t = sema_check_expr(c, a[0]);
@@ -404,55 +378,6 @@ static struct type *check_join(struct check *c, struct expr *e)
 }
 
 
-#define AGG(n, id, nmin, nmax, kind) { n, id, nmin, nmax, FK_AGG, kind, check_agg, NULL }
-
-const struct func_def sema_func_defs[FN_COUNT_] = {
-	[FN_PRINTF] = { "printf", FN_PRINTF, 1, 64, FK_VOID, 0, sema_check_printf, gen_call_printf },
-	[FN_STR] = { "str", FN_STR, 1, 2, FK_VALUE, 0, check_str, gen_call_str },
-	[FN_EXIT] = { "exit", FN_EXIT, 0, 1, FK_VOID, 0, check_exit, gen_call_exit },
-	[FN_COUNT] = AGG("count", FN_COUNT, 0, 0, TY_COUNT),
-	[FN_SUM] = AGG("sum", FN_SUM, 1, 1, TY_SUM),
-	[FN_MIN] = AGG("min", FN_MIN, 1, 1, TY_MIN),
-	[FN_MAX] = AGG("max", FN_MAX, 1, 1, TY_MAX),
-	[FN_AVG] = AGG("avg", FN_AVG, 1, 1, TY_AVG),
-	[FN_STATS] = AGG("stats", FN_STATS, 1, 1, TY_STATS),
-	[FN_HIST] = AGG("hist", FN_HIST, 1, 1, TY_HIST),
-	[FN_LHIST] = AGG("lhist", FN_LHIST, 4, 4, TY_LHIST),
-	[FN_DELETE] = { "delete", FN_DELETE, 1, 1, FK_VOID, 0, check_map_arg, gen_call_delete },
-	[FN_CLEAR] = { "clear", FN_CLEAR, 1, 1, FK_VOID, 0, check_map_arg, gen_call_map_op },
-	[FN_ZERO] = { "zero", FN_ZERO, 1, 1, FK_VOID, 0, check_map_arg, gen_call_map_op },
-	[FN_PRINT] = { "print", FN_PRINT, 1, 3, FK_VOID, 0, check_map_arg, gen_call_map_op },
-	[FN_TIME] = { "time", FN_TIME, 0, 1, FK_VOID, 0, check_time, gen_call_time },
-	[FN_JOIN] = { "join", FN_JOIN, 1, 2, FK_VOID, 0, check_join, gen_call_join },
-	[FN_KSTACK] = { "kstack", FN_KSTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
-	[FN_USTACK] = { "ustack", FN_USTACK, 0, 2, FK_VALUE, 0, check_stack_call, gen_stack },
-	[FN_KSYM] = { "ksym", FN_KSYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
-	[FN_USYM] = { "usym", FN_USYM, 1, 1, FK_VALUE, 0, check_sym, gen_sym },
-	[FN_STRFTIME] = { "strftime", FN_STRFTIME, 2, 2, FK_VALUE, 0, check_strftime, gen_strftime },
-	[FN_SYSTEM] = { "system", FN_SYSTEM, 1, 64, FK_VOID, 0, check_system, gen_call_printf },
-	[FN_CAT] = { "cat", FN_CAT, 1, 64, FK_VOID, 0, sema_check_printf, gen_call_printf },
-	[FN_REG] = { "reg", FN_REG, 1, 1, FK_VALUE, 0, check_reg, gen_reg },
-	[FN_KADDR] = { "kaddr", FN_KADDR, 1, 1, FK_VALUE, 0, check_kaddr, gen_kaddr },
-	[FN_UPTR] = { "uptr", FN_UPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
-	[FN_KPTR] = { "kptr", FN_KPTR, 1, 1, FK_VALUE, 0, check_addr_space, gen_same },
-	[FN_BUF] = { "buf", FN_BUF, 1, 2, FK_VALUE, 0, sema_check_buf, gen_buf },
-	[FN_BSWAP] = { "bswap", FN_BSWAP, 1, 1, FK_VALUE, 0, sema_check_bswap, gen_bswap },
-	[FN_STRNCMP] = { "strncmp", FN_STRNCMP, 3, 3, FK_VALUE, 0, sema_check_strncmp, gen_strncmp },
-	[FN_STRCONTAINS] = { "strcontains", FN_STRCONTAINS, 2, 2, FK_VALUE, 0, sema_check_strcontains,
-			     gen_strcontains },
-	[FN_STRERROR] = { "strerror", FN_STRERROR, 1, 1, FK_VALUE, 0, sema_check_int_text, gen_int_text },
-	[FN_NTOP] = { "ntop", FN_NTOP, 1, 2, FK_VALUE, 0, sema_check_ntop, gen_ntop },
-	[FN_PTON] = { "pton", FN_PTON, 1, 1, FK_VALUE, 0, sema_check_pton, gen_pton },
-	[FN_MACADDR] = { "macaddr", FN_MACADDR, 1, 1, FK_VALUE, 0, sema_check_macaddr, gen_macaddr },
-	[FN_CGROUP_PATH] = { "cgroup_path", FN_CGROUP_PATH, 1, 2, FK_VALUE, 0, sema_check_int_text,
-			     gen_int_text },
-	[FN_DEBUGF] = { "debugf", FN_DEBUGF, 1, 4, FK_VOID, 0, sema_check_debugf, gen_call_debugf },
-	[FN_SIGNAL] = { "signal", FN_SIGNAL, 1, 1, FK_VOID, 0, sema_check_signal, gen_call_signal },
-	[FN_OVERRIDE] = { "override", FN_OVERRIDE, 1, 1, FK_VOID, 0, sema_check_kprobe_only, NULL },
-	[FN_CGROUPID] = { "cgroupid", FN_CGROUPID, 1, 1, FK_VALUE, 0, sema_check_cgroupid, gen_cgroupid },
-	[FN_PATH] = { "path", FN_PATH, 1, 1, FK_VALUE, 0, sema_check_kprobe_only, NULL },
-};
-
 const struct func_def *sema_func_lookup(const char *name)
 {
 	for (int i = 0; i < FN_COUNT_; i++)
@@ -460,3 +385,21 @@ const struct func_def *sema_func_lookup(const char *name)
 			return &sema_func_defs[i];
 	return NULL;
 }
+
+/* The builtins' rows (ast/builtin.def): names, arities and the checks here */
+const struct builtin_def sema_builtin_defs[BI_COUNT_] = {
+#define VAR(id, name, type, check) [id] = { name, id, type, check },
+#define FUNC(id, name, min_args, max_args, kind, agg, check, gen)
+#include "ast/builtin.def"
+#undef VAR
+#undef FUNC
+};
+
+const struct func_def sema_func_defs[FN_COUNT_] = {
+#define VAR(id, name, type, check)
+#define FUNC(id, name, min_args, max_args, kind, agg, check, gen) \
+	[id] = { name, id, min_args, max_args, kind, agg, check },
+#include "ast/builtin.def"
+#undef VAR
+#undef FUNC
+};

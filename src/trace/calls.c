@@ -12,7 +12,7 @@
  */
 #include "trace/emit.h"
 #include "base/util.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "probes/uprobe.h"
 #include "sym/elf.h"
 #include "sys/arch.h"

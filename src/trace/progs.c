@@ -30,7 +30,7 @@
  */
 #include "trace/emit.h"
 #include "plan/provider.h"
-#include "probes/provider.h"
+#include "probes/probes.h"
 #include "probes/tracepoint.h"
 #include "sys/tracefs.h"
 #include "sys/arch.h"

@@ -5,8 +5,8 @@
  * timer units). The interface the compiler and the session use is
  * plan/provider.h.
  */
-#ifndef LANTERN_PROBES_PROVIDER_H
-#define LANTERN_PROBES_PROVIDER_H
+#ifndef LANTERN_PROBES_PROBES_H
+#define LANTERN_PROBES_PROBES_H
 
 #include <linux/perf_event.h>
 
