@@ -186,22 +186,22 @@ static enum action parse_option(int c, struct options *o, const char **program)
 {
 	switch (c) {
 	case 'e': *program = optarg; break;
-	case 'o': o->output = optarg; break;
-	case 'f': return parse_format(optarg, &o->format) < 0 ? ACT_EXIT_ERR : ACT_RUN;
-	case 'B': return parse_buffering(optarg, &o->buffering) < 0 ? ACT_EXIT_ERR : ACT_RUN;
-	case 'q': o->quiet = true; break;
-	case 'v': o->verbose++; break;
-	case 'd': return parse_dump(optarg, &o->dump) < 0 ? ACT_EXIT_ERR : ACT_RUN;
-	case 'c': o->cmd = optarg; break;
-	case 'p': return parse_pid(optarg, &o->pid) < 0 ? ACT_EXIT_ERR : ACT_RUN;
-	case 'I': push_arg(&o->include_dirs, &o->ninclude_dirs, optarg); break;
-	case 'k': o->helper_check++; break;
-	case OPT_INCLUDE: push_arg(&o->includes, &o->nincludes, optarg); break;
-	case OPT_DRY_RUN: o->dry_run = true; break;
-	case OPT_UNSAFE: o->unsafe = true; break;
-	case OPT_NO_WARNINGS: o->no_warnings = true; break;
-	case OPT_FLAMEGRAPH: o->flamegraph = optarg; break;
-	case OPT_METRICS: o->metrics = optarg; break;
+	case 'o': o->r.output = optarg; break;
+	case 'f': return parse_format(optarg, &o->r.format) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'B': return parse_buffering(optarg, &o->r.buffering) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'q': o->r.quiet = true; break;
+	case 'v': o->r.verbose++; break;
+	case 'd': return parse_dump(optarg, &o->c.dump) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'c': o->r.cmd = optarg; break;
+	case 'p': return parse_pid(optarg, &o->r.pid) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'I': push_arg(&o->c.include_dirs, &o->c.ninclude_dirs, optarg); break;
+	case 'k': o->c.helper_check++; break;
+	case OPT_INCLUDE: push_arg(&o->c.includes, &o->c.nincludes, optarg); break;
+	case OPT_DRY_RUN: o->r.dry_run = true; break;
+	case OPT_UNSAFE: o->c.unsafe = true; break;
+	case OPT_NO_WARNINGS: o->c.no_warnings = true; break;
+	case OPT_FLAMEGRAPH: o->r.flamegraph = optarg; break;
+	case OPT_METRICS: o->r.metrics = optarg; break;
 	case OPT_INFO: return ACT_INFO;
 	case OPT_USDT_FILE_ACTIVATION: break; /* what lantern always does: the kernel raises the semaphores */
 	case 'l': return ACT_LIST;
@@ -230,7 +230,7 @@ static char *script_text(struct options *o, const char *program, int argc, char 
 		usage(stderr);
 		return NULL;
 	}
-	o->script_name = argv[optind];
+	o->c.script_name = argv[optind];
 	text = util_read_file(argv[optind], NULL);
 	if (!text) {
 		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", argv[optind],
@@ -238,7 +238,7 @@ static char *script_text(struct options *o, const char *program, int argc, char 
 		return NULL;
 	}
 	if (!strcmp(argv[optind], "-"))
-		o->script_name = "stdin";
+		o->c.script_name = "stdin";
 	optind++;
 	return text;
 }
@@ -256,26 +256,32 @@ static int run(struct options *o, const char *program, enum action act, int argc
 			fputs("ERROR: -l takes one pattern\n", stderr);
 			return 1;
 		}
-		return prov_list(optind < argc ? argv[optind] : program, o->verbose > 0, o->pid,
+		return prov_list(optind < argc ? argv[optind] : program, o->r.verbose > 0, o->r.pid,
 				   stdout);
 	}
 	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
-	for (int i = 0; i < o->nincludes; i++) {
-		if (strchr(o->includes[i], '/') && access(o->includes[i], R_OK) < 0) {
-			fprintf(stderr, "ERROR: --include '%s': %s\n", o->includes[i], strerror(errno));
+	for (int i = 0; i < o->c.nincludes; i++) {
+		if (strchr(o->c.includes[i], '/') && access(o->c.includes[i], R_OK) < 0) {
+			fprintf(stderr, "ERROR: --include '%s': %s\n", o->c.includes[i], strerror(errno));
 			return 1;
 		}
 	}
 	if (!(text = script_text(o, program, argc, argv)))
 		return 1;
-	o->script = text;
-	o->params = argv + optind;
-	o->nparams = argc - optind;
-	if (o->cmd && o->pid) {
+	o->c.script = text;
+	o->c.params = argv + optind;
+	o->c.nparams = argc - optind;
+	if (o->r.cmd && o->r.pid) {
 		fputs("ERROR: -c and -p cannot be used together\n", stderr);
 		free(text);
 		return 1;
 	}
+	/* what of the command line changes the code */
+	o->c.child = o->r.cmd != NULL;
+	o->c.child_cmd = o->r.cmd;
+	o->c.pid = o->r.pid;
+	o->c.hist_sums = o->r.format == OUTPUT_PROMETHEUS || o->r.metrics;
+	o->r.dump = o->c.dump != 0;
 
 	/* Signals wait for the event loop: teardown always runs. */
 	sigset_t mask;
@@ -333,7 +339,7 @@ int main(int argc, char **argv)
 		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { .script_name = "stdin" };
+	struct options o = { .c.script_name = "stdin" };
 	const char *program = NULL;
 	enum action act = ACT_RUN, a;
 	int c, rc;
@@ -348,15 +354,15 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "e:o:f:B:qvd:c:p:I:khVl", longopts, NULL)) != -1) {
 		a = parse_option(c, &o, &program);
 		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR) {
-			free(o.includes);
-			free(o.include_dirs);
+			free(o.c.includes);
+			free(o.c.include_dirs);
 			return a == ACT_EXIT_ERR;
 		}
 		if (a != ACT_RUN)
 			act = a;
 	}
 	rc = run(&o, program, act, argc, argv);
-	free(o.includes);
-	free(o.include_dirs);
+	free(o.c.includes);
+	free(o.c.include_dirs);
 	return finish(rc);
 }

@@ -334,8 +334,7 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 	if (a->kind == EXPR_POSITIONAL) {
 		/* str($1): the parameter's text, known now */
 		uint32_t n = a->u.num;
-		const struct options *o = g->p->opts;
-		const char *text = n >= 1 && n <= (uint32_t)o->nparams ? o->params[n - 1] : "";
+		const char *text = plan_param(g->p, n) ? plan_param(g->p, n) : "";
 		struct expr lit = { .kind = EXPR_STR, .type = t };
 		lit.u.str = text;
 		lit.u.len = strlen(text);

@@ -417,8 +417,6 @@ static struct val gen_cast(struct gen *g, struct expr *e)
 
 struct val gen_expr(struct gen *g, struct expr *e)
 {
-	const struct options *o = g->p->opts;
-
 	switch (e->kind) {
 	case EXPR_INT:
 		return reg_val(e->type, gen_const(g, (int64_t)e->u.ival));
@@ -430,14 +428,12 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_BUILTIN:
 		return gen_builtin(g, e);
 	case EXPR_POSITIONAL: {
-		uint32_t n = e->u.num;
-		int64_t v = 0;
-		if (n >= 1 && n <= (uint32_t)o->nparams)
-			v = strtoll(o->params[n - 1], NULL, 0);
+		int64_t v;
+		plan_param_int(g->p, e->u.num, &v); /* sema made sure it is a number */
 		return reg_val(e->type, gen_const(g, v));
 	}
 	case EXPR_POSCOUNT:
-		return reg_val(e->type, gen_const(g, o->nparams));
+		return reg_val(e->type, gen_const(g, g->p->opts->nparams));
 	case EXPR_VAR: {
 		struct var_info *v = e->info;
 		if (type_is_scalar(v->type))

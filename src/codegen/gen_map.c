@@ -302,7 +302,7 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 		gen_map_update(g, m, key, val);
 	}
 	emit(g->ir, LABEL(done));
-	if ((k == TY_HIST || k == TY_LHIST) && options_hist_sums(g->p->opts))
+	if ((k == TY_HIST || k == TY_LHIST) && g->p->opts->hist_sums)
 		gen_hist_sum(g, m, key, v);
 }
 

@@ -72,9 +72,7 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 	case STMT_UNROLL: {
 		int64_t n = st->u.unroll.count->kind == EXPR_INT ? (int64_t)st->u.unroll.count->u.ival : 0;
 		if (st->u.unroll.count->kind == EXPR_POSITIONAL) {
-			const struct options *o = g->p->opts;
-			uint32_t k = st->u.unroll.count->u.num;
-			n = k <= (uint32_t)o->nparams ? strtoll(o->params[k - 1], NULL, 0) : 0;
+			plan_param_int(g->p, st->u.unroll.count->u.num, &n);
 		}
 		for (int64_t i = 0; i < n; i++) {
 			g->scratch_top = top;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The compile step: see compile.h. */
 #include "compile/compile.h"
+#include "compile/settings.h"
 #include "codegen/gen.h"
 #include "codegen/regalloc.h"
 #include "codegen/scratch.h"
@@ -101,70 +102,9 @@ static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 	return rc;
 }
 
-/*
- * A number from the environment: LANTERN_<name>, else BPFTRACE_<name>
- * (LANTERN_ wins), else def; what it is and its bounds in the error.
- */
-static int env_number(struct plan *p, const char *name, uint64_t def, uint64_t lo, uint64_t hi,
-		      const char *what, const char *unit, uint64_t *out)
-{
-	char var[64], *end;
-	const char *e;
-	unsigned long long n;
-
-	snprintf(var, sizeof(var), "LANTERN_%s", name);
-	if (!getenv(var))
-		snprintf(var, sizeof(var), "BPFTRACE_%s", name);
-	*out = def;
-	if (!(e = getenv(var)))
-		return 0;
-	errno = 0;
-	n = strtoull(e, &end, 10);
-	if (errno || *end || end == e || *e == '-' || n < lo || n > hi) {
-		diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: %s %llu to %llu %s", var, e, what,
-			   (unsigned long long)lo, (unsigned long long)hi, unit);
-		return -1;
-	}
-	*out = n;
-	return 0;
-}
-
-/*
- * What the environment sets (BPFTRACE_x or LANTERN_x):
- *   STRLEN         bytes of strings from str() and tracepoint string fields,
- *                  the NUL included (64); they live in scratch memory, not on
- *                  the BPF stack: they can be long
- *   MAP_KEYS_MAX   keys a map holds (4096, as bpftrace)
- *   CAT_BYTES_MAX  bytes cat() prints (10240, as bpftrace)
- *   LOG_SIZE       bytes of the verifier's log when a program is refused
- *   MAX_PROBES     probes a script attaches (512, as bpftrace)
- */
-static int read_env(struct plan *p, uint32_t *keys_max, uint64_t *max_probes)
-{
-	uint64_t strlen_, keys, log;
-
-	if (env_number(p, "STRLEN", STRLEN_DEFAULT, 2, STRLEN_MAX, "a string size is", "bytes",
-		       &strlen_) < 0 ||
-	    env_number(p, "MAP_KEYS_MAX", MAP_KEYS_DEFAULT, 1, MAP_KEYS_LIMIT, "a map holds", "keys",
-		       &keys) < 0 ||
-	    env_number(p, "CAT_BYTES_MAX", 10240, 0, UINT32_MAX, "cat() prints", "bytes",
-		       &p->cat_bytes_max) < 0 ||
-	    env_number(p, "LOG_SIZE", 4u << 20, 1024, (1u << 30) - 1, "the verifier's log holds",
-		       "bytes", &log) < 0 ||
-	    env_number(p, "MAX_PROBES", 512, 1, UINT32_MAX, "a script attaches", "probes",
-		       max_probes) < 0)
-		return -1;
-	p->strlen = (uint32_t)strlen_;
-	*keys_max = (uint32_t)keys;
-	p->log_size = (uint32_t)log;
-	return 0;
-}
-
-int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
+int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
-	uint32_t keys_max;
-	uint64_t max_probes;
 
 	plan_init(p, opts);
 	p->diag.no_warnings = opts->no_warnings;
@@ -173,11 +113,13 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 		vec_push(&p->types.includes, opts->includes[i]);
 	for (int i = 0; i < opts->ninclude_dirs; i++)
 		vec_push(&p->types.include_dirs, opts->include_dirs[i]);
-	if (read_env(p, &keys_max, &max_probes) < 0)
-		return -1;
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
 	if (!p->ast)
 		return -1;
+	/* no config block yet: the environment's and the defaults */
+	if (compile_settings(p, NULL, 0) < 0)
+		return -1;
+	p->strlen = (uint32_t)p->settings.v[SET_MAX_STRLEN];
 	if (dump && (d & DUMP_AST))
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
@@ -185,6 +127,7 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 	if (sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0)
 		return -1;
 	compile_plan_programs(p);
+	uint64_t max_probes = p->settings.v[SET_MAX_PROBES];
 	if (p->nattach > max_probes) {
 		diag_error(&p->diag, SPAN_NONE, E_TOO_MANY_PROBES,
 			   "Can't attach to %u probes because it exceeds the current limit of "
@@ -201,6 +144,6 @@ int compile(struct plan *p, const struct options *opts, struct strbuf *dump)
 		sema_dump_types(p, dump);
 	if (d && !(d & (DUMP_IR | DUMP_BPF)))
 		return 0;
-	maps_plan(&p->maps, &p->arena, ringbuf_bytes(p), keys_max);
+	maps_plan(&p->maps, &p->arena, ringbuf_bytes(p), (uint32_t)p->settings.v[SET_MAX_MAP_KEYS]);
 	return generate(p, !d || (d & DUMP_BPF), dump);
 }

@@ -22,7 +22,7 @@
  * each asked-for stage to dump (-d ast, types, ir, bpf) as it is done.
  * 0, or -1 with the errors in p->diag.
  */
-int compile(struct plan *p, const struct options *opts, struct strbuf *dump);
+int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump);
 
 /* Programs for the instances of every probe (programs.c). */
 void compile_plan_programs(struct plan *p);

@@ -8,6 +8,7 @@
 #define LANTERN_PLAN_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Stages that -d can dump. */
@@ -33,36 +34,66 @@ enum output_buffering {
 	BUFFER_FULL, /* when the buffer is full, and at exit */
 };
 
-struct options {
+/*
+ * What compile() needs: the script, its parameters, and what changes the
+ * code. The session does not read it, and the compiler reads nothing else
+ * of the command line. A script's settings (BPFTRACE_STRLEN, ...) are
+ * resolved from it, the environment and the script (compile/settings.c).
+ */
+struct compile_opts {
 	const char *script_name; /* "stdin" for -e */
 	char *script;		 /* the text */
-	char **params;		 /* positional parameters $1.. */
+	char **params;		 /* positional parameters $1..: plan_param() */
 	int nparams;
+	unsigned dump;		 /* -d: enum dump_stage bits */
+	bool unsafe;		 /* --unsafe: system() may run commands */
+	bool no_warnings;	 /* --no-warnings */
+	int helper_check;	 /* -k: warn when a helper fails (1), -kk: probe reads too (2) */
+	bool child;		 /* a command runs (-c): cpid is its pid */
+	const char *child_cmd;	 /* -c's text, or lantern trace's program; NULL without */
+	pid_t pid;		 /* -p: probes on that process only */
+	bool hist_sums;		 /* hist() and lhist() keep their values' sum (Prometheus' _sum) */
+	const char **include_dirs; /* -I DIR...: where #include <x.h> looks first */
+	int ninclude_dirs;
+	const char **includes; /* --include FILE...: as #include lines before the script's */
+	int nincludes;
+};
+
+/* What the session needs: where the output goes and how, what runs beside the probes. */
+struct run_opts {
 	const char *output;	   /* -o */
 	enum output_format format; /* -f */
 	bool quiet;		   /* -q */
 	int verbose;		   /* -v */
-	unsigned dump;		   /* -d: enum dump_stage bits */
 	bool dry_run;		   /* --dry-run: compile and load, attach nothing */
-	bool unsafe;		   /* --unsafe: system() may run commands */
+	bool dump;		   /* -d: compile() dumps, nothing runs */
 	const char *cmd;	   /* -c */
 	char **cmd_argv;	   /* lantern trace CMD ARGS...: run as given, not split */
 	pid_t pid;		   /* -p */
 	const char *flamegraph;	   /* --flamegraph FILE.svg: the stack maps as an SVG at exit */
 	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
 	enum output_buffering buffering; /* -B */
-	bool no_warnings;		 /* --no-warnings */
-	int helper_check; /* -k: warn when a helper fails (1), -kk: probe reads too (2) */
-	const char **include_dirs;	 /* -I DIR...: where #include <x.h> looks first */
-	int ninclude_dirs;
-	const char **includes; /* --include FILE...: as #include lines before the script's */
-	int nincludes;
 };
 
-/* Do hist() and lhist() keep the sum of their values (Prometheus's _sum)? */
-static inline bool options_hist_sums(const struct options *o)
-{
-	return o->format == OUTPUT_PROMETHEUS || o->metrics;
-}
+/* A script's settings (compile/settings.c resolves them) */
+enum setting_id {
+	SET_MAX_STRLEN,	   /* bytes of a string from str() and string fields, NUL included */
+	SET_MAX_MAP_KEYS,  /* keys a map holds */
+	SET_MAX_CAT_BYTES, /* bytes cat() prints */
+	SET_LOG_SIZE,	   /* bytes of the verifier's log read when a program is refused */
+	SET_MAX_PROBES,	   /* probes a script may attach */
+	SET_COUNT_
+};
+enum setting_from { SETTING_DEFAULT, SETTING_SCRIPT, SETTING_ENV };
+struct settings {
+	uint64_t v[SET_COUNT_];
+	uint8_t from[SET_COUNT_]; /* enum setting_from: where each came from */
+};
+
+/* The command line: what the compiler needs, what the session needs. */
+struct options {
+	struct compile_opts c;
+	struct run_opts r;
+};
 
 #endif

@@ -2,10 +2,11 @@
 #include "plan/plan.h"
 #include "plan/provider.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void plan_init(struct plan *p, const struct options *opts)
+void plan_init(struct plan *p, const struct compile_opts *opts)
 {
 	memset(p, 0, sizeof(*p));
 	p->opts = opts;
@@ -13,6 +14,26 @@ void plan_init(struct plan *p, const struct options *opts)
 	diag_init(&p->diag, &p->src);
 	maps_init(&p->maps);
 	type_env_init(&p->types, &p->arena);
+}
+
+const char *plan_param(const struct plan *p, uint32_t n)
+{
+	return n >= 1 && n <= (uint32_t)p->opts->nparams ? p->opts->params[n - 1] : NULL;
+}
+
+bool plan_param_int(const struct plan *p, uint32_t n, int64_t *v)
+{
+	const char *text = plan_param(p, n);
+	char *end;
+
+	*v = 0;
+	if (!text)
+		return true;
+	if (!*text)
+		return false;
+	errno = 0;
+	*v = strtoll(text, &end, 0);
+	return !*end && !errno;
 }
 
 void plan_free(struct plan *p)

@@ -86,15 +86,14 @@ struct prog {
 };
 
 struct plan {
-	const struct options *opts;
+	const struct compile_opts *opts;
 	struct arena arena;
 	struct source src;
 	struct diag diag;
 	struct program *ast;
 	struct type_env types; /* the script's C definitions, the kernel's BTF */
-	uint32_t strlen;       /* bytes of a string from str() (BPFTRACE_STRLEN), NUL included */
-	uint64_t cat_bytes_max; /* bytes cat() prints at most (BPFTRACE_CAT_BYTES_MAX) */
-	uint32_t log_size;	/* bytes of the verifier's log (BPFTRACE_LOG_SIZE) */
+	struct settings settings; /* the string size, map keys, ... (compile/settings.h) */
+	uint32_t strlen;	  /* settings' max_strlen, for short */
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;
 	VEC(struct prog *) progs;
@@ -111,10 +110,22 @@ struct plan {
 };
 
 /* A plan for opts' script (nothing compiled yet); plan_free() releases it. */
-void plan_init(struct plan *p, const struct options *opts);
+void plan_init(struct plan *p, const struct compile_opts *opts);
 void plan_free(struct plan *p);
 /* Run fn(ptr) when the plan is freed (for objects outside the arena). */
 void plan_defer_free(struct plan *p, void (*fn)(void *), void *ptr);
+
+/*
+ * Positional parameter $n (1..): its text, NULL when not given. The one
+ * place they are looked up; what a missing one means is the caller's (an
+ * error in an attach point, "" in str($n), 0 as a number).
+ */
+const char *plan_param(const struct plan *p, uint32_t n);
+/*
+ * $n as a number: true with *v (0 when not given), false when its text is
+ * not an integer (decimal, 0x hex or 0 octal, as C).
+ */
+bool plan_param_int(const struct plan *p, uint32_t n, int64_t *v);
 
 /* Add an instance of probe pr for attach point ap; name is copied. */
 struct probe_inst *plan_add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,

@@ -117,7 +117,7 @@ static int parse_addr(struct plan *p, const struct provider *prov, struct attach
 }
 
 /* The program of the -p process or the -c command (out: PATH_MAX bytes). */
-static bool target_program(const struct options *o, char *out)
+static bool target_program(const struct compile_opts *o, char *out)
 {
 	char exe[64], word[PATH_MAX];
 
@@ -125,7 +125,7 @@ static bool target_program(const struct options *o, char *out)
 		snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)o->pid);
 		return realpath(exe, out) != NULL;
 	}
-	snprintf(word, sizeof(word), "%s", o->cmd_argv ? o->cmd_argv[0] : o->cmd ? o->cmd : "");
+	snprintf(word, sizeof(word), "%s", o->child_cmd ? o->child_cmd : "");
 	word[strcspn(word, " \t")] = 0;
 	if (strchr(word, '/'))
 		return realpath(word, out) != NULL;
@@ -151,7 +151,7 @@ static int expand_func(struct plan *p, const struct provider *prov, struct attac
 			   ARCH_MAX_ARGS - 1);
 		return -1;
 	}
-	if (!p->opts->pid && !p->opts->cmd && !p->opts->cmd_argv) {
+	if (!p->opts->pid && !p->opts->child) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "%s:FUNCTION+argN needs -p PID or -c CMD: FUNCTION is that program's",
 			   prov->name);
@@ -186,8 +186,8 @@ static int expand_func(struct plan *p, const struct provider *prov, struct attac
 static int watchpoint_expand(struct plan *p, const struct provider *prov, struct probe *pr,
 			     struct attach_point *ap)
 {
-	const struct options *o = p->opts;
-	bool user = o->pid > 0 || o->cmd || o->cmd_argv;
+	const struct compile_opts *o = p->opts;
+	bool user = o->pid > 0 || o->child;
 	struct watch_inst *wi = ARENA_NEW(&p->arena, struct watch_inst);
 	uint64_t addr = 0, len;
 	char name[PATH_MAX + 256], *end;

@@ -83,21 +83,21 @@ char **rt_child_split(const char *cmd, char *err, size_t errlen)
 
 int rt_child_spawn(struct session *s)
 {
-	char **argv = s->opts->cmd_argv, **words = NULL;
+	char **argv = s->opts->r.cmd_argv, **words = NULL;
 	char *file, err[64];
 	int pipefd[2];
 	pid_t pid;
 
 	if (!argv) {
-		if (!(words = rt_child_split(s->opts->cmd, err, sizeof(err)))) {
-			fprintf(stderr, "ERROR: -c '%s': %s\n", s->opts->cmd, err);
+		if (!(words = rt_child_split(s->opts->r.cmd, err, sizeof(err)))) {
+			fprintf(stderr, "ERROR: -c '%s': %s\n", s->opts->r.cmd, err);
 			return -1;
 		}
 		argv = words;
 	}
 	file = resolve(argv[0]);
 	if (!file) {
-		if (s->opts->cmd)
+		if (s->opts->r.cmd)
 			fprintf(stderr,
 				"ERROR: Failed to fork child: path '%s' does not exist or is not "
 				"executable (%s)\n",

@@ -21,12 +21,12 @@
 static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns)
 {
 	struct diag *dg = &s->plan.diag;
-	size_t logsz = s->plan.log_size ? s->plan.log_size : 4u << 20; /* BPFTRACE_LOG_SIZE */
+	size_t logsz = s->plan.settings.v[SET_LOG_SIZE] ? s->plan.settings.v[SET_LOG_SIZE] : 4u << 20;
 	char name[16], *log;
 	int *fd = &s->prog_fds[pg->index];
 
 	sys_bpf_obj_name(name, sizeof(name), pg->name);
-	if (s->opts->verbose > 1 || getenv("LANTERN_VERIFIER_STATS")) {
+	if (s->opts->r.verbose > 1 || getenv("LANTERN_VERIFIER_STATS")) {
 		/* -vv: the verifier's statistics (BPF_LOG_STATS), and the load's wall time */
 		char stats[1024] = "";
 		uint64_t t0 = util_now_ns();
@@ -93,7 +93,7 @@ int rt_load_all(struct session *s)
 	s->prog_fds = util_xmalloc(sizeof(int) * (p->progs.len + 1));
 	for (size_t i = 0; i < p->progs.len; i++)
 		s->prog_fds[i] = -1;
-	if (maps_create(&s->maps, &p->maps, &p->diag, s->opts->verbose) < 0)
+	if (maps_create(&s->maps, &p->maps, &p->diag, s->opts->r.verbose) < 0)
 		return -1;
 	vec_foreach(&p->progs, pp)
 	{
@@ -112,7 +112,7 @@ int rt_load_all(struct session *s)
 		free(insns);
 		if (rc < 0)
 			return -1;
-		if (s->opts->verbose)
+		if (s->opts->r.verbose)
 			fprintf(stderr,
 				"lantern: %s: %u instructions, %u bytes of scratch, %zu attach "
 				"point%s\n",

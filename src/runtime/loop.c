@@ -43,7 +43,7 @@ static bool consume(struct loop *l, struct ringbuf *rb)
 	l->deadline = util_now_ns() + CONSUME_MS * 1000000ull;
 	l->budget_spent = false;
 	sys_ringbuf_consume(rb);
-	if (l->s->opts->buffering != BUFFER_FULL)
+	if (l->s->opts->r.buffering != BUFFER_FULL)
 		rt_out_flush(l->s);
 	return l->budget_spent;
 }
@@ -73,7 +73,7 @@ static void dump_now(struct loop *l)
  */
 static void remember_mappings(struct session *s, uint64_t *last)
 {
-	pid_t pid = s->cpid && !s->child_exited ? s->cpid : s->opts->pid;
+	pid_t pid = s->cpid && !s->child_exited ? s->cpid : s->opts->r.pid;
 	bool user = false;
 
 	vec_foreach(&s->plan.maps.stacks, sm)
@@ -210,11 +210,11 @@ int rt_loop(struct session *s)
 		epoll_ctl(efd, EPOLL_CTL_ADD, pipe.fd, &ev);
 	}
 	/* -p: the run ends when that process does (as bpftrace) */
-	if (s->opts->pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->pid, 0)) >= 0) {
+	if (s->opts->r.pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->r.pid, 0)) >= 0) {
 		ev.data.u32 = 2;
 		epoll_ctl(efd, EPOLL_CTL_ADD, pidfd, &ev);
-	} else if (s->opts->pid && errno == ESRCH) {
-		fprintf(stderr, "lantern: process %d exited\n", (int)s->opts->pid);
+	} else if (s->opts->r.pid && errno == ESRCH) {
+		fprintf(stderr, "lantern: process %d exited\n", (int)s->opts->r.pid);
 		s->done = true; /* it ended while the probes attached */
 	}
 	/* the providers' own work (watchpoint:FUNCTION+argN sets its breakpoint) */

@@ -171,7 +171,7 @@ static int rec_stream(struct loop *l, const struct record_desc *r, const uint8_t
 		else
 			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", what, strerror(errno));
 	} else {
-		read_stream(f, &got, cmd ? UINT64_MAX : l->s->plan.cat_bytes_max);
+		read_stream(f, &got, cmd ? UINT64_MAX : l->s->plan.settings.v[SET_MAX_CAT_BYTES]);
 		if (cmd)
 			pclose(f);
 		else

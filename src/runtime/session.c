@@ -40,7 +40,7 @@ static bool privileged(void)
 
 void rt_out_flush(struct session *s)
 {
-	util_out_flush(s->out, util_out_name(s->out, s->opts->output));
+	util_out_flush(s->out, util_out_name(s->out, s->opts->r.output));
 }
 
 static void flush_diag(struct session *s)
@@ -64,17 +64,17 @@ static int start(struct session *s)
 			E_PERMISSION);
 		return -1;
 	}
-	if ((o->cmd || o->cmd_argv) && rt_child_spawn(s) < 0)
+	if ((o->r.cmd || o->r.cmd_argv) && rt_child_spawn(s) < 0)
 		return -1;
 	if (rt_load_all(s) < 0 || (s->fe->loaded && s->fe->loaded(s) < 0))
 		return -1;
-	if (o->dry_run)
+	if (o->r.dry_run)
 		return 1;
 	/* the maps exist: serve them from now on (a bad address fails before any probe attaches) */
-	if (o->metrics && !(s->metrics = rt_metrics_start(o->metrics, &s->oc, s->plan.maps.lost)))
+	if (o->r.metrics && !(s->metrics = rt_metrics_start(o->r.metrics, &s->oc, s->plan.maps.lost)))
 		return -1;
 	flush_diag(s); /* warnings before the output */
-	if (!o->quiet && !s->fe->quiet) {
+	if (!o->r.quiet && !s->fe->quiet) {
 		struct strbuf sb = { 0 };
 		s->oc.writer->attached(&sb, s->plan.insts.len);
 		fputs(sb_str(&sb), s->out);
@@ -95,13 +95,13 @@ static int start(struct session *s)
 static int script_build(struct session *s)
 {
 	struct strbuf dump = { 0 };
-	int rc = compile(&s->plan, s->opts, &dump);
+	int rc = compile(&s->plan, &s->opts->c, &dump);
 
 	fputs(sb_str(&dump), stdout);
 	sb_free(&dump);
 	if (rc < 0)
 		return -1;
-	return s->opts->dump ? 1 : 0;
+	return s->opts->r.dump ? 1 : 0;
 }
 
 /*
@@ -110,7 +110,7 @@ static int script_build(struct session *s)
  */
 static void script_finish(struct session *s, struct strbuf *out)
 {
-	enum output_format f = s->opts->format;
+	enum output_format f = s->opts->r.format;
 
 	rt_out_flush(s);
 	if (f == OUTPUT_TEXT || f == OUTPUT_JSON)
@@ -125,8 +125,8 @@ static void script_finish(struct session *s, struct strbuf *out)
 		fwrite(out->s, 1, out->len, s->out);
 	rt_out_flush(s);
 	sb_reset(out);
-	if (s->opts->flamegraph &&
-	    out_flamegraph_write(&s->oc, s->opts->flamegraph, "Flame Graph") < 0 && !s->exit_code)
+	if (s->opts->r.flamegraph &&
+	    out_flamegraph_write(&s->oc, s->opts->r.flamegraph, "Flame Graph") < 0 && !s->exit_code)
 		s->exit_code = 1;
 }
 
@@ -150,8 +150,8 @@ static void session_init(struct session *s, struct options *o, const struct fron
 	s->child_go_fd = -1;
 	s->start_ns = util_now_ns();
 	s->out = stdout;
-	s->oc = (struct out_ctx){ &s->plan, &s->maps, out_writer_for(o->format) };
-	s->attach.pid = o->pid;
+	s->oc = (struct out_ctx){ &s->plan, &s->maps, out_writer_for(o->r.format) };
+	s->attach.pid = o->r.pid;
 }
 
 static void session_free(struct session *s)
@@ -162,7 +162,7 @@ static void session_free(struct session *s)
 	rt_child_reap(s);
 	sym_release();
 	if (s->out)
-		util_out_close(s->out, util_out_name(s->out, s->opts->output));
+		util_out_close(s->out, util_out_name(s->out, s->opts->r.output));
 	if (s->out != stdout)
 		util_out_flush(stdout, "stdout");
 	s->out = NULL;
@@ -176,8 +176,8 @@ int session_run(struct options *o, const struct frontend *fe)
 	int rc;
 
 	session_init(&s, o, fe);
-	if (o->output && !(s.out = fopen(o->output, "we"))) {
-		fprintf(stderr, "ERROR: cannot write %s: %s\n", o->output, strerror(errno));
+	if (o->r.output && !(s.out = fopen(o->r.output, "we"))) {
+		fprintf(stderr, "ERROR: cannot write %s: %s\n", o->r.output, strerror(errno));
 		session_free(&s);
 		return 1;
 	}
@@ -187,7 +187,7 @@ int session_run(struct options *o, const struct frontend *fe)
 	 * after each batch of records (run_loop), so a line waits at most the
 	 * loop's drain period. -B full flushes only when the buffer fills.
 	 */
-	if (o->buffering == BUFFER_NONE)
+	if (o->r.buffering == BUFFER_NONE)
 		setvbuf(s.out, NULL, _IONBF, 0);
 	/* kernels before 5.11 charge BPF memory to RLIMIT_MEMLOCK */
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };

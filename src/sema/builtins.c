@@ -14,7 +14,7 @@
 
 static struct type *sema_check_cpid(struct check *c, struct expr *e)
 {
-	if (!c->p->opts->cmd) {
+	if (!c->p->opts->child) {
 		CERR(c, e->span, E_BUILTIN_CONTEXT, "cpid needs a child command");
 		CHINT(c, "start one with -c CMD");
 		return &ty_none;
@@ -118,7 +118,7 @@ static struct type *sema_check_str(struct check *c, struct expr *e)
 		/* str($1): the parameter's text */
 		a->type = &ty_none;
 		uint32_t n = a->u.num;
-		const char *text = n >= 1 && n <= (uint32_t)c->p->opts->nparams ? c->p->opts->params[n - 1] : "";
+		const char *text = plan_param(c->p, n) ? plan_param(c->p, n) : "";
 		return type_str(&c->p->arena, strlen(text) + 1);
 	}
 	struct type *t = sema_check_expr(c, a);
@@ -327,8 +327,7 @@ static struct type *sema_check_kaddr(struct check *c, struct expr *e)
 	if (a->kind == EXPR_CALL && !strcmp(a->u.call.name, "str") && a->u.call.args.n == 1 &&
 	    a->u.call.args.v[0]->kind == EXPR_POSITIONAL) {
 		uint32_t n = a->u.call.args.v[0]->u.num;
-		const char *text =
-			n >= 1 && n <= (uint32_t)c->p->opts->nparams ? c->p->opts->params[n - 1] : "";
+		const char *text = plan_param(c->p, n) ? plan_param(c->p, n) : "";
 		a->kind = EXPR_STR;
 		a->u.str = text;
 		a->u.len = (uint32_t)strlen(text);

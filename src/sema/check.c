@@ -41,23 +41,6 @@ bool sema_check_int(struct check *c, struct expr *e, const char *what)
 	return false;
 }
 
-/* Positional parameters are integers when they look like one. */
-static bool positional_int(const struct plan *p, uint32_t n, int64_t *v)
-{
-	char *end;
-
-	if (n == 0 || n > (uint32_t)p->opts->nparams) {
-		*v = 0;
-		return true;
-	}
-	const char *text = p->opts->params[n - 1];
-	if (!*text)
-		return false;
-	errno = 0;
-	*v = strtoll(text, &end, 0);
-	return !*end && !errno;
-}
-
 bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what)
 {
 	switch (e->kind) {
@@ -67,10 +50,10 @@ bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const cha
 		return true;
 	case EXPR_POSITIONAL:
 		sema_check_expr(c, e);
-		return positional_int(c->p, e->u.num, v);
+		return plan_param_int(c->p, e->u.num, v);
 	case EXPR_POSCOUNT:
 		sema_check_expr(c, e);
-		*v = c->p->opts->nparams;
+		*v = c->p->opts->nparams; /* $# */
 		return true;
 	case EXPR_UNARY:
 		if (e->u.unary.op == OP_NEG && sema_check_const_int(c, e->u.unary.operand, v, what)) {
@@ -355,9 +338,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return sema_check_ident(c, e);
 	case EXPR_POSITIONAL: {
 		int64_t v;
-		if (!positional_int(p, e->u.num, &v)) {
+		if (!plan_param_int(p, e->u.num, &v)) {
 			CERR(c, e->span, E_POSITIONAL, "$%u is used as a number but is \"%s\"",
-			     e->u.num, p->opts->params[e->u.num - 1]);
+			     e->u.num, plan_param(p, e->u.num));
 			CHINT(c, "use str($%u) to get it as a string", e->u.num);
 			return &ty_none;
 		}

@@ -23,14 +23,15 @@ static int substitute_params(struct plan *p, struct attach_point *ap)
 				continue;
 			}
 			unsigned long n = strtoul(c + 1, &end, 10);
-			if (n == 0 || n > (unsigned long)p->opts->nparams) {
+			const char *text = n <= UINT32_MAX ? plan_param(p, (uint32_t)n) : NULL;
+			if (!text) {
 				diag_error(&p->diag, ap->span, E_POSITIONAL,
 					   "positional parameter $%lu is not given", n);
 				diag_hint(&p->diag, "give it after the script: lantern -e '...' ARG1 ...");
 				sb_free(&sb);
 				return -1;
 			}
-			sb_puts(&sb, p->opts->params[n - 1]);
+			sb_puts(&sb, text);
 			c = end;
 			changed = true;
 		}

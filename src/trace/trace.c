@@ -612,8 +612,8 @@ static int trace_build(struct session *s)
 {
 	struct trace_ctx *c = s->fe->ctx;
 
-	plan_init(&s->plan, s->opts);
-	if (!s->opts->output)
+	plan_init(&s->plan, &s->opts->c);
+	if (!s->opts->r.output)
 		s->out = stderr; /* strace's default; -ff's files are the printer's */
 	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
@@ -626,7 +626,7 @@ static int trace_build(struct session *s)
 int trace_main(int argc, char **argv)
 {
 	struct trace_ctx c = { 0 };
-	struct options opts = { .script_name = "trace", .script = (char *)"" };
+	struct options opts = { .c = { .script_name = "trace", .script = (char *)"" } };
 	struct frontend fe = {
 		.build = trace_build,
 		.loaded = trace_loaded,
@@ -646,9 +646,11 @@ int trace_main(int argc, char **argv)
 		vec_free(&c.o.calls);
 		return rc == 1 ? 0 : 1;
 	}
-	opts.output = c.o.follow_files ? NULL : c.o.output;
-	opts.cmd_argv = c.o.cmd;
-	opts.quiet = true;
+	opts.r.output = c.o.follow_files ? NULL : c.o.output;
+	opts.r.cmd_argv = c.o.cmd;
+	opts.r.quiet = true;
+	opts.c.child = c.o.cmd != NULL;
+	opts.c.child_cmd = c.o.cmd ? c.o.cmd[0] : NULL;
 
 	sigset_t mask;
 	sigemptyset(&mask);

@@ -29,7 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *params[] = { "1", "hello" };
-	struct options o = { .script_name = "fuzz", .params = params, .nparams = 2 };
+	struct compile_opts o = { .script_name = "fuzz", .params = params, .nparams = 2 };
 	struct plan p;
 	char *text;
 

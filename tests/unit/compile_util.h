@@ -11,7 +11,7 @@
 #include "compile/compile.h"
 
 struct compiled {
-	struct options opts;
+	struct compile_opts opts;
 	struct plan plan;
 	struct strbuf dump; /* the -d stages asked for in opts.dump */
 	int rc;		    /* 0: compiled; -1: errors (in diag) */

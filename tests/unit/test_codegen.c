@@ -65,7 +65,8 @@ static void test_goldens(void **state)
 
 		assert_non_null(script);
 		memset(&c, 0, sizeof(c));
-		c.opts.cmd = "true";
+		c.opts.child = true;
+		c.opts.child_cmd = "true";
 		c.opts.script_name = names[i];
 		c.opts.script = script;
 		c.opts.params = params;

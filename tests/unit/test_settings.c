@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/* Settings: a script's config items, the environment and the defaults meet in order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compile/settings.h"
+
+static const char *vars[] = { "LANTERN_STRLEN", "BPFTRACE_STRLEN", "LANTERN_MAX_STRLEN",
+			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX" };
+
+static void clear_env(void)
+{
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		unsetenv(vars[i]);
+}
+
+static int resolve(struct plan *p, struct compile_opts *o, const struct setting_item *it, size_t n)
+{
+	memset(o, 0, sizeof(*o));
+	o->script_name = "t";
+	o->script = (char *)"";
+	plan_init(p, o);
+	return compile_settings(p, it, n);
+}
+
+static void test_precedence(void **state)
+{
+	struct compile_opts o;
+	struct plan p;
+	const struct setting_item script[] = { { "max_strlen", "100", SPAN_NONE },
+					       { "MAX_MAP_KEYS", "7", SPAN_NONE } };
+
+	clear_env();
+	/* the defaults */
+	assert_int_equal(resolve(&p, &o, NULL, 0), 0);
+	assert_int_equal(p.settings.v[SET_MAX_STRLEN], 64);
+	assert_int_equal(p.settings.from[SET_MAX_STRLEN], SETTING_DEFAULT);
+	plan_free(&p);
+	/* the script over the defaults */
+	assert_int_equal(resolve(&p, &o, script, 2), 0);
+	assert_int_equal(p.settings.v[SET_MAX_STRLEN], 100);
+	assert_int_equal(p.settings.from[SET_MAX_STRLEN], SETTING_SCRIPT);
+	assert_int_equal(p.settings.v[SET_MAX_MAP_KEYS], 7);
+	plan_free(&p);
+	/* the environment over the script (0.26's name, then 0.17's) */
+	setenv("BPFTRACE_MAX_STRLEN", "200", 1);
+	assert_int_equal(resolve(&p, &o, script, 2), 0);
+	assert_int_equal(p.settings.v[SET_MAX_STRLEN], 200);
+	assert_int_equal(p.settings.from[SET_MAX_STRLEN], SETTING_ENV);
+	assert_int_equal(p.settings.v[SET_MAX_MAP_KEYS], 7); /* not in the environment */
+	plan_free(&p);
+	setenv("BPFTRACE_MAP_KEYS_MAX", "9", 1);
+	assert_int_equal(resolve(&p, &o, script, 2), 0);
+	assert_int_equal(p.settings.v[SET_MAX_MAP_KEYS], 9);
+	plan_free(&p);
+	/* LANTERN_ over BPFTRACE_ */
+	setenv("LANTERN_STRLEN", "300", 1);
+	assert_int_equal(resolve(&p, &o, script, 2), 0);
+	assert_int_equal(p.settings.v[SET_MAX_STRLEN], 300);
+	plan_free(&p);
+	clear_env();
+}
+
+static void test_errors(void **state)
+{
+	struct compile_opts o;
+	struct plan p;
+	const struct setting_item unknown[] = { { "max_strlenn", "1", SPAN_NONE } };
+	const struct setting_item big[] = { { "BPFTRACE_MAX_STRLEN", "100000", SPAN_NONE } };
+
+	clear_env();
+	assert_int_equal(resolve(&p, &o, unknown, 1), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "unknown setting 'max_strlenn'"));
+	plan_free(&p);
+	assert_int_equal(resolve(&p, &o, big, 1), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "max_strlen = 100000: a string size is 2 to 8192 bytes"));
+	plan_free(&p);
+	setenv("BPFTRACE_STRLEN", "1", 1);
+	assert_int_equal(resolve(&p, &o, NULL, 0), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "BPFTRACE_STRLEN=1: a string size is 2 to 8192 bytes"));
+	plan_free(&p);
+	clear_env();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
