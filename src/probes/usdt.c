@@ -247,8 +247,14 @@ static struct val usdt_gen_builtin(struct gen *g, struct expr *e)
 		gen_extend(g, r, t);
 		return reg_val(e->type, r);
 	}
-	// probe_read_user(tmp, size, reg + disp), then the value at tmp
+	// probe_read_user(tmp, size, base + index * scale + disp), then the value at tmp
 	struct loc tmp = gen_temp_alloc(g, 8);
+	if (a.index >= 0) {
+		int32_t x = ir_vreg(g->ir);
+		emit(g->ir, LDX_MEM(BPF_DW, x, g->ctx, a.index));
+		emit(g->ir, ALU64_IMM(BPF_MUL, x, a.scale));
+		emit(g->ir, ALU64_REG(BPF_ADD, r, x));
+	}
 	emit(g->ir, ALU64_IMM(BPF_ADD, r, (int32_t)a.val));
 	gen_zero(g, tmp.base, tmp.off, 8);
 	gen_probe_read(g, tmp.base, tmp.off, a.size, r, true, false);

@@ -175,7 +175,7 @@ int rt_loop(struct session *s)
 	struct epoll_event ev, evs[4];
 	sigset_t mask;
 	int sfd, efd, pidfd = -1;
-	struct trace_pipe pipe = { .fd = -1 };
+	struct trace_pipe pipe;
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
@@ -203,12 +203,8 @@ int rt_loop(struct session *s)
 	epoll_ctl(efd, EPOLL_CTL_ADD, rbfd, &ev); /* readable: the programs asked for a wake-up */
 	ev.data.u32 = 1;
 	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
-	/* debugf(): the trace pipe's messages */
+	/* debugf(): the trace buffer's messages */
 	rt_trace_pipe_open(&pipe, s);
-	if (pipe.fd >= 0) {
-		ev.data.u32 = 3;
-		epoll_ctl(efd, EPOLL_CTL_ADD, pipe.fd, &ev);
-	}
 	/* -p: the run ends when that process does (as bpftrace) */
 	if (s->opts->r.pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->r.pid, 0)) >= 0) {
 		ev.data.u32 = 2;
@@ -226,7 +222,7 @@ int rt_loop(struct session *s)
 	run_special(s, PROV_BEGIN);
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
-	rt_trace_pipe_read(&pipe, s); /* BEGIN's debugf() */
+	rt_trace_pipe_read(&pipe, s, true); /* BEGIN's debugf() */
 	if (!s->done)
 		rt_child_release(s);
 
@@ -239,6 +235,7 @@ int rt_loop(struct session *s)
 		if (n == 0)
 			more = consume(&l, rb);
 		remember_mappings(s, &last_maps);
+		rt_trace_pipe_read(&pipe, s, false);
 		if (util_now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
 			report_lost(&l);
@@ -249,8 +246,6 @@ int rt_loop(struct session *s)
 				handle_signal(&l, sfd);
 			else if (evs[i].data.u32 == 2)
 				s->done = true;
-			else if (evs[i].data.u32 == 3)
-				rt_trace_pipe_read(&pipe, s);
 			else if (evs[i].data.u32 >= 16)
 				s->attach.watches.data[evs[i].data.u32 - 16].ready(
 					s->attach.watches.data[evs[i].data.u32 - 16].arg);
@@ -276,7 +271,7 @@ int rt_loop(struct session *s)
 	s->done = false;
 	run_special(s, PROV_END);
 	consume_all(&l, rb);
-	rt_trace_pipe_read(&pipe, s); /* what the last events printed */
+	rt_trace_pipe_read(&pipe, s, true); /* what the last events printed */
 	rt_trace_pipe_close(&pipe);
 
 	sb_reset(&l.line);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The trace pipe holds every bpf_trace_printk() of the machine, one line
- * each ("  comm-pid [cpu] flags ts: bpf_trace_printk: TEXT"): lantern
- * prints the TEXT of each (other programs' messages too: the pipe does not
- * say whose they are). Reading consumes them, as `bpftool prog tracelog` does.
+ * The kernel's trace buffer holds every bpf_trace_printk() of the machine,
+ * one line each ("  comm-pid [cpu] flags 1234.567890: bpf_trace_printk:
+ * TEXT"), in time order: lantern prints the TEXT of each message newer
+ * than the last it showed (other programs' messages too: the buffer does
+ * not say whose they are). It reads the `trace` file, which leaves the
+ * messages in the buffer (bpftrace's behaviour; `trace_pipe` would consume
+ * them).
  */
 #include "runtime/tracepipe.h"
 #include "output/writer.h"
@@ -11,86 +14,126 @@
 #include "sys/tracefs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#define PRINTK_TAG "bpf_trace_printk: "
+#define PRINTK_TAG ": bpf_trace_printk: "
+#define READ_EVERY_NS 100000000ull
+
+/* A message's line: its time in microseconds and where its text starts, or false */
+static bool message(const char *line, size_t n, uint64_t *us, const char **text)
+{
+	const char *tag = memmem(line, n, PRINTK_TAG, strlen(PRINTK_TAG)), *p;
+	unsigned long long sec = 0, frac = 0, scale = 1;
+
+	if (!tag)
+		return false;
+	/* the timestamp ends at the tag: digits, '.', digits */
+	for (p = tag; p > line && (p[-1] >= '0' && p[-1] <= '9'); p--)
+		;
+	for (const char *q = p; q < tag; q++) {
+		frac = frac * 10 + (unsigned long long)(*q - '0');
+		scale *= 10;
+	}
+	if (p == line || p[-1] != '.')
+		return false;
+	const char *dot = --p;
+	while (p > line && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	for (const char *q = p; q < dot; q++)
+		sec = sec * 10 + (unsigned long long)(*q - '0');
+	*us = sec * 1000000 + frac * 1000000 / scale;
+	*text = tag + strlen(PRINTK_TAG);
+	return true;
+}
+
+/*
+ * Every message of the buffer, in order: shown (with out) when newer than
+ * the last shown, and the newest noted either way.
+ */
+static void scan(struct trace_pipe *tp, struct session *s, struct strbuf *out)
+{
+	FILE *f = fopen(tp->path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	uint64_t us, same = 0, newest = tp->last_us;
+	const char *text;
+	struct strbuf t = { 0 };
+
+	if (!f)
+		return;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (line[0] == '#' || !message(line, (size_t)n, &us, &text))
+			continue;
+		if (us < tp->last_us)
+			continue;
+		if (us == tp->last_us && same++ < tp->seen_at_last)
+			continue; /* shown already */
+		if (out) {
+			sb_reset(&t);
+			sb_puts(&t, text);
+			sb_putc(&t, '\n');
+			s->oc.writer->text(out, TEXT_PRINTF, t.s, t.len);
+		}
+		if (us > newest) {
+			newest = us;
+			tp->seen_at_last = 0;
+		}
+		tp->seen_at_last++;
+	}
+	tp->last_us = newest;
+	free(line);
+	sb_free(&t);
+	fclose(f);
+}
 
 void rt_trace_pipe_open(struct trace_pipe *tp, struct session *s)
 {
-	char err[256], path[4096];
+	char err[256];
 	const char *root;
 
-	tp->fd = -1;
+	memset(tp, 0, sizeof(*tp));
 	if (!s->plan.uses_debugf)
 		return;
 	if (!(root = sys_tracefs_path(err, sizeof(err)))) {
 		fprintf(stderr, "WARNING: debugf() output is not shown: %s\n", err);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/trace_pipe", root);
-	tp->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (tp->fd < 0) {
-		fprintf(stderr, "WARNING: debugf() output is not shown: cannot read %s: %s\n", path,
+	tp->path = util_xasprintf("%s/trace", root);
+	FILE *f = fopen(tp->path, "re");
+	if (!f) {
+		fprintf(stderr, "WARNING: debugf() output is not shown: cannot read %s: %s\n", tp->path,
 			strerror(errno));
+		free(tp->path);
+		tp->path = NULL;
 		return;
 	}
-	/* what earlier runs left in it is not this script's */
-	char buf[8192];
-	while (read(tp->fd, buf, sizeof(buf)) > 0)
-		;
+	fclose(f);
+	/* what earlier runs left in the buffer is not this script's */
+	scan(tp, s, NULL);
 }
 
-/* One whole line of the pipe: its message, if it is a bpf_trace_printk's. */
-static void one_line(struct session *s, const char *line, size_t n, struct strbuf *out,
-		     struct strbuf *text)
+void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s, bool force)
 {
-	const char *tag = memmem(line, n, PRINTK_TAG, strlen(PRINTK_TAG));
+	struct strbuf out = { 0 };
 
-	if (!tag)
+	if (!tp->path || (!force && util_now_ns() < tp->next_read_ns))
 		return;
-	tag += strlen(PRINTK_TAG);
-	sb_reset(text);
-	sb_putn(text, tag, (size_t)(line + n - tag));
-	sb_putc(text, '\n');
-	s->oc.writer->text(out, TEXT_PRINTF, text->s, text->len);
-}
-
-void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s)
-{
-	char buf[8192];
-	struct strbuf out = { 0 }, text = { 0 };
-	ssize_t n;
-
-	if (tp->fd < 0)
-		return;
-	while ((n = read(tp->fd, buf, sizeof(buf))) > 0) {
-		sb_putn(&tp->partial, buf, (size_t)n);
-		size_t start = 0;
-		for (size_t i = 0; i < tp->partial.len; i++) {
-			if (tp->partial.s[i] != '\n')
-				continue;
-			one_line(s, tp->partial.s + start, i - start, &out, &text);
-			start = i + 1;
-		}
-		/* keep what is left of an unfinished line */
-		memmove(tp->partial.s, tp->partial.s + start, tp->partial.len - start);
-		sb_truncate(&tp->partial, tp->partial.len - start);
-	}
+	tp->next_read_ns = util_now_ns() + READ_EVERY_NS;
+	scan(tp, s, &out);
 	if (out.len) {
 		fwrite(out.s, 1, out.len, s->out);
 		rt_out_flush(s);
 	}
 	sb_free(&out);
-	sb_free(&text);
 }
 
 void rt_trace_pipe_close(struct trace_pipe *tp)
 {
-	if (tp->fd >= 0)
-		close(tp->fd);
-	tp->fd = -1;
-	sb_free(&tp->partial);
+	free(tp->path);
+	tp->path = NULL;
 }

@@ -1,25 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * debugf(): its text goes through bpf_trace_printk to the kernel's trace
- * pipe; lantern reads the pipe while the script runs and prints each
- * message where printf() output goes (tracepipe.c).
+ * buffer. lantern leaves the messages there, as bpftrace does (tests and
+ * users read /sys/kernel/tracing/trace afterwards), and shows each new one
+ * where printf() output goes, reading the buffer without consuming it
+ * (tracepipe.c).
  */
 #ifndef LANTERN_RUNTIME_TRACEPIPE_H
 #define LANTERN_RUNTIME_TRACEPIPE_H
 
-#include "base/strbuf.h"
+#include <stdbool.h>
+#include <stdint.h>
 
 struct session;
 
 struct trace_pipe {
-	int fd; /* -1: not open */
-	struct strbuf partial; /* a line not ended yet */
+	char *path;		/* the trace file; NULL: debugf() not used, or not readable */
+	uint64_t last_us;	/* the newest message's timestamp shown (or there at the start) */
+	uint64_t seen_at_last;	/* how many messages of that microsecond were */
+	uint64_t next_read_ns;	/* util_now_ns() of the next look */
 };
 
-/* Open the trace pipe if the plan calls debugf(); fd -1 otherwise (a warning says why). */
+/* Note where the buffer stands, if the plan calls debugf() (a warning says why not). */
 void rt_trace_pipe_open(struct trace_pipe *tp, struct session *s);
-/* The messages waiting: each bpf_trace_printk line's text, through the session's writer. */
-void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s);
+/*
+ * The messages newer than the last shown, through the session's writer:
+ * every 100 ms, or now with force (after BEGIN, at the end).
+ */
+void rt_trace_pipe_read(struct trace_pipe *tp, struct session *s, bool force);
 void rt_trace_pipe_close(struct trace_pipe *tp);
 
 #endif

@@ -77,6 +77,14 @@ int types_usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err
 		out->val = strtoll(op + 1, &end, 0);
 		if (*end || end == op + 1)
 			goto bad;
+		if (out->size < 8) {
+			/* the constant has the operand's size: 4@$-1 is 4294967295, -4@$-1 is -1 */
+			unsigned bits = out->size * 8;
+			uint64_t v = (uint64_t)out->val & ((1ull << bits) - 1);
+			if (out->is_signed && (v >> (bits - 1)))
+				v |= ~((1ull << bits) - 1);
+			out->val = (int64_t)v;
+		}
 		return 0;
 	}
 	if (*op == '%') {
@@ -98,8 +106,26 @@ int types_usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err
 			goto bad; /* sym(%rip) and other forms */
 		q++;
 		out->reg = (int16_t)parse_reg(&q);
-		if (out->reg < 0 || strcmp(q, ")"))
-			goto bad; /* (%base,%index,scale) */
+		out->index = -1;
+		out->scale = 1;
+		if (out->reg < 0)
+			goto bad;
+		if (*q == ',') {
+			/* (%base,%index[,scale]) */
+			q++;
+			out->index = (int16_t)parse_reg(&q);
+			if (out->index < 0)
+				goto bad;
+			if (*q == ',') {
+				long sc = strtol(q + 1, &end, 10);
+				if (sc != 1 && sc != 2 && sc != 4 && sc != 8)
+					goto bad;
+				out->scale = (uint8_t)sc;
+				q = end;
+			}
+		}
+		if (strcmp(q, ")"))
+			goto bad;
 		return 0;
 	}
 bad:

@@ -14,15 +14,18 @@
 enum usdt_arg_kind {
 	USDT_ARG_CONST, /* $5 */
 	USDT_ARG_REG,	/* %edi: the register's value */
-	USDT_ARG_MEM,	/* -16(%rbp): memory at the register's value + val */
+	USDT_ARG_MEM,	/* -16(%rbp): memory at the register's value + val;
+			   -88(%rsp,%rax,8): + the index register's value * scale */
 };
 
 struct usdt_arg {
 	enum usdt_arg_kind kind;
 	unsigned size; /* bytes: 1, 2, 4 or 8 */
 	bool is_signed;
-	int16_t reg; /* REG, MEM: offset in struct pt_regs */
-	int64_t val; /* CONST: the value; MEM: the displacement */
+	int16_t reg;   /* REG, MEM: offset in struct pt_regs */
+	int16_t index; /* MEM: the index register's offset, -1 without */
+	uint8_t scale; /* MEM: what the index is multiplied by (1, 2, 4, 8) */
+	int64_t val;   /* CONST: the value, of size bytes, extended by its sign; MEM: the displacement */
 };
 
 /* How many arguments an args string has. */

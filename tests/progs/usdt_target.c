@@ -5,6 +5,10 @@
  * semaphores, as dtrace -G makes them: lantern:sema(i) fires only while a
  * tracer holds its semaphore up, and the program says how often it did.
  *
+ * Last, lantern:operands(garr[3], 4@$-202182160, -4@$-202182160): operands
+ * as compilers write them that C cannot ask for, a base + index * scale
+ * memory operand and constants of 4 bytes, unsigned and signed.
+ *
  *   usdt_target N [MS]     MS: sleep that long before each tick
  */
 #define _SDT_HAS_SEMAPHORES 1
@@ -17,6 +21,19 @@
 SEMAPHORE(lantern, tick);
 SEMAPHORE(lantern, done);
 SEMAPHORE(lantern, sema);
+SEMAPHORE(lantern, operands);
+
+__attribute__((used)) static long garr[4] = { 10, 20, 30, 42 };
+
+static void operands(void)
+{
+	__asm__ __volatile__("lea garr(%%rip), %%rbx\n\t"
+			     "mov $3, %%rax\n\t" STAP_PROBE_ASM(lantern, operands,
+								  8@(%%rbx,%%rax,8) 4@$-202182160 -4@$-202182160)
+			     :
+			     :
+			     : "rax", "rbx", "memory");
+}
 
 int main(int argc, char **argv)
 {
@@ -36,6 +53,7 @@ int main(int argc, char **argv)
 		}
 	}
 	STAP_PROBE1(lantern, done, n);
+	operands();
 	printf("semaphore up %ld of %ld times\n", seen, n);
 	return 0;
 }

@@ -62,13 +62,50 @@ static void test_forms(void **state)
 	assert_int_equal(a.size, 8);
 	assert_int_equal(a.reg, 112);
 
-	/* not readable yet: %rip-relative, indexed, odd sizes; past the end */
+	/* not readable yet: %rip-relative, odd sizes; past the end */
 	assert_int_equal(types_usdt_arg(args, 7, &a, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "'8@sym(%rip)'"));
-	assert_int_equal(types_usdt_arg(args, 8, &a, err, sizeof(err)), -1);
+	/* base + index * scale */
+	assert_int_equal(types_usdt_arg(args, 8, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.kind, USDT_ARG_MEM);
+	assert_int_equal(a.reg, sys_arch_reg_offset("rax"));
+	assert_int_equal(a.index, sys_arch_reg_offset("rbx"));
+	assert_int_equal(a.scale, 8);
 	assert_int_equal(types_usdt_arg(args, 9, &a, err, sizeof(err)), -1);
 	assert_int_equal(types_usdt_arg(args, 10, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "it has 10 arguments");
+#endif
+}
+
+/* constants keep the operand's size and sign (bpftrace: 4@$-202182160 is 4092785136) */
+static void test_constants(void **state)
+{
+	const char *args = "4@$-202182160 -4@$-202182160 1@$255 -1@$255 8@$-1 2@$0x12345 -88(%rsp,%rax,8) 8@(%rsp,%rax) 8@(%rsp,%rax,3)";
+	struct usdt_arg a;
+	char err[256];
+
+	(void)state;
+#if defined(__x86_64__)
+	assert_int_equal(types_usdt_arg(args, 0, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, 4092785136LL);
+	assert_int_equal(types_usdt_arg(args, 1, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, -202182160LL);
+	assert_int_equal(types_usdt_arg(args, 2, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, 255);
+	assert_int_equal(types_usdt_arg(args, 3, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, -1);
+	assert_int_equal(types_usdt_arg(args, 4, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, -1);
+	assert_int_equal(types_usdt_arg(args, 5, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, 0x2345);
+	assert_int_equal(types_usdt_arg(args, 6, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.val, -88);
+	assert_int_equal(a.reg, sys_arch_reg_offset("rsp"));
+	assert_int_equal(a.index, sys_arch_reg_offset("rax"));
+	assert_int_equal(a.scale, 8);
+	assert_int_equal(types_usdt_arg(args, 7, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.scale, 1);
+	assert_int_equal(types_usdt_arg(args, 8, &a, err, sizeof(err)), -1);
 #endif
 }
 
@@ -93,6 +130,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_registers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
