@@ -140,7 +140,7 @@ install-check:
 FUZZ_BUILD := build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 60
-FUZZ_TARGETS ?= compile
+FUZZ_TARGETS ?= compile trace
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SEEDS_compile := tests/unit/fixtures
 
