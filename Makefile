@@ -140,9 +140,10 @@ install-check:
 FUZZ_BUILD := build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 60
-FUZZ_TARGETS ?= compile trace
+FUZZ_TARGETS ?= compile trace elf
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SEEDS_compile := tests/unit/fixtures
+FUZZ_MAX_LEN_elf := 65536
 
 ifneq ($(BUILD),$(FUZZ_BUILD))
 $(FUZZ_BUILD)/liblantern.a: $(LIB_SRCS) $(wildcard src/*/*.h)
