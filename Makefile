@@ -130,7 +130,9 @@ install-check:
 	tests/install.sh $(BUILD)
 
 # libFuzzer targets (tests/fuzz/README.md says what each drives), built
-# with clang and ASan+UBSan.
+# with clang and ASan+UBSan: the whole compiler (compile), lantern trace's
+# record printer (trace), the readers of the ELF files scripts name (elf),
+# the C definitions, #define and #include lines of scripts (cdef).
 # Target NAME is tests/fuzz/fuzz_NAME.c; its seeds and every crash ever
 # found are in tests/fuzz/corpus-NAME (FUZZ_SEEDS_NAME adds directories,
 # tests/fuzz/NAME.dict is its dictionary if there is one),
@@ -140,7 +142,7 @@ install-check:
 FUZZ_BUILD := build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 60
-FUZZ_TARGETS ?= compile trace elf
+FUZZ_TARGETS ?= compile trace elf cdef
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SEEDS_compile := tests/unit/fixtures
 FUZZ_MAX_LEN_elf := 65536
