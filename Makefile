@@ -5,7 +5,8 @@
 #   make check    unit, error-corpus, runtime, layering, symbol and fuzz checks (runtime
 #                 tests need root; what a non-root run skips is listed at the end)
 #   make asan     the same checks built with ASan+UBSan (in build-asan/)
-#   make fuzz     fuzz the compiler with libFuzzer for FUZZ_TIME seconds (default 600)
+#   make fuzz     run each libFuzzer target (tests/fuzz/README.md) for FUZZ_TIME seconds
+#                 (default 600), one after the other
 #   make bench    benchmarks against bpftrace (never part of check)
 #   make install  install lantern, its man page and its bash completion under
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default, DESTDIR empty)
@@ -128,32 +129,47 @@ uninstall:
 install-check:
 	tests/install.sh $(BUILD)
 
-# libFuzzer over the whole compiler (tests/fuzz/fuzz_compile.c), built with
-# clang and ASan+UBSan. New inputs go to build-fuzz/corpus; the seeds and
-# every crash ever found are in tests/fuzz/corpus. `make check` runs it for
-# FUZZ_CHECK_TIME seconds.
+# libFuzzer targets (tests/fuzz/README.md says what each drives), built
+# with clang and ASan+UBSan: the whole compiler (compile), lantern trace's
+# record printer (trace), the readers of the ELF files scripts name (elf),
+# the C definitions, #define and #include lines of scripts (cdef).
+# Target NAME is tests/fuzz/fuzz_NAME.c; its seeds and every crash ever
+# found are in tests/fuzz/corpus-NAME (FUZZ_SEEDS_NAME adds directories,
+# tests/fuzz/NAME.dict is its dictionary if there is one),
+# new inputs go to build-fuzz/corpus-NAME. `make fuzz` runs each for
+# FUZZ_TIME seconds, `make check` for FUZZ_CHECK_TIME, one after the other
+# (FUZZ_TARGETS=NAME picks some); a crash fails the run.
 FUZZ_BUILD := build-fuzz
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 60
+FUZZ_TARGETS ?= compile trace elf cdef
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_BIN := $(FUZZ_BUILD)/fuzz_compile
+FUZZ_SEEDS_compile := tests/unit/fixtures
+FUZZ_MAX_LEN_elf := 65536
 
-$(FUZZ_BIN): tests/fuzz/fuzz_compile.c $(LIB_SRCS) $(wildcard src/*/*.h)
+ifneq ($(BUILD),$(FUZZ_BUILD))
+$(FUZZ_BUILD)/liblantern.a: $(LIB_SRCS) $(wildcard src/*/*.h)
 	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
-		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/liblantern.a
+		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $@
+endif
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/liblantern.a
 	$(call say,LINK,$@) clang -O1 -g $(filter-out -MMD -MP $(SAN),$(CFLAGS)) -fsanitize=fuzzer $(FUZZ_SAN) \
 		-o $@ $< $(FUZZ_BUILD)/liblantern.a $(PKG_LIBS)
 
-# the last lines of its log; a crash fails the target
-fuzz-run = @mkdir -p $(FUZZ_BUILD)/corpus && { $(FUZZ_BIN) -max_total_time=$(1) -timeout=10 \
-	-rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ \
-	$(FUZZ_BUILD)/corpus tests/fuzz/corpus tests/unit/fixtures > $(FUZZ_BUILD)/fuzz.log 2>&1; \
-	rc=$$?; tail -n 25 $(FUZZ_BUILD)/fuzz.log; exit $$rc; }
+# target $(1) for $(2) seconds, the last lines of its log; rc=1 on a crash
+fuzz-one = mkdir -p $(FUZZ_BUILD)/corpus-$(1); echo "== fuzz_$(1): $(2) s"; \
+	$(FUZZ_BUILD)/fuzz_$(1) -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 \
+	-max_len=$(or $(FUZZ_MAX_LEN_$(1)),8192) $(addprefix -dict=,$(wildcard tests/fuzz/$(1).dict)) \
+	-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/$(1)- \
+	$(FUZZ_BUILD)/corpus-$(1) tests/fuzz/corpus-$(1) $(FUZZ_SEEDS_$(1)) > $(FUZZ_BUILD)/fuzz-$(1).log 2>&1 \
+	|| rc=1; tail -n 12 $(FUZZ_BUILD)/fuzz-$(1).log;
+fuzz-run = @rc=0; $(foreach t,$(FUZZ_TARGETS),$(call fuzz-one,$(t),$(1))) exit $$rc
 
-fuzz: $(FUZZ_BIN)
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 	$(call fuzz-run,$(FUZZ_TIME))
 
-fuzz-check: $(FUZZ_BIN)
+fuzz-check: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 	$(call fuzz-run,$(FUZZ_CHECK_TIME))
 
 deps:

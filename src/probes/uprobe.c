@@ -234,9 +234,10 @@ static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
 		      const struct elf_func *f, uint64_t off)
 {
 	char what[300];
-	size_t before = 0, after = 0;
+	size_t before = 0, after = 0, n;
 	uint8_t *code;
-	int fd, rc;
+	struct stat st;
+	int fd, rc = -2;
 
 	if (!f->size) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
@@ -252,14 +253,18 @@ static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
 			   f->name, (unsigned long long)f->size);
 		return -1;
 	}
-	code = util_xmalloc(f->size);
+	/* the code up to the instruction at off (at most 15 bytes long), if the file holds it */
+	n = MIN(f->size, off + 15);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	rc = fd >= 0 && pread(fd, code, f->size, (off_t)f->offset) == (ssize_t)f->size
-		     ? sys_insn_boundary(code, f->size, off, &before, &after)
-		     : -2;
+	if (fd >= 0 && fstat(fd, &st) == 0 && f->offset <= (uint64_t)st.st_size &&
+	    n <= (uint64_t)st.st_size - f->offset) {
+		code = util_xmalloc(n);
+		if (pread(fd, code, n, (off_t)f->offset) == (ssize_t)n)
+			rc = sys_insn_boundary(code, n, off, &before, &after);
+		free(code);
+	}
 	if (fd >= 0)
 		close(fd);
-	free(code);
 	if (rc == 1)
 		return 0;
 	/* as written: "lantern_add+1", or "0x1150 (lantern_add+1)" */

@@ -500,7 +500,8 @@ static void put_address(struct strbuf *out, uint64_t p)
 void trace_put_iovecs(struct strbuf *out, const uint8_t *p, size_t n, int64_t count, int64_t total,
 		const struct tdecode *d)
 {
-	uint32_t k = u32_at(p, n, 0), slot = u32_at(p, n, 4);
+	/* counts as the programs write them, at most: a record's numbers are not trusted */
+	uint32_t k = MIN(u32_at(p, n, 0), IOV_SHOWN), slot = MIN(u32_at(p, n, 4), IOV_SLOT_MAX);
 	uint64_t left = total < 0 ? UINT64_MAX : (uint64_t)total;
 
 	sb_putc(out, '[');

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,12 @@ struct cp {
 	const char *text;
 	uint32_t lo, pos, len;
 	bool plain_char; /* the last type parsed was `char`: char[N] is a string */
+	int depth;	 /* structs and unions being defined, one inside the other */
 	jmp_buf fail;
 };
+
+/* As deep as the script's own nesting goes (parse_enter()'s 200 levels) */
+#define CDEF_DEPTH_MAX 200
 
 /* One member before layout: its name, type, bit width (-1: not a bitfield). */
 struct member {
@@ -216,6 +221,26 @@ static void push_member(struct cp *c, struct members *ms, struct member m)
 	ms->v[ms->n++] = m;
 }
 
+/* A bitfield's width: as C has it, an integer's, at most its type's bits */
+static int bit_width(struct cp *c, const struct member *m)
+{
+	uint32_t at;
+	int64_t bits;
+	char what[200];
+
+	skip_space(c);
+	at = c->pos;
+	bits = const_expr(c, ",;");
+	if (m->type->kind != TY_INT)
+		cp_error(c, m->pos, c->pos, "bitfield '%s' is not an integer", m->name);
+	if (bits < 0 || bits > 8 * (int64_t)m->type->size) {
+		snprintf(what, sizeof(what), "bitfield '%.100s' is %lld bits wide: its type has %u",
+			 m->name, (long long)bits, 8 * m->type->size);
+		cp_error(c, at, c->pos, "%s", what);
+	}
+	return (int)bits;
+}
+
 static void parse_members(struct cp *c, struct type *t, bool is_union)
 {
 	struct members ms = { 0 };
@@ -237,7 +262,7 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 			struct member m = { .bits = -1, .pos = c->pos };
 			parse_declarator(c, base, &m);
 			if (eat(c, ':'))
-				m.bits = (int)const_expr(c, ",;");
+				m.bits = bit_width(c, &m);
 			if (m.type->kind == TY_VOID || (m.type->kind == TY_RECORD && !m.type->size))
 				cp_error(c, m.pos, c->pos, "member '%s' has an incomplete type: a struct "
 					 "defined nowhere (not in the script, not in the kernel's BTF)", m.name);
@@ -297,7 +322,13 @@ static struct type *parse_record(struct cp *c, const char *tag)
 	} else {
 		t = type_record(c->env->arena, arena_printf(c->env->arena, "%s (anonymous)", tag), 0, 1, 0);
 	}
+	if (++c->depth > CDEF_DEPTH_MAX) {
+		diag_error(c->d, SPAN(c->lo + c->pos, c->lo + c->pos + 1), E_TOO_DEEP,
+			   "C definitions nest more than %d deep", CDEF_DEPTH_MAX);
+		longjmp(c->fail, 1);
+	}
 	parse_members(c, t, !strcmp(tag, "union"));
+	c->depth--;
 	return t;
 }
 
@@ -363,6 +394,8 @@ static void parse_declarator(struct cp *c, struct type *base, struct member *m)
 		while (eat(c, '*'))
 			;
 		m->name = ident(c);
+		if (!m->name)
+			cp_error(c, c->pos, c->pos + 1, "expected a member name%s", "");
 		expect(c, ')');
 		expect(c, '(');
 		for (int depth = 1; depth && c->pos < c->len; c->pos++)

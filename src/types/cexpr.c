@@ -88,8 +88,8 @@ static bool cast(struct ce *c)
 static int64_t primary(struct ce *c)
 {
 	skip(c);
-	if (eat(c, "-"))
-		return -primary(c);
+	if (eat(c, "-")) /* in two's complement, as the C compiler folds it: -INT64_MIN too */
+		return (int64_t)(0 - (uint64_t)primary(c));
 	if (eat(c, "+"))
 		return primary(c);
 	if (eat(c, "~"))
@@ -159,6 +159,8 @@ static int64_t apply(struct ce *c, const char *op, int64_t a, int64_t b)
 			c->bad = true;
 			return 0;
 		}
+		if (b == -1) /* INT64_MIN / -1 overflows: wrapped, as for -a */
+			return op[0] == '/' ? (int64_t)(0 - (uint64_t)a) : 0;
 		return op[0] == '/' ? a / b : a % b;
 	}
 }

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* How deep types nest in each other (typedefs, arrays, members), at most */
+#define DWARF_DEPTH_MAX 128
+
 static struct type *convert(struct dwarf_src *d, Dwarf_Die *die);
 
 static struct type *resolve(struct type_src *src, uint32_t id)
@@ -180,15 +183,23 @@ static struct type *record_type(struct dwarf_src *d, Dwarf_Die *die, bool is_uni
 			else
 				f->type = convert(d, &mt);
 			bits = udata(&m, DW_AT_bit_size, 0);
-			if (bits > 0) {
+			if (bits > 0 && bits <= 64) {
 				/* DWARF 4+: the bit offset from the struct's start */
 				int64_t at = udata(&m, DW_AT_data_bit_offset, -1);
-				if (at < 0) /* DWARF 2/3: from the top of the storage unit */
-					at = f->offset * 8 + udata(&m, DW_AT_byte_size, f->type->size) * 8 -
-					     udata(&m, DW_AT_bit_offset, 0) - bits;
-				f->offset = (uint32_t)(at / 8);
-				f->bit_off = at % 8;
-				f->bit_size = (uint8_t)bits;
+				if (at < 0) {
+					/* DWARF 2/3: from the top of the storage unit (wrapping if nonsense) */
+					uint64_t unit =
+						(uint64_t)udata(&m, DW_AT_byte_size, f->type->size);
+					uint64_t top = (uint64_t)udata(&m, DW_AT_bit_offset, 0);
+					at = (int64_t)((uint64_t)f->offset * 8 + unit * 8 - top -
+						       (uint64_t)bits);
+				}
+				/* in one 8-byte load, as the readers take bitfields; else a plain member */
+				if (at >= 0 && at % 8 + bits <= 64) {
+					f->offset = (uint32_t)(at / 8);
+					f->bit_off = at % 8;
+					f->bit_size = (uint8_t)bits;
+				}
 			}
 			align = MAX(align, f->type->align ? f->type->align : 1);
 		} while (dwarf_siblingof(&m, &m) == 0);
@@ -246,7 +257,12 @@ static struct type *convert(struct dwarf_src *d, Dwarf_Die *die)
 		if (dc->off == off)
 			return dc->t;
 	}
+	/* a type made of itself (broken debug info: a typedef of itself) would never end */
+	if (d->depth >= DWARF_DEPTH_MAX)
+		return &ty_void;
+	d->depth++;
 	t = convert_die(d, die);
+	d->depth--;
 	if (dwarf_tag(die) != DW_TAG_structure_type && dwarf_tag(die) != DW_TAG_union_type &&
 	    dwarf_tag(die) != DW_TAG_class_type) {
 		struct dwarf_conv dc = { off, t };
@@ -312,15 +328,19 @@ struct type *types_dwarf_src_named(struct dwarf_src *d, const char *tag, const c
 }
 
 /* The C spelling of a type DIE, for listing as bpftrace does ("struct node*", "const char*") */
-static void c_name(Dwarf_Die *die, struct strbuf *out)
+static void c_name(Dwarf_Die *die, struct strbuf *out, unsigned depth)
 {
 	Dwarf_Die t;
 	const char *n = dwarf_diename(die);
 
+	if (depth >= DWARF_DEPTH_MAX) { /* a pointer to itself */
+		sb_puts(out, "?");
+		return;
+	}
 	switch (dwarf_tag(die)) {
 	case DW_TAG_pointer_type:
 		if (ref(die, DW_AT_type, &t))
-			c_name(&t, out);
+			c_name(&t, out, depth + 1);
 		else
 			sb_puts(out, "void");
 		sb_putc(out, '*'); /* "const char*", "char**": bpftrace's spelling */
@@ -328,7 +348,7 @@ static void c_name(Dwarf_Die *die, struct strbuf *out)
 	case DW_TAG_const_type:
 		sb_puts(out, "const ");
 		if (ref(die, DW_AT_type, &t))
-			c_name(&t, out);
+			c_name(&t, out, depth + 1);
 		return;
 	case DW_TAG_structure_type:
 		sb_printf(out, "struct %s", n ? n : "(anonymous)");
@@ -366,7 +386,7 @@ bool types_dwarf_src_func(struct dwarf_src *d, const char *func, struct btf_func
 		if (ctypes) {
 			sb_puts(ctypes, "    ");
 			if (ref(&p, DW_AT_type, &t))
-				c_name(&t, ctypes);
+				c_name(&t, ctypes, 0);
 			sb_printf(ctypes, " %s\n", prm->name);
 		}
 	} while (dwarf_siblingof(&p, &p) == 0);

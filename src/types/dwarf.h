@@ -27,6 +27,7 @@ struct dwarf_src {
 	int fd;
 	struct Dwarf *dw;
 	bool tried;
+	unsigned depth;	    /* types being converted, one inside the other */
 	VEC(uint64_t) lazy; /* DIE offsets of lazy pointer targets, by src_id */
 	VEC(struct dwarf_conv { uint64_t off; struct type *t; }) done;
 	char err[256];

@@ -248,13 +248,16 @@ static FILE *open_header(const struct type_env *env, const char *name)
 
 struct macro {
 	const char *name, *text;
+	enum { MACRO_NEW, MACRO_BUSY, MACRO_VALUE, MACRO_NONE } state; /* evaluated once */
+	int64_t value;
 };
 
 struct macro_scan {
 	struct type_env *env;
 	VEC(struct macro) macros;
 	VEC(const char *) seen;
-	int depth; /* macros inside macros: "#define SOCK_STREAM SOCK_STREAM" ends here */
+	int depth;     /* macros inside macros, at most 16 */
+	bool too_deep; /* an evaluation stopped there: its failure is not the macro's own */
 };
 
 static bool abi_value(const char *name, int64_t *value);
@@ -306,6 +309,33 @@ static void scan_header(struct macro_scan *ms, const char *name, int depth)
 	fclose(f);
 }
 
+static bool header_name(void *ctx, const char *name, int64_t *value);
+
+/*
+ * Whether macro m has a value (m->value). Each macro is evaluated once:
+ * macros naming others twice over would take exponential time. One met
+ * again while it is being evaluated ("#define SOCK_STREAM SOCK_STREAM")
+ * has none.
+ */
+static bool macro_value(struct macro_scan *ms, struct macro *m)
+{
+	bool outer = ms->too_deep, ok;
+
+	if (m->state == MACRO_NEW && ms->depth >= 16)
+		ms->too_deep = true;
+	if (m->state != MACRO_NEW || ms->depth >= 16)
+		return m->state == MACRO_VALUE;
+	ms->too_deep = false;
+	m->state = MACRO_BUSY;
+	ms->depth++;
+	ok = types_cexpr_eval(m->text, header_name, ms, &m->value);
+	ms->depth--;
+	/* too deep from here, maybe not from elsewhere: evaluated again then */
+	m->state = ok ? MACRO_VALUE : ms->too_deep ? MACRO_NEW : MACRO_NONE;
+	ms->too_deep |= outer;
+	return ok;
+}
+
 /* A name in a header's macro: another macro, the script's constant, the ABI table's. */
 static bool header_name(void *ctx, const char *name, int64_t *value)
 {
@@ -314,12 +344,8 @@ static bool header_name(void *ctx, const char *name, int64_t *value)
 	vec_foreach(&ms->macros, m)
 	{
 		if (!strcmp(m->name, name)) {
-			bool ok = false;
-			if (ms->depth < 16) {
-				ms->depth++;
-				ok = types_cexpr_eval(m->text, header_name, ms, value);
-				ms->depth--;
-			}
+			bool ok = macro_value(ms, m);
+			*value = m->value;
 			return ok;
 		}
 	}
@@ -342,9 +368,8 @@ static void read_headers(struct type_env *env)
 	vec_foreach(&env->includes, inc) scan_header(&ms, *inc, 0);
 	vec_foreach(&ms.macros, m)
 	{
-		int64_t v;
-		if (types_cexpr_eval(m->text, header_name, &ms, &v))
-			type_env_add_const(env, m->name, v, NULL);
+		if (macro_value(&ms, m))
+			type_env_add_const(env, m->name, m->value, NULL);
 	}
 	vec_free(&ms.macros);
 	vec_free(&ms.seen);

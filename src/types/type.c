@@ -64,10 +64,26 @@ struct type *type_ptr_lazy(struct arena *a, struct type_src *src, uint32_t id, b
 	return t;
 }
 
+/* Whether pointers and arrays lead from t to ptr (their chains are finite: see type_elem) */
+static bool leads_to(const struct type *t, const struct type *ptr)
+{
+	for (; t && (t->kind == TY_PTR || t->kind == TY_ARRAY); t = t->elem)
+		if (t == ptr)
+			return true;
+	return false;
+}
+
 struct type *type_elem(struct type *t)
 {
-	if (!t->elem && t->src)
-		t->elem = t->src->resolve(t->src, t->src_id);
+	if (!t->elem && t->src) {
+		struct type *e = t->src->resolve(t->src, t->src_id);
+		/*
+		 * A pointer to itself: broken debug info (a pointer DIE whose type
+		 * is itself) or a definition such as "typedef T *T". Every other
+		 * walk of types follows elem and would never end: void instead.
+		 */
+		t->elem = leads_to(e, t) ? &ty_void : e;
+	}
 	if (!t->elem)
 		t->elem = &ty_void;
 	return t->elem;

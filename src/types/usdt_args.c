@@ -67,6 +67,8 @@ int types_usdt_arg(const char *args, unsigned n, struct usdt_arg *out, char *err
 			goto bad;
 		op = at + 1;
 	}
+	if (size < -8 || size > 8) /* and labs() of LONG_MIN would be undefined */
+		goto bad;
 	out->is_signed = size < 0;
 	out->size = (unsigned)labs(size);
 	if (out->size != 1 && out->size != 2 && out->size != 4 && out->size != 8)

@@ -74,6 +74,10 @@ static void test_forms(void **state)
 	assert_int_equal(types_usdt_arg(args, 9, &a, err, sizeof(err)), -1);
 	assert_int_equal(types_usdt_arg(args, 10, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "it has 10 arguments");
+
+	/* sizes past 8 bytes, LONG_MIN among them (no labs() of it) */
+	assert_int_equal(types_usdt_arg("-9223372036854775808@%rdi", 0, &a, err, sizeof(err)), -1);
+	assert_int_equal(types_usdt_arg("16@%rdi", 0, &a, err, sizeof(err)), -1);
 #endif
 }
 
