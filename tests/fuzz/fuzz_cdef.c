@@ -170,7 +170,7 @@ static void use(struct type_env *env, const char *text)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct options o = {.script_name = "fuzz"};
+	struct compile_opts o = { .script_name = "fuzz" };
 	const uint8_t *nul = memchr(data, 0, size);
 	size_t len = nul ? (size_t)(nul - data) : size;
 	struct plan p;

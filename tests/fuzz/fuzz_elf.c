@@ -200,7 +200,7 @@ static void scripts(void)
 	char text[512];
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		struct options o = {.script_name = "fuzz", .script = text};
+		struct compile_opts o = { .script_name = "fuzz", .script = text };
 		struct plan p;
 		snprintf(text, sizeof(text), texts[i], path, path);
 		compile(&p, &o, NULL);
