@@ -48,6 +48,21 @@ static void list_types(const struct provider *const *provs, struct strbuf *sb)
 		sb_printf(sb, "%s%s", i ? ", " : "", provs[i]->name);
 }
 
+void sema_modern_names(struct plan *p)
+{
+	if (!p->modern)
+		return;
+	/* today's bpftrace's `probe` of begin and end is in lowercase */
+	vec_foreach(&p->insts, ip)
+	{
+		struct probe_inst *in = *ip;
+		if (in->prov->id != PROV_BEGIN && in->prov->id != PROV_END)
+			continue;
+		in->name = in->prov->id == PROV_BEGIN ? "begin" : "end";
+		p->probe_names.data[in->probe_id] = in->name;
+	}
+}
+
 int sema_expand(struct plan *p, const struct provider *const *provs)
 {
 	for (uint32_t i = 0; i < p->ast->nprobes; i++) {
@@ -58,6 +73,11 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 			if (substitute_params(p, ap) < 0)
 				continue;
 			prov = plan_provider_find(provs, ap->parts[0]);
+			if (!prov && (prov = plan_provider_find_nocase(provs, ap->parts[0])))
+				ast_note_modern(p->ast, ap->span,
+						prov->id == PROV_BEGIN || prov->id == PROV_END
+							? "a lowercase begin or end probe"
+							: "a probe type in another case");
 			if (!prov) {
 				struct strbuf sb = { 0 };
 				diag_error(&p->diag, ap->span, E_UNKNOWN_PROBE_TYPE,

@@ -75,7 +75,7 @@ static void test_errors(void **state)
 
 	clear_env();
 	assert_int_equal(resolve(&p, &o, unknown, 1), -1);
-	assert_non_null(strstr(sb_str(&p.diag.out), "unknown setting 'max_strlenn'"));
+	assert_non_null(strstr(sb_str(&p.diag.out), "unknown config variable 'max_strlenn'"));
 	plan_free(&p);
 	assert_int_equal(resolve(&p, &o, big, 1), -1);
 	assert_non_null(strstr(sb_str(&p.diag.out), "max_strlen = 100000: a string size is 2 to 8192 bytes"));
