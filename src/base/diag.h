@@ -71,7 +71,8 @@
 	X(E_VERIFIER, 500)                                                                         \
 	X(E_MAP_CREATE, 501)                                                                       \
 	X(E_CODEGEN, 502)                                                                          \
-	X(E_HELPER_FAILED, 503)
+	X(E_HELPER_FAILED, 503)                                                                    \
+	X(E_RUNTIME_CHECK, 504)
 
 enum diag_code {
 #define X(name, num) name = num,

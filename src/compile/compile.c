@@ -167,8 +167,13 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
 		return 0;
-	if (sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0 || dialect(p) < 0 ||
-	    settings(p) < 0)
+	/* the settings by what the parser saw; again if the attach points make the script today's */
+	p->modern = opts->dialect == DIALECT_0_26 ||
+		    (opts->dialect == DIALECT_AUTO && p->ast->modern_what);
+	if (settings(p) < 0 || sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0)
+		return -1;
+	bool was = p->modern;
+	if (dialect(p) < 0 || (p->modern != was && settings(p) < 0))
 		return -1;
 	compile_plan_programs(p);
 	uint64_t max_probes = p->settings.v[SET_MAX_PROBES];

@@ -194,9 +194,13 @@ static int other_name(struct plan *p, const struct setting_item *it)
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(env_only); i++)
 		if (!strcasecmp(name, env_only[i])) {
+			char var[32];
+			size_t k = 0;
+			for (const char *c = env_only[i]; *c && k + 1 < sizeof(var); c++)
+				var[k++] = (char)toupper((unsigned char)*c);
+			var[k] = 0;
 			diag_error(&p->diag, it->span, E_UNKNOWN_CONFIG,
-				   "%s can only be set in the environment (BPFTRACE_%s)", it->name,
-				   env_only[i]);
+				   "%s can only be set in the environment (BPFTRACE_%s)", it->name, var);
 			return -1;
 		}
 	diag_error(&p->diag, it->span, E_UNKNOWN_CONFIG, "unknown config variable '%s'", it->name);
@@ -264,6 +268,12 @@ int compile_settings(struct plan *p, const struct setting_item *script, size_t n
 			continue;
 		}
 		p->settings.from[d->id] = SETTING_ENV;
+	}
+	if (p->settings.v[SET_STACK_MODE] >= STACK_MODE_RAW) {
+		diag_warn(&p->diag, SPAN_NONE, E_UNKNOWN_CONFIG,
+			  "stack_mode %s is not supported yet: stacks print in bpftrace's format",
+			  stack_modes[p->settings.v[SET_STACK_MODE]]);
+		p->settings.v[SET_STACK_MODE] = STACK_MODE_BPFTRACE;
 	}
 	return rc;
 }

@@ -703,6 +703,7 @@ int sema_check(struct plan *p)
 	struct check c = { .p = p };
 	int pass;
 
+	sema_map_decls(p);
 	for (pass = 0; pass < 32; pass++) {
 		c.changed = false;
 		c.unknown_read = false;
@@ -717,6 +718,8 @@ int sema_check(struct plan *p)
 	}
 	c.final = true;
 	check_all(p, &c);
+	if (!p->diag.errors)
+		sema_map_decls_check(p);
 	vec_free(&c.vars);
 	vec_free(&c.all);
 	vec_free(&c.warned);

@@ -110,6 +110,9 @@ struct type *sema_check_signal(struct check *c, struct expr *e);
 struct type *sema_check_kprobe_only(struct check *c, struct expr *e); /* override, path */
 
 struct map_info *sema_map_get(struct check *c, const char *name, struct span sp);
+/* `let @m = hash(N);`: declared maps before the checks, and then whether their values fit */
+void sema_map_decls(struct plan *p);
+int sema_map_decls_check(struct plan *p);
 /* Record / verify the key types of a map access. */
 void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *map_expr);
 void sema_map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp);

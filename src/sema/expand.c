@@ -63,6 +63,33 @@ void sema_modern_names(struct plan *p)
 	}
 }
 
+/*
+ * missing_probes = warn or ignore (today's bpftrace): an attach point its
+ * provider cannot expand (a tracepoint, function or file that is not
+ * there) is left out; its errors, since mark, become a warning or nothing.
+ */
+static void missing_probe(struct plan *p, struct attach_point *ap, int errors, size_t mark)
+{
+	uint64_t how = p->settings.v[SET_MISSING_PROBES];
+	struct diag *d = &p->diag;
+	char first[256];
+
+	if (how == MISSING_ERROR || d->errors == errors)
+		return;
+	/* the first line of what it said, without its place */
+	const char *msg = sb_str(&d->out) + mark, *e = strstr(msg, "ERROR: ");
+	msg = e ? e + 7 : msg;
+	if (msg[0] == 'E' && msg[1] >= '0' && msg[1] <= '9' && strchr(msg, ':'))
+		msg = strchr(msg, ':') + 2; /* its code: the warning has its own */
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(msg, "\n"), msg);
+	d->out.len = mark;
+	if (d->out.s)
+		d->out.s[mark] = 0;
+	d->errors = errors;
+	if (how == MISSING_WARN)
+		diag_warn(d, ap->span, E_ATTACH, "%s: left out (missing_probes = warn)", first);
+}
+
 int sema_expand(struct plan *p, const struct provider *const *provs)
 {
 	for (uint32_t i = 0; i < p->ast->nprobes; i++) {
@@ -94,7 +121,10 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 					  "probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, kfunc, kretfunc, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
 				continue;
 			}
+			int errors = p->diag.errors;
+			size_t mark = p->diag.out.len;
 			prov->expand(p, prov, pr, ap);
+			missing_probe(p, ap, errors, mark);
 		}
 		for (int k = 0; k < PROV_COUNT_; k++)
 			if (provs[k] && provs[k]->expand_end)

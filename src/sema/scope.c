@@ -104,6 +104,22 @@ static struct type *let_type(struct check *c, const struct ast_typename *tn)
 	return sema_check_typename(c, tn);
 }
 
+/* An integer literal (or -literal) within t's range; other values always "fit" */
+static bool literal_fits(const struct expr *e, const struct type *t)
+{
+	bool neg = e->kind == EXPR_UNARY && e->u.unary.op == OP_NEG;
+	const struct expr *l = neg ? e->u.unary.operand : e;
+	uint32_t bits = t->size * 8;
+	uint64_t max;
+
+	if (l->kind != EXPR_INT || bits >= 64)
+		return !(neg && l->kind == EXPR_INT && !t->is_signed && l->u.ival);
+	if (neg)
+		return t->is_signed ? l->u.ival <= (1ull << (bits - 1)) : l->u.ival == 0;
+	max = t->is_signed ? (1ull << (bits - 1)) - 1 : (1ull << bits) - 1;
+	return l->u.ival <= max;
+}
+
 void sema_check_let(struct check *c, struct stmt *st)
 {
 	struct expr *ve = st->u.let.var, *val = st->u.let.value;
@@ -120,6 +136,12 @@ void sema_check_let(struct check *c, struct stmt *st)
 		CERR(c, val->span, E_VAR_TYPE_CLASH, "$%s is declared %s: it cannot hold %s",
 		     ve->u.name, type_str_of(t), type_str_of(vt));
 		vt = &ty_none;
+	}
+	if (t && vt && t->kind == TY_INT && !t->is_bool && !literal_fits(val, t)) {
+		/* as today's bpftrace: a literal out of the declared type's range is refused */
+		CERR(c, val->span, E_TOO_BIG, "the number does not fit in $%s's type, %s", ve->u.name,
+		     type_str_of(t));
+		CHINT(c, "cast it to say that it is meant: (%s)", type_str_of(t));
 	}
 	if (old) {
 		CERR(c, ve->span, E_REDECLARED, "$%s is declared twice", ve->u.name);

@@ -79,7 +79,9 @@ struct type {
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
-	uint32_t count;	   /* TY_ARRAY: elements; TY_STACK: frames kept */
+	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
+	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
+	uint32_t count;
 	struct field *fields;
 	uint32_t nfields;
 	const char *name;	   /* TY_RECORD: "struct task_struct"; TY_TIMESTAMP: the format */
