@@ -158,8 +158,10 @@ static void report_full_maps(struct session *s)
 		if (n)
 			fprintf(stderr,
 				"WARNING: Map full; can't update element: @%s refused %llu update%s. "
-				"Try increasing BPFTRACE_MAP_KEYS_MAX\n",
-				m->name, (unsigned long long)n, n == 1 ? "" : "s");
+				"Try %s\n",
+				m->name, (unsigned long long)n, n == 1 ? "" : "s",
+				m->declared ? "declaring it with more entries, or an lruhash"
+					    : "increasing BPFTRACE_MAP_KEYS_MAX");
 	}
 }
 
