@@ -37,6 +37,14 @@ static struct expr *parse_cond(struct parser *p, const char *after)
 			parse_unexpected(p, after);
 		e = parse_unary_expr(p);
 		parse_modern(p, e->span, "a condition without parentheses");
+		if (p->tok.kind != TOK_LBRACE) {
+			char buf[64];
+			diag_error(p->d, p->tok.span, E_SYNTAX, "unexpected %s, expected '{' after the condition",
+				   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+			diag_hint(p->d, "without parentheses a condition is one operand ($x, !$x, f()): "
+					"put a longer one in parentheses");
+			parse_fail(p);
+		}
 		return e;
 	}
 	parse_next(p);

@@ -298,10 +298,11 @@ static const struct golden goldens[] = {
 	{
 		"unroll_binary_without_parens",
 		"BEGIN { unroll 1 + 2 { } }",
-		"stdin:1:18: ERROR: E110: unexpected '+', expected '{' after unroll (N)\n"
+		"stdin:1:18: ERROR: E110: unexpected '+', expected '{' after the condition\n"
 		"BEGIN { unroll 1 + 2 { } }\n"
 		"                 ~\n"
-		"hint: the bodies of if, else, while, for and unroll must be in braces\n",
+		"hint: without parentheses a condition is one operand ($x, !$x, f()): put a longer one in "
+		"parentheses\n",
 	},
 	{
 		"unclosed_paren",
