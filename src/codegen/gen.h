@@ -168,6 +168,8 @@ struct val gen_call_map_op(struct gen *g, struct expr *e); /* print, clear, zero
 struct val gen_call_time(struct gen *g, struct expr *e);
 
 void gen_error(struct gen *g, struct span sp, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* A check the probe made failed (an index out of bounds): a warning at sp, text its words */
+void gen_runtime_error(struct gen *g, struct span sp, const char *text);
 /* -k, -kk: after a call of helper, report a negative return (gen_check.c) */
 void gen_helper_check(struct gen *g, int32_t helper, struct span sp);
 

@@ -4,7 +4,8 @@
  * calls back, once per element: bpf_for_each_map_elem for `for ($kv :
  * @map)`, bpf_loop for `for ($i : lo..hi)` (lo and hi evaluated once, hi
  * excluded; bpf_loop runs at most 1 << 23 times, a longer range not at
- * all). The verifier checks a callback once, however many times it runs.
+ * all, with a warning). The verifier checks a callback once, however many
+ * times it runs.
  *
  * The subprogram has its own registers and stack frame, so what it needs
  * of the probe's code comes through a context on the caller's stack, whose
@@ -277,6 +278,15 @@ void gen_for(struct gen *g, struct stmt *st)
 	emit(g->ir, ALU64_IMM(BPF_ADD, R3, base));
 	emit(g->ir, MOV64_IMM(R4, 0));
 	emit(g->ir, CALL(st->u.for_.map ? BPF_FUNC_for_each_map_elem : BPF_FUNC_loop, 4));
+	if (!st->u.for_.map) {
+		// if ((s32)r0 < 0) warn: bpf_loop ran nothing (a range of more than 1 << 23);
+		// the kernel's inlined bpf_loop sets -E2BIG in 32 bits
+		int32_t ok = ir_label(g->ir);
+		emit(g->ir, ir_jmp(BPF_JMP32 | BPF_JSGE | BPF_K, R0, NO_REG, 0, ok));
+		gen_runtime_error(g, st->span, "the range is longer than bpf_loop takes (8388608): "
+					       "the loop did not run");
+		emit(g->ir, LABEL(ok));
+	}
 	// what the body changed; leave when it returned
 	for (size_t i = 0; i < cap.vars.len; i++)
 		emit(g->ir, LDX_MEM(BPF_DW, cap.vars.data[i]->vreg, R10, base + CTX_VARS + 8 * (int32_t)i));

@@ -112,22 +112,6 @@ int32_t gen_ptr_scale(struct gen *g, int32_t n, struct type *t)
 	return r;
 }
 
-/* Tell user space that a check failed here (text: what), then go on */
-static void runtime_error(struct gen *g, struct span sp, const char *text)
-{
-	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
-	uint32_t id, off;
-
-	r->kind = REC_RUNTIME_ERROR;
-	r->text = text;
-	r->span = sp;
-	r->size = 8;
-	id = plan_add_record(g->p, r);
-	off = gen_scratch_alloc(g, 8);
-	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
-	gen_output(g, off, 8, false);
-}
-
 /*
  * a[i], s[i] with i known when the probe runs (today's bpftrace): out of
  * bounds, a warning and 0, else the element. An array of the program's
@@ -144,7 +128,7 @@ static struct val dyn_index(struct gen *g, struct expr *e, struct val v, uint32_
 	// if (i >= count) { warn; r = 0 } else r = a[i]
 	emit(g->ir, MOV64_REG(i, gen_scalar(g, e->u.index.index)));
 	emit(g->ir, JMP_IMM(BPF_JLT, i, (int32_t)count, ok));
-	runtime_error(g, e->span, "Array access out of bounds. This can lead to unexpected results.");
+	gen_runtime_error(g, e->span, "Array access out of bounds. This can lead to unexpected results.");
 	emit(g->ir, MOV64_IMM(r, 0));
 	emit(g->ir, JA(done));
 	emit(g->ir, LABEL(ok));
