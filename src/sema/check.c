@@ -239,6 +239,9 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		warn_signed_div(c, op, e->span, a->is_signed && !literal(e->u.binary.lhs),
 				b->is_signed && !literal(e->u.binary.rhs));
 		return &ty_u64;
+	case OP_SUB:
+		/* today's bpftrace: a difference is signed, whatever its operands */
+		return c->p->modern ? &ty_s64 : arith_result(a, b);
 	default:
 		return arith_result(a, b);
 	}
