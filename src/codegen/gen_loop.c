@@ -27,7 +27,8 @@
  * after the loop, the caller leaves the probe when the body returned.
  *
  *   for ($kv : @m): $kv = (key, value); a key of several parts is a tuple,
- *   and a per-CPU count() or sum() is summed over the CPUs.
+ *   and a per-CPU count(), sum(), min(), max() or avg() is its value over
+ *   every CPU (percpu_value).
  */
 #include "codegen/gen.h"
 
@@ -92,15 +93,22 @@ static void restore(struct gen *g, const struct saved *s)
 	g->stack_max = s->stack_max;
 }
 
-/* this CPU's value and the others' of a per-CPU count() or sum(): their total */
-static int32_t percpu_total(struct gen *g, struct map_info *m, int32_t key)
+/*
+ * A per-CPU aggregation's value over every CPU, as the maps print it:
+ * count() and sum() add up, min() and max() keep the least or greatest
+ * value a CPU has, avg() divides the totals.
+ */
+static int32_t percpu_value(struct gen *g, struct map_info *m, int32_t key)
 {
-	int32_t cpu = ir_vreg(g->ir), sum = ir_vreg(g->ir), top = ir_label(g->ir),
-		next = ir_label(g->ir), done = ir_label(g->ir);
+	struct type *t = m->value;
+	enum type_kind k = t->kind;
+	int32_t cpu = ir_vreg(g->ir), a = ir_vreg(g->ir), b = ir_vreg(g->ir), x = ir_vreg(g->ir);
+	int32_t top = ir_label(g->ir), next = ir_label(g->ir), done = ir_label(g->ir);
 
-	// for (cpu = 0, sum = 0; cpu < ncpus; cpu++) if (v = lookup_percpu(map, key, cpu)) sum += *v
+	// for (cpu = 0, a = b = 0; cpu < ncpus; cpu++) if (v = lookup_percpu(map, key, cpu)) ...
 	emit(g->ir, MOV64_IMM(cpu, 0));
-	emit(g->ir, MOV64_IMM(sum, 0));
+	emit(g->ir, MOV64_IMM(a, 0));
+	emit(g->ir, MOV64_IMM(b, 0));
 	emit(g->ir, LABEL(top));
 	emit(g->ir, JMP_CONST(BPF_JGE, cpu, LC_NCPUS, done));
 	emit(g->ir, JMP_IMM(BPF_JGE, cpu, 4096, done));
@@ -109,13 +117,49 @@ static int32_t percpu_total(struct gen *g, struct map_info *m, int32_t key)
 	emit(g->ir, MOV64_REG(R3, cpu));
 	emit(g->ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
 	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, next));
-	emit(g->ir, LDX_MEM(BPF_DW, R0, R0, 0));
-	emit(g->ir, ALU64_REG(BPF_ADD, sum, R0));
+	if (k == TY_MIN || k == TY_MAX) {
+		// if (v->set && (!b || v->value < a)) { a = v->value; b = 1 }   (> for max)
+		uint8_t keep = k == TY_MIN ? (t->is_signed ? BPF_JSGE : BPF_JGE)
+					   : (t->is_signed ? BPF_JSLE : BPF_JLE);
+		int32_t take = ir_label(g->ir);
+		emit(g->ir, LDX_MEM(BPF_DW, x, R0, 8));
+		emit(g->ir, JMP_IMM(BPF_JEQ, x, 0, next));
+		emit(g->ir, LDX_MEM(BPF_DW, x, R0, 0));
+		emit(g->ir, JMP_IMM(BPF_JEQ, b, 0, take));
+		emit(g->ir, JMP_REG(keep, x, a, next));
+		emit(g->ir, LABEL(take));
+		emit(g->ir, MOV64_REG(a, x));
+		emit(g->ir, MOV64_IMM(b, 1));
+	} else {
+		// a += v[0]; b += v[1] (avg's count)
+		emit(g->ir, LDX_MEM(BPF_DW, x, R0, 0));
+		emit(g->ir, ALU64_REG(BPF_ADD, a, x));
+		if (k == TY_AVG) {
+			emit(g->ir, LDX_MEM(BPF_DW, x, R0, 8));
+			emit(g->ir, ALU64_REG(BPF_ADD, b, x));
+		}
+	}
 	emit(g->ir, LABEL(next));
 	emit(g->ir, ALU64_IMM(BPF_ADD, cpu, 1));
 	emit(g->ir, JA(top));
 	emit(g->ir, LABEL(done));
-	return sum;
+	if (k == TY_AVG) {
+		// a = b ? a / b : 0, the sign kept (eBPF divides unsigned)
+		int32_t zero = ir_label(g->ir), pos = ir_label(g->ir), end = ir_label(g->ir);
+		emit(g->ir, JMP_IMM(BPF_JEQ, b, 0, zero));
+		emit(g->ir, JMP_IMM(BPF_JSGE, a, 0, pos));
+		emit(g->ir, NEG64(a));
+		emit(g->ir, ALU64_REG(BPF_DIV, a, b));
+		emit(g->ir, NEG64(a));
+		emit(g->ir, JA(end));
+		emit(g->ir, LABEL(pos));
+		emit(g->ir, ALU64_REG(BPF_DIV, a, b));
+		emit(g->ir, JA(end));
+		emit(g->ir, LABEL(zero));
+		emit(g->ir, MOV64_IMM(a, 0));
+		emit(g->ir, LABEL(end));
+	}
+	return a;
 }
 
 /* $kv = (key, value) in its scratch place, from the callback's key and value pointers */
@@ -125,9 +169,9 @@ static void map_elem(struct gen *g, struct stmt *st, struct var_info *kv, int32_
 	const struct field *k = &kv->type->fields[0], *v = &kv->type->fields[1];
 
 	gen_copy(g, g->scratch, kv->offset + k->offset, key, 0, k->type->size);
-	if (m->value->kind == TY_COUNT || m->value->kind == TY_SUM) {
+	if (type_is_agg(m->value)) {
 		int32_t a = gen_addr(g, g->scratch, kv->offset + k->offset);
-		int32_t t = percpu_total(g, m, a);
+		int32_t t = percpu_value(g, m, a);
 		emit(g->ir, STX_MEM(BPF_DW, g->scratch, t, kv->offset + v->offset));
 		return;
 	}

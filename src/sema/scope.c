@@ -189,15 +189,18 @@ static struct type *for_map_type(struct check *c, struct expr *me)
 		el[1] = &ty_u64;
 		break;
 	case TY_SUM:
-		el[1] = type_int(8, m->value->is_signed);
+	case TY_MIN:
+	case TY_MAX:
+	case TY_AVG:
+		el[1] = type_int(8, m->value->is_signed || m->value->kind == TY_AVG);
 		break;
 	default:
 		if (type_is_agg(m->value)) {
 			CERR(c, me->span, E_UNSUPPORTED,
 			     "a for loop over @%s's %s values is not supported yet", m->name,
 			     type_str_of(m->value));
-			CHINT(c, "loop over maps of count(), sum() or plain values; print(@%s) shows "
-				 "the others",
+			CHINT(c, "loop over maps of count(), sum(), min(), max(), avg() or plain values; "
+				 "print(@%s) shows the others",
 			      m->name);
 			return &ty_none;
 		}

@@ -257,7 +257,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:37-39: ERROR: E209: a for loop over @h's hist values is not supported yet\n"
 		  "begin { @h[1] = hist(2); for ($kv : @h) { } }\n"
 		  "                                    ~~\n"
-		  "hint: loop over maps of count(), sum() or plain values; print(@h) shows the others\n" },
+		  "hint: loop over maps of count(), sum(), min(), max(), avg() or plain values; print(@h) shows the others\n" },
 	{ "begin { for ($kv : @never) { } }",
 	  "stdin:1:20-26: ERROR: E312: @never is looped over but never assigned a value\n"
 		  "begin { for ($kv : @never) { } }\n"
