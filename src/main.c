@@ -46,6 +46,9 @@ static void usage(FILE *f)
 	      "    --dry-run      compile and load the programs, attach nothing\n"
 	      "    --unsafe       allow system()\n"
 	      "    --no-warnings  print no warnings\n"
+	      "    --dialect D    the language: 0.17 (bpftrace 0.17's), 0.26 (today's bpftrace's)\n"
+	      "                   or auto (the default: today's when the script uses what 0.17\n"
+	      "                   lacks); also LANTERN_DIALECT\n"
 	      "    -k             warn when a BPF helper fails (map updates, deletes); -kk: probe\n"
 	      "                   reads too\n"
 	      "    --info         what this kernel and lantern support (helpers, maps, probes)\n"
@@ -176,7 +179,24 @@ static void push_arg(const char ***v, int *n, const char *arg)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS, OPT_INFO,
-       OPT_USDT_FILE_ACTIVATION };
+       OPT_USDT_FILE_ACTIVATION, OPT_DIALECT };
+
+/* --dialect 0.17|0.26|auto (and LANTERN_DIALECT): which bpftrace's language */
+static int parse_dialect(const char *arg, const char *from, enum dialect *out)
+{
+	static const struct {
+		const char *name;
+		enum dialect d;
+	} names[] = { { "auto", DIALECT_AUTO }, { "0.17", DIALECT_0_17 }, { "0.26", DIALECT_0_26 } };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i].name)) {
+			*out = names[i].d;
+			return 0;
+		}
+	fprintf(stderr, "ERROR: %s \"%s\": the dialects are 0.17, 0.26 and auto\n", from, arg);
+	return -1;
+}
 
 /* What the command line wants besides running a script. */
 enum action { ACT_RUN, ACT_LIST, ACT_EXIT_OK, ACT_EXIT_ERR, ACT_INFO };
@@ -198,6 +218,8 @@ static enum action parse_option(int c, struct options *o, const char **program)
 	case 'k': o->c.helper_check++; break;
 	case OPT_INCLUDE: push_arg(&o->c.includes, &o->c.nincludes, optarg); break;
 	case OPT_DRY_RUN: o->r.dry_run = true; break;
+	case OPT_DIALECT:
+		return parse_dialect(optarg, "--dialect", &o->c.dialect) < 0 ? ACT_EXIT_ERR : ACT_RUN;
 	case OPT_UNSAFE: o->c.unsafe = true; break;
 	case OPT_NO_WARNINGS: o->c.no_warnings = true; break;
 	case OPT_FLAMEGRAPH: o->r.flamegraph = optarg; break;
@@ -337,6 +359,7 @@ int main(int argc, char **argv)
 		{ "no-warnings", no_argument, NULL, OPT_NO_WARNINGS },
 		{ "info", no_argument, NULL, OPT_INFO },
 		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION },
+		{ "dialect", required_argument, NULL, OPT_DIALECT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .c.script_name = "stdin" };
@@ -348,6 +371,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, on_sigpipe);
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return finish(trace_main(argc - 1, argv + 1));
+	if (getenv("LANTERN_DIALECT") &&
+	    parse_dialect(getenv("LANTERN_DIALECT"), "LANTERN_DIALECT", &o.c.dialect) < 0)
+		return 1;
 
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */

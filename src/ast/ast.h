@@ -40,6 +40,10 @@ enum expr_kind {
 	EXPR_CAST,	 /* (type) operand: .u.cast.type, .u.cast.operand */
 	EXPR_SIZEOF,	 /* sizeof(type) or sizeof(expr): .u.size_of */
 	EXPR_OFFSETOF,	 /* offsetof(type, field[.field...]): .u.offset_of */
+	/* today's bpftrace (0.18 to 0.26) */
+	EXPR_BOOL,   /* true, false: .u.ival 1 or 0 */
+	EXPR_BLOCK,  /* { stmts; value }: .u.blk (value NULL: none) */
+	EXPR_RECORD, /* (a = 1, b = "x"): .u.record */
 };
 
 enum op {
@@ -122,6 +126,7 @@ struct expr {
 			struct expr *lhs, *rhs;
 		} binary;
 		struct {
+			/* then is NULL in `cond ?: otherwise`: cond's value when it is true */
 			struct expr *cond, *then, *otherwise;
 		} ternary;
 		struct {
@@ -147,6 +152,14 @@ struct expr {
 			const char *field; /* "a" or "a.b" */
 			struct span field_span;
 		} offset_of;
+		struct {
+			struct stmt *body; /* STMT_BLOCK */
+			struct expr *value;
+		} blk;
+		struct {
+			struct expr_list vals;
+			const char **names; /* one per value, in the order written */
+		} record;
 	} u;
 
 	/* Filled by sema. */
@@ -166,6 +179,9 @@ enum stmt_kind {
 	STMT_BREAK,    /* break */
 	STMT_CONTINUE, /* continue */
 	STMT_BLOCK,    /* { stmts } */
+	/* today's bpftrace */
+	STMT_LET, /* let $x [: type] [= value] */
+	STMT_FOR, /* for ($x : @map) body, for ($x : lo..hi) body */
 };
 
 struct stmt_list {
@@ -176,6 +192,8 @@ struct stmt_list {
 struct stmt {
 	enum stmt_kind kind;
 	struct span span;
+	/* STMT_IF written as `c ? a : b;`: that expression (a block's value, if last) */
+	struct expr *ternary;
 	union {
 		struct expr *expr;
 		struct {
@@ -197,6 +215,17 @@ struct stmt {
 		} while_;
 		struct expr *ret; /* may be NULL */
 		struct stmt_list block;
+		struct {
+			struct expr *var;	   /* EXPR_VAR */
+			struct ast_typename type; /* .name NULL without a type */
+			struct expr *value;	   /* NULL without a value */
+		} let;
+		struct {
+			struct expr *var; /* EXPR_VAR: a new variable, the loop's own */
+			struct expr *map; /* EXPR_MAP without keys, or NULL for a range */
+			struct expr *lo, *hi; /* the range lo..hi (hi excluded) */
+			struct stmt *body;    /* STMT_BLOCK */
+		} for_;
 	} u;
 };
 
@@ -211,6 +240,7 @@ struct attach_point {
 	const char *text;
 	const char *parts[AP_MAX_PARTS];
 	uint32_t nparts;
+	const char *user_name; /* "name" of `name=kprobe:f` (today's bpftrace), else NULL */
 };
 
 struct probe {
@@ -234,12 +264,53 @@ struct preamble {
 	const char *text; /* the whole directive or definition, verbatim */
 };
 
+/* `config = { name = value; ... }`: the value as written (a string unquoted) */
+enum config_kind { CFG_INT, CFG_STR, CFG_BOOL, CFG_IDENT };
+struct config_item {
+	const char *name;
+	const char *value;
+	enum config_kind kind;
+	struct span span, value_span;
+};
+
+/* `let @name = hash(N);` before the probes: the BPF map's kind and size */
+enum map_decl_kind { MAPDECL_HASH, MAPDECL_LRUHASH, MAPDECL_PERCPUHASH, MAPDECL_PERCPULRUHASH };
+struct map_decl {
+	const char *name; /* without '@' */
+	enum map_decl_kind kind;
+	uint64_t max_entries;
+	struct span span, kind_span;
+};
+
 struct program {
 	struct preamble **pre;
 	uint32_t npre;
 	struct probe **probes;
 	uint32_t nprobes;
+	struct config_item *config;
+	uint32_t nconfig;
+	struct map_decl *decls;
+	uint32_t ndecls;
+	/*
+	 * The first construct of today's bpftrace (0.18 to 0.26) that 0.17
+	 * lacks, if any: the script is then read as today's (plan.modern).
+	 * The parser notes its own; the later stages theirs (ast_note_modern).
+	 */
+	const char *modern_what; /* "a for loop", ...; NULL: a 0.17 script */
+	struct span modern_span;
 };
+
+/* Note that prog uses a construct of today's bpftrace (the first one is kept). */
+void ast_note_modern(struct program *prog, struct span sp, const char *what);
+
+/*
+ * Visit e / st and every expression under it, each before its children
+ * (a statement's targets and declared variables too); stop at the first
+ * for which fn returns true, and return true then (walk.c).
+ */
+typedef bool (*ast_expr_fn)(struct expr *e, void *arg);
+bool ast_expr_any(struct expr *e, ast_expr_fn fn, void *arg);
+bool ast_stmt_any(struct stmt *st, ast_expr_fn fn, void *arg);
 
 /* A deep copy of e / st without sema's annotations (type, info, id, fn). */
 struct expr *ast_expr_copy(struct arena *a, const struct expr *e);

@@ -64,6 +64,13 @@ struct expr *ast_expr_copy(struct arena *a, const struct expr *e)
 	case EXPR_SIZEOF:
 		c->u.size_of.operand = ast_expr_copy(a, e->u.size_of.operand);
 		break;
+	case EXPR_BLOCK:
+		c->u.blk.body = ast_stmt_copy(a, e->u.blk.body);
+		c->u.blk.value = ast_expr_copy(a, e->u.blk.value);
+		break;
+	case EXPR_RECORD:
+		copy_list(a, &c->u.record.vals); /* the names are shared */
+		break;
 	default:
 		break;
 	}
@@ -101,6 +108,17 @@ struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st)
 		break;
 	case STMT_RETURN:
 		c->u.ret = ast_expr_copy(a, st->u.ret);
+		break;
+	case STMT_LET:
+		c->u.let.var = ast_expr_copy(a, st->u.let.var);
+		c->u.let.value = ast_expr_copy(a, st->u.let.value);
+		break;
+	case STMT_FOR:
+		c->u.for_.var = ast_expr_copy(a, st->u.for_.var);
+		c->u.for_.map = ast_expr_copy(a, st->u.for_.map);
+		c->u.for_.lo = ast_expr_copy(a, st->u.for_.lo);
+		c->u.for_.hi = ast_expr_copy(a, st->u.for_.hi);
+		c->u.for_.body = ast_stmt_copy(a, st->u.for_.body);
 		break;
 	case STMT_BLOCK: {
 		struct stmt **v = ARENA_ARRAY(a, struct stmt *, st->u.block.n ? st->u.block.n : 1);

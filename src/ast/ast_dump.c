@@ -20,6 +20,12 @@
  * by their spelling, "?:", "field . name" / "field -> name", "index",
  * "tuple", "cast struct task_struct *", "sizeof uint32" or "sizeof" with
  * the expression as child.
+ *
+ * Today's bpftrace: "config" (its "name = value" items), "let @m = hash(N)"
+ * map declarations, "probe NAME = ..." for a named attach point; "let $x"
+ * (": type", then the value), "for $x : @m" / "for $x : range" (lo, hi),
+ * then "body"; "bool true", "?:" with two children for `a ?: b`, "block"
+ * (statements, then "value" and the value), "record" (its "name =" items).
  */
 #include "ast/ast.h"
 
@@ -74,6 +80,7 @@ static void put_type(struct strbuf *out, const struct ast_typename *t)
 
 static void dump_expr(const struct expr *e, int depth, struct strbuf *out);
 static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out);
+static void dump_body(const struct stmt *s, int depth, struct strbuf *out);
 
 static void dump_list(const struct expr_list *l, int depth, struct strbuf *out)
 {
@@ -143,8 +150,29 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 	case EXPR_TERNARY:
 		sb_puts(out, "?:\n");
 		dump_expr(e->u.ternary.cond, depth + 1, out);
-		dump_expr(e->u.ternary.then, depth + 1, out);
+		if (e->u.ternary.then) /* `a ?: b` has none */
+			dump_expr(e->u.ternary.then, depth + 1, out);
 		dump_expr(e->u.ternary.otherwise, depth + 1, out);
+		break;
+	case EXPR_BOOL:
+		sb_printf(out, "bool %s\n", e->u.ival ? "true" : "false");
+		break;
+	case EXPR_BLOCK:
+		sb_puts(out, "block\n");
+		dump_body(e->u.blk.body, depth + 1, out);
+		if (e->u.blk.value) {
+			indent(out, depth + 1);
+			sb_puts(out, "value\n");
+			dump_expr(e->u.blk.value, depth + 2, out);
+		}
+		break;
+	case EXPR_RECORD:
+		sb_puts(out, "record\n");
+		for (uint32_t i = 0; i < e->u.record.vals.n; i++) {
+			indent(out, depth + 1);
+			sb_printf(out, "%s =\n", e->u.record.names[i]);
+			dump_expr(e->u.record.vals.v[i], depth + 2, out);
+		}
 		break;
 	case EXPR_FIELD:
 		sb_printf(out, "field %s %s\n", e->u.field.arrow ? "->" : ".", e->u.field.name);
@@ -251,6 +279,31 @@ static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out)
 		sb_puts(out, "block\n");
 		dump_body(s, depth + 1, out);
 		return;
+	case STMT_LET:
+		indent(out, depth);
+		sb_printf(out, "let $%s", s->u.let.var->u.name);
+		if (s->u.let.type.name) {
+			sb_puts(out, ": ");
+			put_type(out, &s->u.let.type);
+		}
+		sb_putc(out, '\n');
+		if (s->u.let.value)
+			dump_expr(s->u.let.value, depth + 1, out);
+		return;
+	case STMT_FOR:
+		indent(out, depth);
+		if (s->u.for_.map) {
+			sb_printf(out, "for $%s : @%s\n", s->u.for_.var->u.name,
+				  s->u.for_.map->u.map.name);
+		} else {
+			sb_printf(out, "for $%s : range\n", s->u.for_.var->u.name);
+			dump_expr(s->u.for_.lo, depth + 1, out);
+			dump_expr(s->u.for_.hi, depth + 1, out);
+		}
+		indent(out, depth + 1);
+		sb_puts(out, "body\n");
+		dump_body(s->u.for_.body, depth + 2, out);
+		return;
 	}
 	indent(out, depth);
 	sb_printf(out, "stmt kind %d\n", (int)s->kind);
@@ -264,6 +317,13 @@ void ast_dump(const struct program *prog, struct strbuf *out)
 		[PRE_CDEF] = "cdef",
 	};
 
+	static const char *const decl_kinds[] = {
+		[MAPDECL_HASH] = "hash",
+		[MAPDECL_LRUHASH] = "lruhash",
+		[MAPDECL_PERCPUHASH] = "percpuhash",
+		[MAPDECL_PERCPULRUHASH] = "percpulruhash",
+	};
+
 	sb_puts(out, "program\n");
 	for (uint32_t i = 0; i < prog->npre; i++) {
 		const struct preamble *pre = prog->pre[i];
@@ -273,6 +333,18 @@ void ast_dump(const struct program *prog, struct strbuf *out)
 		put_escaped(out, text, strlen(text), false);
 		sb_putc(out, '\n');
 	}
+	if (prog->nconfig)
+		sb_puts(out, " config\n");
+	for (uint32_t i = 0; i < prog->nconfig; i++) {
+		const struct config_item *it = &prog->config[i];
+		sb_printf(out, "  %s = %s", it->name, it->kind == CFG_STR ? "\"" : "");
+		put_escaped(out, it->value, strlen(it->value), true);
+		sb_puts(out, it->kind == CFG_STR ? "\"\n" : "\n");
+	}
+	for (uint32_t i = 0; i < prog->ndecls; i++)
+		sb_printf(out, " let @%s = %s(%llu)\n", prog->decls[i].name,
+			  decl_kinds[prog->decls[i].kind],
+			  (unsigned long long)prog->decls[i].max_entries);
 	for (uint32_t i = 0; i < prog->nprobes; i++) {
 		const struct probe *pr = prog->probes[i];
 

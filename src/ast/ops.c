@@ -16,3 +16,11 @@ const char *ast_op_str(enum op op)
 {
 	return op < OP_COUNT_ ? op_names[op] : "?";
 }
+
+void ast_note_modern(struct program *prog, struct span sp, const char *what)
+{
+	if (prog->modern_what)
+		return;
+	prog->modern_what = what;
+	prog->modern_span = sp;
+}

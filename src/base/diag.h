@@ -30,6 +30,7 @@
 	X(E_SYNTAX, 110)                                                                           \
 	X(E_BAD_ATTACH_POINT, 111)                                                                 \
 	X(E_TOO_DEEP, 112)                                                                         \
+	X(E_DIALECT, 113)                                                                          \
 	/* names */                                                                                \
 	X(E_UNKNOWN_FUNCTION, 200)                                                                 \
 	X(E_UNKNOWN_IDENT, 201)                                                                    \
@@ -44,6 +45,8 @@
 	X(E_UNKNOWN_FILE, 210)                                                                     \
 	X(E_UNKNOWN_SYMBOL, 211)                                                                   \
 	X(E_UNKNOWN_TYPE, 212)                                                                     \
+	X(E_REDECLARED, 213)                                                                       \
+	X(E_UNKNOWN_CONFIG, 214)                                                                   \
 	/* types */                                                                                \
 	X(E_TYPE_MISMATCH, 300)                                                                    \
 	X(E_MAP_TYPE_CLASH, 301)                                                                   \
@@ -68,7 +71,8 @@
 	X(E_VERIFIER, 500)                                                                         \
 	X(E_MAP_CREATE, 501)                                                                       \
 	X(E_CODEGEN, 502)                                                                          \
-	X(E_HELPER_FAILED, 503)
+	X(E_HELPER_FAILED, 503)                                                                    \
+	X(E_RUNTIME_CHECK, 504)
 
 enum diag_code {
 #define X(name, num) name = num,

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* From allocated IR to the final struct bpf_insn[]: labels become offsets. */
+/*
+ * From allocated IR to the final struct bpf_insn[]: labels become offsets;
+ * the subprograms follow the program, and a reference to one (LD_FUNC)
+ * becomes its distance, as the kernel reads BPF_PSEUDO_FUNC.
+ */
 #include "codegen/regalloc.h"
 
 #include <stdio.h>
@@ -14,16 +18,56 @@ static int slots(const struct ir_insn *i)
 	case IR_LD_MAP:
 	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
+	case IR_LD_FUNC:
 		return 2;
 	default:
 		return 1;
 	}
 }
 
-int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen)
+static int count_slots(const struct ir *ir)
+{
+	int n = 0;
+
+	vec_foreach(&ir->insns, i) n += slots(i);
+	return n;
+}
+
+/* Where each function starts: the program at 0, then its subprograms. */
+static int *func_starts(const struct ir *ir)
+{
+	int *start = util_xcalloc(ir->subs.len + 1, sizeof(int));
+	int n = count_slots(ir);
+
+	for (size_t k = 0; k < ir->subs.len; k++) {
+		start[k] = n;
+		n += count_slots(ir->subs.data[k]);
+	}
+	start[ir->subs.len] = n;
+	return start;
+}
+
+uint32_t ir_funcs(const struct ir *ir, struct code_func **out)
+{
+	int *start;
+
+	*out = NULL;
+	if (!ir->subs.len)
+		return 0;
+	start = func_starts(ir);
+	*out = util_xcalloc(ir->subs.len + 1, sizeof(**out));
+	(*out)[0] = (struct code_func){ 0, FUNC_MAIN };
+	for (size_t k = 0; k < ir->subs.len; k++)
+		(*out)[k + 1] = (struct code_func){ (uint32_t)start[k], ir->subs.data[k]->kind };
+	free(start);
+	return (uint32_t)ir->subs.len + 1;
+}
+
+/* One function's instructions at code[base...]; sub_start: where each subprogram starts. */
+static int assemble_one(const struct ir *ir, struct bpf_insn *code, int base, const int *sub_start,
+			size_t nsubs, char *err, size_t errlen)
 {
 	int32_t *label_pc = util_xcalloc(ir->next_label + 1, sizeof(int32_t));
-	struct bpf_insn *code;
 	int n = 0;
 
 	vec_foreach(&ir->insns, i)
@@ -32,11 +76,10 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 			label_pc[i->label] = n;
 		n += slots(i);
 	}
-	code = util_xcalloc(n ? n : 1, sizeof(*code));
 	n = 0;
 	vec_foreach(&ir->insns, i)
 	{
-		struct bpf_insn *b = &code[n];
+		struct bpf_insn *b = &code[base + n];
 		if (i->kind == IR_LABEL)
 			continue;
 		if (i->dst >= VREG0 || i->src >= VREG0) {
@@ -58,6 +101,13 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 			b->src_reg = BPF_PSEUDO_MAP_VALUE; /* b[1].imm: offset 0 */
 		} else if (i->kind == IR_LD_CONST) {
 			b->src_reg = BPF_PSEUDO_LOAD_CONST;
+		} else if (i->kind == IR_LD_FUNC) {
+			if (i->imm < 0 || (size_t)i->imm >= nsubs) {
+				snprintf(err, errlen, "internal error: a reference to no subprogram");
+				goto fail;
+			}
+			b->src_reg = BPF_PSEUDO_FUNC;
+			b->imm = sub_start[i->imm] - (base + n + 1);
 		} else if (ir_is_jump(i) && i->label >= 0) {
 			long off = (long)label_pc[i->label] - (n + 1);
 			if (off < INT16_MIN || off > INT16_MAX) {
@@ -72,12 +122,28 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 		n += slots(i);
 	}
 	free(label_pc);
-	*out = code;
 	return n;
 fail:
 	free(label_pc);
-	free(code);
 	return -1;
+}
+
+int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen)
+{
+	int *start = func_starts(ir);
+	int total = start[ir->subs.len];
+	struct bpf_insn *code = util_xcalloc(total ? total : 1, sizeof(*code));
+	int rc = assemble_one(ir, code, 0, start, ir->subs.len, err, errlen);
+
+	for (size_t k = 0; rc >= 0 && k < ir->subs.len; k++)
+		rc = assemble_one(ir->subs.data[k], code, start[k], start, ir->subs.len, err, errlen);
+	free(start);
+	if (rc < 0) {
+		free(code);
+		return -1;
+	}
+	*out = code;
+	return total;
 }
 
 void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
@@ -94,8 +160,15 @@ void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD     ? IR_LD_MAP :
 				 b->src_reg == BPF_PSEUDO_MAP_VALUE  ? IR_LD_MAP_VALUE :
 				 b->src_reg == BPF_PSEUDO_LOAD_CONST ? IR_LD_CONST :
+				 b->src_reg == BPF_PSEUDO_FUNC	     ? IR_LD_FUNC :
 								       IR_LD_IMM64;
 			i.imm64 = (uint32_t)b->imm | (uint64_t)(uint32_t)b[1].imm << 32;
+			if (i.kind == IR_LD_FUNC) {
+				/* a subprogram: where it starts */
+				sb_printf(out, "r%d = &func@%d\n", b->dst_reg, k + 1 + b->imm);
+				k++;
+				continue;
+			}
 			k++;
 		}
 		ir_format_insn(out, &i);

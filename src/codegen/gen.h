@@ -35,7 +35,9 @@ struct gen {
 	struct plan *p;
 	struct prog *pg;
 	struct probe_inst *inst; /* the instance pg's code is typed for */
-	struct ir *ir;
+	struct ir *ir;	 /* the function being generated */
+	struct ir *root; /* the program's (it holds the subprograms) */
+	int32_t func;	 /* the function's index in root->subs, -1: the program */
 	int32_t ctx;	 /* vreg: the program's context pointer */
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
@@ -66,6 +68,10 @@ static inline struct val ext_val(struct type *t, int32_t reg, int32_t off, bool 
 
 /* Generate the IR of program pg (its typed code) into ir; sizes pg's scratch. */
 int gen_program(struct plan *p, struct prog *pg, struct ir *ir);
+/* One statement (gen_prog.c) */
+void gen_stmt(struct gen *g, struct stmt *st);
+/* for ($x : @map) and for ($x : lo..hi): the body as a callback subprogram (gen_loop.c) */
+void gen_for(struct gen *g, struct stmt *st);
 /* args->field of a record at the context (a tracepoint's format-file fields) */
 struct val gen_ctx_field(struct gen *g, struct expr *e);
 
@@ -162,6 +168,8 @@ struct val gen_call_map_op(struct gen *g, struct expr *e); /* print, clear, zero
 struct val gen_call_time(struct gen *g, struct expr *e);
 
 void gen_error(struct gen *g, struct span sp, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* A check the probe made failed (an index out of bounds): a warning at sp, text its words */
+void gen_runtime_error(struct gen *g, struct span sp, const char *text);
 /* -k, -kk: after a call of helper, report a negative return (gen_check.c) */
 void gen_helper_check(struct gen *g, int32_t helper, struct span sp);
 

@@ -359,7 +359,8 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 		// str(p, N): N bytes at most, and the NUL (t->size is rounded up)
 		emit(g->ir, MOV64_IMM(size, MIN(e->u.call.args.v[1]->u.ival + 1, t->size)));
 	} else {
-		emit(g->ir, MOV64_IMM(size, t->size));
+		/* today's bpftrace's reads a byte more: a string that fills it was cut */
+		emit(g->ir, MOV64_IMM(size, t->count ? t->count + 1 : t->size));
 	}
 	/* User pointers by their type; plain addresses by value (the compat
 	   helper picks user or kernel memory from the address). */

@@ -62,3 +62,18 @@ void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
 	emit(g->ir, LABEL(ok));
 	emit(g->ir, MOV64_REG(R0, ret));
 }
+
+void gen_runtime_error(struct gen *g, struct span sp, const char *text)
+{
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
+	uint32_t id, off;
+
+	r->kind = REC_RUNTIME_ERROR;
+	r->text = text;
+	r->span = sp;
+	r->size = 8;
+	id = plan_add_record(g->p, r);
+	off = gen_scratch_alloc(g, 8);
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
+	gen_output(g, off, 8, false);
+}

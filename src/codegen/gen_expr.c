@@ -76,6 +76,13 @@ void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, 
 				      off + t->fields[i].offset);
 		return;
 	}
+	if (t->kind == TY_TUPLE && e->kind == EXPR_RECORD && e->u.record.vals.n == t->nfields) {
+		/* the fields in the order written, which is the type's */
+		for (uint32_t i = 0; i < t->nfields; i++)
+			gen_expr_into(g, e->u.record.vals.v[i], t->fields[i].type, base,
+				      off + t->fields[i].offset);
+		return;
+	}
 	gen_store_val(g, gen_expr(g, e), t, base, off);
 }
 
@@ -367,10 +374,10 @@ struct val gen_ctx_field(struct gen *g, struct expr *e)
 	return mem_val(t, g->ctx, f->offset);
 }
 
-/* $t.N: the tuple is in memory; its element is read (integers) or pointed at */
-static struct val gen_tuple_elem(struct gen *g, struct expr *e)
+/* $t.N, $t[N], $r.name: the tuple is in memory; its element is read (integers) or pointed at */
+static struct val gen_tuple_elem(struct gen *g, struct expr *e, struct expr *base)
 {
-	struct val t = gen_expr(g, e->u.field.base);
+	struct val t = gen_expr(g, base);
 	struct field *f = e->info;
 
 	if (!t.mem) {
@@ -385,6 +392,16 @@ static struct val gen_tuple_elem(struct gen *g, struct expr *e)
 static struct val gen_ternary(struct gen *g, struct expr *e)
 {
 	int32_t other = ir_label(g->ir), done = ir_label(g->ir);
+
+	if (!e->u.ternary.then) {
+		// r = cond; if (r == 0) r = otherwise
+		int32_t r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.ternary.cond)));
+		emit(g->ir, JMP_IMM(BPF_JNE, r, 0, done));
+		emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.ternary.otherwise)));
+		emit(g->ir, LABEL(done));
+		return reg_val(e->type, r);
+	}
 
 	if (type_is_scalar(e->type)) {
 		int32_t r = ir_vreg(g->ir);
@@ -410,9 +427,25 @@ static struct val gen_cast(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 
+	if (e->type->is_bool) // (bool)x: x != 0
+		return reg_val(e->type, gen_bool(g, e->u.cast.operand));
 	emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.cast.operand)));
 	gen_extend(g, r, e->type);
 	return reg_val(e->type, r);
+}
+
+/* { stmts; value }: the statements, then the value */
+static struct val gen_block_expr(struct gen *g, struct expr *e)
+{
+	struct stmt *b = e->u.blk.body;
+	struct span sp = g->span;
+
+	for (uint32_t i = 0; i < b->u.block.n; i++)
+		gen_stmt(g, b->u.block.v[i]);
+	g->span = sp;
+	if (!e->u.blk.value)
+		return reg_val(e->type, gen_const(g, 0));
+	return gen_expr(g, e->u.blk.value);
 }
 
 struct val gen_expr(struct gen *g, struct expr *e)
@@ -454,9 +487,11 @@ struct val gen_expr(struct gen *g, struct expr *e)
 		if (e->u.field.base->type->kind == TY_CTX)
 			return g->inst->prov->gen_args_field(g, e);
 		if (e->u.field.base->type->kind == TY_TUPLE)
-			return gen_tuple_elem(g, e);
+			return gen_tuple_elem(g, e, e->u.field.base);
 		return gen_record_field(g, e);
 	case EXPR_INDEX:
+		if (e->u.index.base->type->kind == TY_TUPLE)
+			return gen_tuple_elem(g, e, e->u.index.base);
 		return gen_index(g, e);
 	case EXPR_TUPLE: {
 		uint32_t off = gen_scratch_alloc(g, e->type->size);
@@ -468,6 +503,15 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_SIZEOF:
 	case EXPR_OFFSETOF:
 		return reg_val(e->type, gen_const(g, e->id));
+	case EXPR_BOOL:
+		return reg_val(e->type, gen_const(g, (int64_t)e->u.ival));
+	case EXPR_BLOCK:
+		return gen_block_expr(g, e);
+	case EXPR_RECORD: {
+		uint32_t off = gen_scratch_alloc(g, e->type->size);
+		gen_expr_into(g, e, e->type, g->scratch, off);
+		return mem_val(e->type, g->scratch, off);
+	}
 	case EXPR_IDENT: {
 		/* a constant: #define, enum member, kernel enum */
 		const struct constant *k = e->info;

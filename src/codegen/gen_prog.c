@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void gen_stmt(struct gen *g, struct stmt *st);
-
 static void gen_block(struct gen *g, struct stmt *b)
 {
 	for (uint32_t i = 0; i < b->u.block.n; i++)
@@ -26,6 +24,7 @@ static void gen_assign_var(struct gen *g, struct stmt *st)
 	}
 	if (st->u.assign.op == OP_NONE) {
 		emit(g->ir, MOV64_REG(v->vreg, gen_scalar(g, val)));
+		gen_extend(g, v->vreg, v->type); /* `let $x: uint16`: kept to its type */
 		return;
 	}
 	if (v->type->kind == TY_PTR) {
@@ -36,9 +35,27 @@ static void gen_assign_var(struct gen *g, struct stmt *st)
 	}
 	int32_t r = gen_arith(g, st->u.assign.op, v->vreg, val, v->type);
 	emit(g->ir, MOV64_REG(v->vreg, r));
+	gen_extend(g, v->vreg, v->type);
 }
 
-static void gen_stmt(struct gen *g, struct stmt *st)
+/* let $x [= value]: the value, or zero */
+static void gen_let(struct gen *g, struct stmt *st)
+{
+	struct var_info *v = st->u.let.var->info;
+
+	if (st->u.let.value) {
+		struct stmt as = { .kind = STMT_ASSIGN, .span = st->span };
+		as.u.assign.target = st->u.let.var;
+		as.u.assign.value = st->u.let.value;
+		gen_assign_var(g, &as);
+	} else if (type_is_scalar(v->type)) {
+		emit(g->ir, MOV64_IMM(v->vreg, 0));
+	} else {
+		gen_zero(g, g->scratch, v->offset, v->type->size);
+	}
+}
+
+void gen_stmt(struct gen *g, struct stmt *st)
 {
 	struct ir *ir = g->ir;
 	uint32_t top = g->scratch_top, stop = g->stack_top;
@@ -107,6 +124,12 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 	case STMT_BLOCK:
 		gen_block(g, st);
 		break;
+	case STMT_LET:
+		gen_let(g, st);
+		break;
+	case STMT_FOR:
+		gen_for(g, st);
+		break;
 	}
 	g->scratch_top = top;
 	g->stack_top = stop;
@@ -114,8 +137,8 @@ static void gen_stmt(struct gen *g, struct stmt *st)
 
 int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 {
-	struct gen g = { .p = p, .pg = pg, .inst = pg->inst, .ir = ir,
-			 .loop_break = -1, .loop_continue = -1, .probe_id = -1 };
+	struct gen g = { .p = p, .pg = pg, .inst = pg->inst, .ir = ir, .root = ir, .func = -1,
+			 .loop_break = -1, .loop_continue = -1, .probe_id = -1, .sys_nr = -1 };
 	const struct provider *prov = pg->inst->prov;
 	int16_t key_slot;
 
@@ -157,6 +180,8 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 	vec_foreach(&pg->vars, vp)
 	{
 		struct var_info *v = *vp;
+		if (v->loop && type_is_scalar(v->type))
+			continue; /* a for loop's: its subprogram's register (gen_loop.c) */
 		if (type_is_scalar(v->type)) {
 			v->vreg = ir_vreg(ir);
 			emit(ir, MOV64_IMM(v->vreg, 0));

@@ -112,6 +112,47 @@ int32_t gen_ptr_scale(struct gen *g, int32_t n, struct type *t)
 	return r;
 }
 
+/*
+ * a[i], s[i] with i known when the probe runs (today's bpftrace): out of
+ * bounds, a warning and 0, else the element. An array of the program's
+ * memory is indexed in scratch (a copy of it when it is elsewhere); one of
+ * the kernel's (or process's) is read at its address.
+ */
+static struct val dyn_index(struct gen *g, struct expr *e, struct val v, uint32_t count)
+{
+	struct type *et = e->type;
+	uint32_t esize = et->size, off;
+	int32_t i = ir_vreg(g->ir), r = ir_vreg(g->ir), ok = ir_label(g->ir), done = ir_label(g->ir);
+	struct loc tmp;
+
+	// if (i >= count) { warn; r = 0 } else r = a[i]
+	emit(g->ir, MOV64_REG(i, gen_scalar(g, e->u.index.index)));
+	emit(g->ir, JMP_IMM(BPF_JLT, i, (int32_t)count, ok));
+	gen_runtime_error(g, e->span, "Array access out of bounds. This can lead to unexpected results.");
+	emit(g->ir, MOV64_IMM(r, 0));
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(ok));
+	if (esize != 1)
+		emit(g->ir, ALU64_IMM(BPF_MUL, i, (int32_t)esize));
+	if (v.ext) {
+		emit(g->ir, ALU64_REG(BPF_ADD, i, address(g, v)));
+		tmp = gen_temp_alloc(g, 8);
+		gen_zero(g, tmp.base, tmp.off, 8);
+		gen_probe_read(g, tmp.base, tmp.off, esize, i, v.user, false);
+		emit(g->ir, MOV64_REG(r, gen_load_int(g, et, tmp.base, tmp.off)));
+	} else {
+		if (v.reg != g->scratch) {
+			off = gen_scratch_alloc(g, count * esize);
+			gen_copy(g, g->scratch, off, v.reg, v.off, count * esize);
+			v = mem_val(v.type, g->scratch, off);
+		}
+		emit(g->ir, ALU64_REG(BPF_ADD, i, v.reg));
+		emit(g->ir, MOV64_REG(r, gen_load_int(g, et, i, v.off)));
+	}
+	emit(g->ir, LABEL(done));
+	return reg_val(et, r);
+}
+
 struct val gen_index(struct gen *g, struct expr *e)
 {
 	struct expr *b = e->u.index.base;
@@ -130,6 +171,14 @@ struct val gen_index(struct gen *g, struct expr *e)
 	if (!v.mem) {
 		gen_error(g, e->span, "internal error: an array not in memory");
 		return reg_val(et, gen_const(g, 0));
+	}
+	if (e->id < 0 && type_is_scalar(et))
+		return dyn_index(g, e, v, bt->kind == TY_STR ? (v.len ? v.len : bt->size) : bt->count);
+	if (e->id < 0) {
+		gen_error(g, e->span, "an element of %s at an index known only when the probe runs "
+				      "is not supported yet: index it with a constant",
+			  type_str_of(bt));
+		return reg_val(&ty_s64, gen_const(g, 0));
 	}
 	v.off += e->id * (int32_t)bt->elem->size;
 	v.type = et;

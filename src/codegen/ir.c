@@ -5,12 +5,29 @@
 
 void ir_init(struct ir *ir)
 {
-	*ir = (struct ir){ .next_vreg = VREG0 };
+	*ir = (struct ir){ .next_vreg = VREG0, .parent = -1 };
 }
 
 void ir_free(struct ir *ir)
 {
+	vec_foreach(&ir->subs, sp)
+	{
+		ir_free(*sp);
+		free(*sp);
+	}
+	vec_free(&ir->subs);
 	vec_free(&ir->insns);
+}
+
+int32_t ir_new_sub(struct ir *ir, enum code_func_kind kind, int32_t parent)
+{
+	struct ir *sub = util_xmalloc(sizeof(*sub));
+
+	ir_init(sub);
+	sub->kind = kind;
+	sub->parent = parent;
+	vec_push(&ir->subs, sub);
+	return (int32_t)ir->subs.len - 1;
 }
 
 int32_t ir_vreg(struct ir *ir)
@@ -44,6 +61,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 	case IR_LD_MAP:
 	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
+	case IR_LD_FUNC:
 		DEF(i->dst);
 		return;
 	}
@@ -227,6 +245,10 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		fmt_reg(out, i->dst, false);
 		sb_printf(out, " = %s ll", plan_load_const_name(i->imm));
 		return;
+	case IR_LD_FUNC:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = &sub%d", i->imm);
+		return;
 	}
 	switch (cls) {
 	case BPF_ALU:
@@ -299,7 +321,7 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 	sb_printf(out, "(unknown opcode %#x)", i->code);
 }
 
-void ir_dump(const struct ir *ir, struct strbuf *out)
+static void dump_insns(const struct ir *ir, struct strbuf *out)
 {
 	vec_foreach(&ir->insns, i)
 	{
@@ -307,6 +329,21 @@ void ir_dump(const struct ir *ir, struct strbuf *out)
 			sb_puts(out, "  ");
 		ir_format_insn(out, i);
 		sb_putc(out, '\n');
+	}
+}
+
+void ir_dump(const struct ir *ir, struct strbuf *out)
+{
+	static const char *const kinds[] = {
+		[FUNC_MAIN] = "program",
+		[FUNC_LOOP_CB] = "bpf_loop callback",
+		[FUNC_MAP_CB] = "bpf_for_each_map_elem callback",
+	};
+
+	dump_insns(ir, out);
+	for (size_t k = 0; k < ir->subs.len; k++) {
+		sb_printf(out, "sub%zu: (%s)\n", k, kinds[ir->subs.data[k]->kind]);
+		dump_insns(ir->subs.data[k], out);
 	}
 }
 

@@ -33,6 +33,7 @@ enum ir_kind {
 	IR_LD_MAP_VALUE, /* dst = &map's first value (an array's: direct access, no helper) */
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
+	IR_LD_FUNC,  /* dst = &subprogram (imm: its index in the program's ir.subs) */
 };
 
 struct ir_insn {
@@ -47,15 +48,27 @@ struct ir_insn {
 	bool lconst;   /* IR_INSN: imm is a load-time constant's id */
 };
 
+/*
+ * One function: the program, or a subprogram of it (a for loop's body,
+ * which the kernel calls back from bpf_loop or bpf_for_each_map_elem).
+ * Each has its own virtual registers, labels and stack frame; the
+ * program's ir holds every subprogram (nested loops' too) in subs, in
+ * the order they follow it in the final code.
+ */
 struct ir {
 	VEC(struct ir_insn) insns;
 	int32_t next_vreg;
 	int32_t next_label;
 	uint32_t stack_size; /* bytes below r10 reserved by codegen (spills go beneath) */
+	enum code_func_kind kind;
+	int32_t parent;	       /* subprograms: the function that calls it (-1: the program) */
+	VEC(struct ir *) subs; /* the program's: its subprograms */
 };
 
 void ir_init(struct ir *ir);
 void ir_free(struct ir *ir);
+/* A new subprogram of program ir, called from function parent (-1: ir itself); its index. */
+int32_t ir_new_sub(struct ir *ir, enum code_func_kind kind, int32_t parent);
 int32_t ir_vreg(struct ir *ir);
 int32_t ir_label(struct ir *ir);
 /* Reserve n bytes (8-aligned) of BPF stack; returns the offset from r10 (negative). */
@@ -125,6 +138,15 @@ static inline struct ir_insn ir_ld_map_value(int32_t d, int32_t map_id)
 	return i;
 }
 #define LD_MAP_VALUE(d, id) ir_ld_map_value(d, id)
+
+static inline struct ir_insn ir_ld_func(int32_t d, int32_t sub)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, sub);
+	i.kind = IR_LD_FUNC;
+	return i;
+}
+/* dst = the address of subprogram sub, for a helper that calls it back */
+#define LD_FUNC(d, sub) ir_ld_func(d, sub)
 
 static inline struct ir_insn ir_ld_const(int32_t d, enum load_const c)
 {

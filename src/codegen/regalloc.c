@@ -532,7 +532,7 @@ static void drop_reloads(struct ir *ir, int32_t base)
 /* Spilled values may use stack far past 512 bytes before their slots are packed. */
 #define SPILL_STACK_MAX 8192
 
-int ir_regalloc(struct ir *ir, char *err, size_t errlen)
+static int alloc_one(struct ir *ir, char *err, size_t errlen)
 {
 	uint8_t *is_temp = NULL;
 	uint32_t temp_cap = 0;
@@ -605,5 +605,33 @@ int ir_regalloc(struct ir *ir, char *err, size_t errlen)
 		drop_reloads(ir, base);
 	ra_free(&ra);
 	free(is_temp);
+	return 0;
+}
+
+/* The verifier counts each frame rounded up to 32 bytes, along every chain of calls. */
+static uint32_t frame(const struct ir *f)
+{
+	return ALIGN_UP(f->stack_size ? f->stack_size : 1, 32);
+}
+
+int ir_regalloc(struct ir *ir, char *err, size_t errlen)
+{
+	if (alloc_one(ir, err, errlen) < 0)
+		return -1;
+	for (size_t k = 0; k < ir->subs.len; k++) {
+		struct ir *sub = ir->subs.data[k];
+		uint32_t depth = frame(ir);
+
+		if (alloc_one(sub, err, errlen) < 0)
+			return -1;
+		for (const struct ir *f = sub; f; f = f->parent >= 0 ? ir->subs.data[f->parent] : NULL)
+			depth += frame(f);
+		if (depth > 512) {
+			snprintf(err, errlen,
+				 "the program and its loops' bodies need %u bytes of stack; eBPF allows 512",
+				 depth);
+			return -1;
+		}
+	}
 	return 0;
 }

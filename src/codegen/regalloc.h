@@ -9,8 +9,9 @@
 /*
  * Map every virtual register of ir onto r0..r9, spilling to 8-byte stack
  * slots below ir->stack_size when ten registers are not enough. Rewrites ir
- * in place so that it holds physical registers only. Returns 0, or -1 when
- * the program needs more than the 512 bytes of BPF stack (err says so).
+ * in place so that it holds physical registers only; its subprograms too,
+ * each on its own. Returns 0, or -1 when the program needs more than the
+ * 512 bytes of BPF stack, its subprograms' frames counted (err says so).
  */
 int ir_regalloc(struct ir *ir, char *err, size_t errlen);
 
@@ -21,6 +22,11 @@ int ir_regalloc(struct ir *ir, char *err, size_t errlen);
  * offset).
  */
 int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t errlen);
+/*
+ * With subprograms: every function of ir's final code (the program first),
+ * malloc'd in *out; their count. 0 (and NULL) without subprograms.
+ */
+uint32_t ir_funcs(const struct ir *ir, struct code_func **out);
 /* Disassembly of final instructions, one per line ("   3: r1 = r6"). */
 void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
 

@@ -58,6 +58,9 @@ static int assemble(struct plan *p, struct prog *pg, struct ir *ir, struct strbu
 		return -1;
 	}
 	pg->ninsns = n;
+	pg->nfuncs = ir_funcs(ir, &pg->funcs);
+	if (pg->funcs)
+		plan_defer_free(p, free, pg->funcs);
 	if (dump) {
 		sb_printf(dump, "; %s\n", pg->name);
 		ir_bpf_dump(pg->insns, n, dump);
@@ -102,6 +105,50 @@ static int generate(struct plan *p, bool to_bpf, struct strbuf *dump)
 	return rc;
 }
 
+/*
+ * Which bpftrace the script is read as: today's when it uses a construct
+ * 0.17 lacks (the parser and the expansion of attach points note the
+ * first), or when --dialect 0.26 says so. --dialect 0.17 refuses those
+ * constructs rather than give them 0.17 meanings they never had.
+ */
+static int dialect(struct plan *p)
+{
+	const struct program *ast = p->ast;
+
+	switch (p->opts->dialect) {
+	case DIALECT_0_26:
+		p->modern = true;
+		break;
+	case DIALECT_0_17:
+		if (!ast->modern_what)
+			break;
+		diag_error(&p->diag, ast->modern_span, E_DIALECT,
+			   "%s is today's bpftrace (0.18 to 0.26), not bpftrace 0.17", ast->modern_what);
+		diag_hint(&p->diag, "--dialect 0.17 reads bpftrace 0.17's language only; leave it out "
+				    "(or give --dialect 0.26) to read today's");
+		return -1;
+	default:
+		p->modern = ast->modern_what != NULL;
+	}
+	sema_modern_names(p);
+	return 0;
+}
+
+/* The script's config block, the environment, the defaults (today's when plan.modern) */
+static int settings(struct plan *p)
+{
+	const struct program *ast = p->ast;
+	struct setting_item *items = ARENA_ARRAY(&p->arena, struct setting_item, ast->nconfig + 1);
+
+	for (uint32_t i = 0; i < ast->nconfig; i++)
+		items[i] = (struct setting_item){ ast->config[i].name, ast->config[i].value,
+						  ast->config[i].span };
+	if (compile_settings(p, items, ast->nconfig) < 0)
+		return -1;
+	p->strlen = (uint32_t)p->settings.v[SET_MAX_STRLEN];
+	return 0;
+}
+
 int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
@@ -116,15 +163,17 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
 	if (!p->ast)
 		return -1;
-	/* no config block yet: the environment's and the defaults */
-	if (compile_settings(p, NULL, 0) < 0)
-		return -1;
-	p->strlen = (uint32_t)p->settings.v[SET_MAX_STRLEN];
 	if (dump && (d & DUMP_AST))
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
 		return 0;
-	if (sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0)
+	/* the settings by what the parser saw; again if the attach points make the script today's */
+	p->modern = opts->dialect == DIALECT_0_26 ||
+		    (opts->dialect == DIALECT_AUTO && p->ast->modern_what);
+	if (settings(p) < 0 || sema_preamble(p) < 0 || sema_expand(p, prov_table) < 0)
+		return -1;
+	bool was = p->modern;
+	if (dialect(p) < 0 || (p->modern != was && settings(p) < 0))
 		return -1;
 	compile_plan_programs(p);
 	uint64_t max_probes = p->settings.v[SET_MAX_PROBES];

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Literals: integers (decimal, 0x hex, 0-prefixed octal, '_' separators,
- * 1e6 exponents, C suffixes u/l/ul/ll/ull which change nothing), strings
- * and character constants with C escapes.
+ * 1e6 exponents, C suffixes u/l/ul/ll/ull which change nothing, and
+ * today's bpftrace's durations 10ms, 1s, ... in nanoseconds), strings and
+ * character constants with C escapes.
  */
 #include "lex/lex_internal.h"
 
@@ -79,6 +80,29 @@ static bool valid_suffix(const char *s, uint32_t n)
 	return false;
 }
 
+/* Today's bpftrace's durations: a decimal number of these, in nanoseconds. */
+static const struct {
+	const char *suffix;
+	uint64_t ns;
+} durations[] = {
+	{ "ns", 1 },
+	{ "us", 1000 },
+	{ "ms", 1000000 },
+	{ "s", 1000000000ull },
+	{ "m", 60 * 1000000000ull },
+	{ "h", 3600 * 1000000000ull },
+	{ "d", 86400 * 1000000000ull },
+};
+
+/* The nanoseconds of duration suffix s (n bytes), or 0 when it is none. */
+static uint64_t duration_ns(const char *s, uint32_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(durations); i++)
+		if (strlen(durations[i].suffix) == n && !memcmp(durations[i].suffix, s, n))
+			return durations[i].ns;
+	return 0;
+}
+
 static struct token number_error(struct lexer *lx, struct token t, const struct numscan *ns,
 				 const char *msg)
 {
@@ -148,7 +172,13 @@ struct token lex_number(struct lexer *lx, struct token t)
 		}
 		ns.v = mant;
 	}
-	if (!valid_suffix(ns.s + ns.i, ns.n - ns.i)) {
+	uint64_t unit = base == 10 && ns.i < ns.n ? duration_ns(ns.s + ns.i, ns.n - ns.i) : 0;
+	if (unit) {
+		if (ns.v > UINT64_MAX / unit)
+			ns.overflow = true;
+		ns.v *= unit;
+		t.flags |= TOKF_DURATION;
+	} else if (!valid_suffix(ns.s + ns.i, ns.n - ns.i)) {
 		lex_error(lx, t.span, E_BAD_NUMBER, "invalid suffix '%.*s' on number",
 			  (int)(ns.n - ns.i), ns.s + ns.i);
 		t.kind = TOK_ERROR;

@@ -100,7 +100,8 @@ static const struct {
 	{ "if", TOK_IF },	  { "else", TOK_ELSE },		{ "enum", TOK_ENUM },
 	{ "break", TOK_BREAK },	  { "union", TOK_UNION },	{ "while", TOK_WHILE },
 	{ "return", TOK_RETURN }, { "sizeof", TOK_SIZEOF },	{ "struct", TOK_STRUCT },
-	{ "unroll", TOK_UNROLL }, { "continue", TOK_CONTINUE },
+	{ "unroll", TOK_UNROLL }, { "continue", TOK_CONTINUE }, { "let", TOK_LET },
+	{ "for", TOK_FOR },	  { "true", TOK_TRUE },		{ "false", TOK_FALSE },
 };
 
 static enum tok_kind keyword(const char *s, uint32_t n)
@@ -237,6 +238,8 @@ static enum tok_kind punct_kind(const char *s, uint32_t left, uint32_t *n)
 		*n = 1;
 		return TOK_SEMI;
 	case '.':
+		if (d == '.')
+			return TOK_DOTDOT;
 		*n = 1;
 		return TOK_DOT;
 	case '?':

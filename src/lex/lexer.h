@@ -38,6 +38,10 @@
 	/* keywords */                                                                             \
 	X(TOK_IF, "'if'")                                                                          \
 	X(TOK_ELSE, "'else'")                                                                      \
+	X(TOK_LET, "'let'")                                                                        \
+	X(TOK_FOR, "'for'")                                                                        \
+	X(TOK_TRUE, "'true'")                                                                      \
+	X(TOK_FALSE, "'false'")                                                                    \
 	X(TOK_UNROLL, "'unroll'")                                                                  \
 	X(TOK_WHILE, "'while'")                                                                    \
 	X(TOK_RETURN, "'return'")                                                                  \
@@ -57,6 +61,7 @@
 	X(TOK_COMMA, "','")                                                                        \
 	X(TOK_SEMI, "';'")                                                                         \
 	X(TOK_DOT, "'.'")                                                                          \
+	X(TOK_DOTDOT, "'..'")                                                                      \
 	X(TOK_ARROW, "'->'")                                                                       \
 	X(TOK_QUESTION, "'?'")                                                                     \
 	X(TOK_COLON, "':'")                                                                        \
@@ -104,8 +109,12 @@ enum tok_kind {
 		TOK_COUNT_
 };
 
+/* struct token.flags */
+#define TOKF_DURATION 1 /* TOK_INT: a duration, 10ms (today's bpftrace) */
+
 struct token {
 	enum tok_kind kind;
+	uint32_t flags;
 	struct span span;
 	union {
 		uint64_t ival; /* TOK_INT */

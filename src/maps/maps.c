@@ -54,9 +54,13 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint
 		uint32_t max = keys_max;
 
 		m->percpu = type_is_agg(v);
-		m->array = !m->key && v->kind == TY_COUNT;
+		m->array = !m->key && v->kind == TY_COUNT && !m->declared;
 		m->key_size = (m->key ? m->key->size : 8) + (bucket ? 8 : 0);
-		if (m->array) {
+		if (m->declared) {
+			/* its declaration's type (sema checked it fits the values) and size */
+			type = m->decl_type;
+			max = m->decl_max;
+		} else if (m->array) {
 			type = BPF_MAP_TYPE_PERCPU_ARRAY;
 			m->key_size = 4;
 			max = 1;

@@ -44,6 +44,11 @@ struct map_info {
 	uint32_t key_size;	/* bytes, including the bucket of hist/lhist */
 	int bpf_map;		/* index in map_set.bpf, -1 before maps_plan() */
 	bool percpu, array;	/* BPF map flavour chosen after typing */
+	/* `let @m = lruhash(N);` (today's bpftrace): the BPF map's type and size */
+	bool declared;
+	enum bpf_map_type decl_type;
+	uint32_t decl_max;
+	struct span decl_span;
 };
 
 /* One BPF map to create. */

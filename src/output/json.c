@@ -151,7 +151,8 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		out_value_format(oc, out, t, p);
 		break;
 	case TY_STR:
-		out_json_string(out, (const char *)p, strnlen((const char *)p, t->size));
+		out_str_format(oc, &tmp, t, (const char *)p);
+		out_json_string(out, sb_str(&tmp), tmp.len);
 		break;
 	case TY_PROBE:
 	case TY_STACK:
@@ -161,6 +162,19 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		out_json_string(out, sb_str(&tmp), tmp.len);
 		break;
 	case TY_TUPLE:
+		if (type_is_named_tuple(t)) {
+			/* a record (today's bpftrace): an object */
+			sb_putc(out, '{');
+			for (uint32_t i = 0; i < t->nfields; i++) {
+				if (i)
+					sb_puts(out, ", ");
+				out_json_string(out, t->fields[i].name, strlen(t->fields[i].name));
+				sb_puts(out, ": ");
+				json_value(oc, out, t->fields[i].type, p + t->fields[i].offset);
+			}
+			sb_putc(out, '}');
+			break;
+		}
 		sb_putc(out, '[');
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)

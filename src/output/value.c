@@ -12,6 +12,20 @@
 #include <string.h>
 #include <time.h>
 
+void out_str_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		    const char *p)
+{
+	size_t n = strnlen(p, t->size);
+	const char *trailer = oc->plan ? oc->plan->settings.str[SET_STR_TRUNC_TRAILER] : NULL;
+
+	if (t->count && n >= t->count) {
+		sb_putn(out, p, t->count);
+		sb_puts(out, trailer ? trailer : "");
+		return;
+	}
+	sb_putn(out, p, n);
+}
+
 int64_t out_value_int(const struct type *t, const uint8_t *p)
 {
 	uint64_t u = 0;
@@ -164,6 +178,10 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		uint64_t u = 0;
 		int64_t v;
 		memcpy(&u, p, t->size);
+		if (t->is_bool) { /* today's bpftrace */
+			sb_puts(out, u ? "true" : "false");
+			break;
+		}
 		v = (int64_t)u;
 		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
 			v = (int64_t)(u | ~0ull << (t->size * 8));
@@ -197,7 +215,7 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 			sb_printf(out, "%lld", (long long)get_i64(p));
 		break;
 	case TY_STR:
-		sb_putn(out, (const char *)p, strnlen((const char *)p, t->size));
+		out_str_format(oc, out, t, (const char *)p);
 		break;
 	case TY_PROBE: {
 		uint64_t id = (uint64_t)get_i64(p);
@@ -236,6 +254,16 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		break;
 	}
 	case TY_TUPLE:
+		if (type_is_named_tuple(t)) {
+			/* a record of today's bpftrace: { .a = 1, .b = x }, in a key too */
+			sb_puts(out, "{ ");
+			for (uint32_t i = 0; i < t->nfields; i++) {
+				sb_printf(out, "%s.%s = ", i ? ", " : "", t->fields[i].name);
+				format_value(oc, out, t->fields[i].type, p + t->fields[i].offset, key);
+			}
+			sb_puts(out, " }");
+			break;
+		}
 		sb_putc(out, '(');
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)

@@ -28,6 +28,13 @@ struct out_ctx {
  * "{ .a = 1, .b = x }" and arrays "[1,2,3]". key: a key field (64-bit
  * integers signed, pointers in hex, structs "{.a=1,.b=x}").
  */
+/*
+ * A string's text: a str() of today's bpftrace that filled its whole
+ * size (type.count, the max_strlen it was read with) was cut, and ends in
+ * the str_trunc_trailer setting ("..").
+ */
+void out_str_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
+		    const char *p);
 void out_value_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		  const void *data);
 void out_key_field_format(const struct out_ctx *oc, struct strbuf *out, const struct type *t,

@@ -9,6 +9,11 @@
  *   postfix := primary ('[' expr ']' | '.' field | '->' field | '++' | '--')*
  *   primary := int | string | $x | $1 | $# | @m ['[' exprs ']'] | ident
  *            | ident '(' [exprs] ')' | '(' expr ')' | '(' expr (',' expr)+ ')'
+ *
+ * and today's bpftrace's: `a ?: b`, true and false, durations (10ms),
+ * block expressions `{ stmts; value }`, records `(name = expr, ...)`,
+ * builtins called as functions (`comm()`) and tuples as map keys
+ * (`@m[(a, b)]` is `@m[a, b]`).
  */
 #include "parse/parse_internal.h"
 
@@ -113,6 +118,8 @@ static bool starts_operand(enum tok_kind k)
 	case TOK_INC:
 	case TOK_DEC:
 	case TOK_SIZEOF:
+	case TOK_TRUE:
+	case TOK_FALSE:
 		return true;
 	default:
 		return false;
@@ -153,8 +160,7 @@ static bool type_ahead(const struct parser *p, bool cast)
 	return starts_operand(lex_next(&look).kind);
 }
 
-/* A type name at the current token (after '(' or "sizeof("). */
-static struct ast_typename parse_typename(struct parser *p)
+struct ast_typename parse_typename(struct parser *p)
 {
 	struct ast_typename tn = { .tag = TN_PLAIN };
 	struct token first = p->tok, name;
@@ -233,6 +239,44 @@ static struct expr_list parse_list(struct parser *p, enum tok_kind close, const 
 
 static struct expr *parse_unary(struct parser *p);
 
+/* After '(': does `name =` (not `==`) start a record? */
+static bool record_ahead(const struct parser *p)
+{
+	struct lexer look = p->lx;
+
+	if (p->tok.kind != TOK_IDENT || parse_is_builtin_var(p->tok.str, p->tok.len))
+		return false;
+	look.quiet = true;
+	return lex_next(&look).kind == TOK_ASSIGN;
+}
+
+/* (name = expr, ...) after the '(' */
+static struct expr *parse_record(struct parser *p, struct token open)
+{
+	struct expr *e = new_expr(p, EXPR_RECORD, open.span);
+	uint32_t cap = 0, ncap = 0, nn = 0;
+
+	parse_modern(p, open.span, "a record");
+	for (;;) {
+		struct token name = parse_expect(p, TOK_IDENT, "a field name in the record");
+		for (uint32_t i = 0; i < nn; i++)
+			if (!strcmp(e->u.record.names[i], name.str))
+				parse_error(p, name.span, "the record has two fields named '%s'",
+					    name.str);
+		PUSH(p, e->u.record.names, nn, ncap, name.str);
+		parse_expect(p, TOK_ASSIGN, "'=' after the field name");
+		PUSH(p, e->u.record.vals.v, e->u.record.vals.n, cap, parse_expr(p));
+		if (p->tok.kind != TOK_COMMA)
+			break;
+		parse_next(p);
+	}
+	if (p->tok.kind != TOK_RPAREN)
+		parse_unexpected(p, "')' or ',' in the record");
+	e->span = span_join(open.span, p->tok.span);
+	parse_next(p);
+	return e;
+}
+
 static struct expr *parse_paren(struct parser *p)
 {
 	struct token open = p->tok;
@@ -240,6 +284,8 @@ static struct expr *parse_paren(struct parser *p)
 	uint32_t cap = 0;
 
 	parse_next(p);
+	if (record_ahead(p))
+		return parse_record(p, open);
 	e = parse_expr(p);
 	if (p->tok.kind == TOK_RPAREN) {
 		/* No node for the parentheses, but errors underline them. */
@@ -284,6 +330,56 @@ static struct expr *parse_offsetof(struct parser *p, struct token kw)
 	return e;
 }
 
+/* @m[(a, b)] is @m[a, b] in today's bpftrace (0.17 refuses a tuple key) */
+static void tuple_key(struct parser *p, struct expr *m)
+{
+	struct expr *k = m->u.map.keys.v[0];
+
+	if (m->u.map.keys.n != 1 || k->kind != EXPR_TUPLE)
+		return;
+	parse_modern(p, k->span, "a tuple as a map key");
+	m->u.map.keys = k->u.list;
+}
+
+/* f(...) at the current '(' */
+static struct expr *parse_call(struct parser *p, struct token t)
+{
+	struct expr *e;
+
+	/* comm(), pid(): today's spelling of the builtins (kstack() is a function) */
+	if (p->lx.pos < p->lx.len && parse_is_builtin_var(t.str, t.len) &&
+	    !word_is(t.str, t.len, "kstack") && !word_is(t.str, t.len, "ustack")) {
+		struct lexer look = p->lx;
+		look.quiet = true;
+		if (lex_next(&look).kind == TOK_RPAREN) {
+			parse_next(p);
+			e = new_expr(p, EXPR_BUILTIN, span_join(t.span, p->tok.span));
+			e->u.name = t.str;
+			parse_modern(p, e->span, "a builtin called as a function");
+			parse_next(p);
+			return e;
+		}
+	}
+	e = new_expr(p, EXPR_CALL, t.span);
+	e->u.call.name = t.str;
+	e->u.call.name_span = t.span;
+	parse_next(p);
+	e->u.call.args = parse_list(p, TOK_RPAREN, "')' or ',' in the arguments");
+	e->span = span_join(t.span, p->prev.span);
+	return e;
+}
+
+/* { stmts; value } as an expression */
+static struct expr *parse_block_expr(struct parser *p)
+{
+	struct expr *e = new_expr(p, EXPR_BLOCK, p->tok.span);
+
+	e->u.blk.body = parse_block_value(p, &e->u.blk.value);
+	e->span = e->u.blk.body->span;
+	parse_modern(p, e->span, "a block expression");
+	return e;
+}
+
 static struct expr *parse_primary(struct parser *p)
 {
 	struct token t = p->tok;
@@ -294,7 +390,18 @@ static struct expr *parse_primary(struct parser *p)
 		parse_next(p);
 		e = new_expr(p, EXPR_INT, t.span);
 		e->u.ival = t.ival;
+		if (t.flags & TOKF_DURATION)
+			parse_modern(p, t.span, "a duration");
 		return e;
+	case TOK_TRUE:
+	case TOK_FALSE:
+		parse_next(p);
+		e = new_expr(p, EXPR_BOOL, t.span);
+		e->u.ival = t.kind == TOK_TRUE;
+		parse_modern(p, t.span, t.kind == TOK_TRUE ? "'true'" : "'false'");
+		return e;
+	case TOK_LBRACE:
+		return parse_block_expr(p);
 	case TOK_STR:
 		parse_next(p);
 		e = new_expr(p, EXPR_STR, t.span);
@@ -324,21 +431,15 @@ static struct expr *parse_primary(struct parser *p)
 				parse_unexpected(p, "a map key");
 			e->u.map.keys = parse_list(p, TOK_RBRACKET, "']' or ',' in the map keys");
 			e->span = span_join(t.span, p->prev.span);
+			tuple_key(p, e);
 		}
 		return e;
 	case TOK_IDENT:
 		parse_next(p);
 		if (p->tok.kind == TOK_LPAREN && word_is(t.str, t.len, "offsetof"))
 			return parse_offsetof(p, t);
-		if (p->tok.kind == TOK_LPAREN) {
-			e = new_expr(p, EXPR_CALL, t.span);
-			e->u.call.name = t.str;
-			e->u.call.name_span = t.span;
-			parse_next(p);
-			e->u.call.args = parse_list(p, TOK_RPAREN, "')' or ',' in the arguments");
-			e->span = span_join(t.span, p->prev.span);
-			return e;
-		}
+		if (p->tok.kind == TOK_LPAREN)
+			return parse_call(p, t);
 		e = new_expr(p, parse_is_builtin_var(t.str, t.len) ? EXPR_BUILTIN : EXPR_IDENT,
 			     t.span);
 		e->u.name = t.str;
@@ -514,6 +615,11 @@ static struct expr *parse_binary(struct parser *p, int min_prec)
 	return lhs;
 }
 
+struct expr *parse_unary_expr(struct parser *p)
+{
+	return parse_unary(p);
+}
+
 struct expr *parse_expr(struct parser *p)
 {
 	struct expr *cond, *e;
@@ -527,7 +633,12 @@ struct expr *parse_expr(struct parser *p)
 	parse_next(p);
 	e = new_expr(p, EXPR_TERNARY, cond->span);
 	e->u.ternary.cond = cond;
-	e->u.ternary.then = parse_expr(p);
+	if (p->tok.kind == TOK_COLON) {
+		/* a ?: b (today's bpftrace): a when it is true, else b */
+		parse_modern(p, span_join(p->prev.span, p->tok.span), "'?:' without a middle operand");
+	} else {
+		e->u.ternary.then = parse_expr(p);
+	}
 	parse_expect(p, TOK_COLON, "':' in the conditional expression");
 	e->u.ternary.otherwise = parse_expr(p);
 	e->span = span_join(cond->span, e->u.ternary.otherwise->span);

@@ -30,6 +30,9 @@ struct parser {
 	struct token prev; /* the last one consumed */
 	int depth;
 	jmp_buf fail;
+	/* the first construct of today's bpftrace seen (program.modern_what) */
+	const char *modern_what;
+	struct span modern_span;
 };
 
 NORETURN void parse_fail(struct parser *p);
@@ -58,7 +61,26 @@ void *parse_grow(struct parser *p, void *old, uint32_t n, uint32_t *cap, size_t 
 		(arr)[(n)++] = (x);                                                                \
 	} while (0)
 
+/* Note a construct of today's bpftrace that 0.17 lacks (the first is kept). */
+static inline void parse_modern(struct parser *p, struct span sp, const char *what)
+{
+	if (!p->modern_what) {
+		p->modern_what = what;
+		p->modern_span = sp;
+	}
+}
+
 struct expr *parse_expr(struct parser *p);
+/* A unary expression: an unparenthesized condition (`if $x {`) ends there. */
+struct expr *parse_unary_expr(struct parser *p);
+/* A type name at the current token (after '(', "sizeof(" or "let $x:"). */
+struct ast_typename parse_typename(struct parser *p);
+/*
+ * The statements of the block at the current '{'. With value, a last
+ * expression statement without ';' is left out and returned in *value
+ * (a block expression's value).
+ */
+struct stmt *parse_block_value(struct parser *p, struct expr **value);
 /* The block at the current '{'. A probe body (last) leaves the lexer just
  * after its '}' without reading further. */
 struct stmt *parse_block(struct parser *p, bool last);

@@ -8,6 +8,13 @@
  *          | if '(' expr ')' block [else (if ... | block)]
  *          | unroll '(' expr ')' block  |  while '(' expr ')' block
  *          | return [expr]  |  break  |  continue  |  block
+ *
+ * and today's bpftrace's:
+ *
+ *   stmt  := let $x [':' type] ['=' expr]
+ *          | for ['('] $x ':' (@map | unary '..' unary) [')'] block
+ *          | if unary block ...   (a condition without parentheses is a
+ *                                  unary expression: `if $x {`, `if !$x {`)
  */
 #include "parse/parse_internal.h"
 
@@ -24,8 +31,22 @@ static struct expr *parse_cond(struct parser *p, const char *after)
 {
 	struct expr *e;
 
-	if (p->tok.kind != TOK_LPAREN)
-		parse_unexpected(p, after);
+	if (p->tok.kind != TOK_LPAREN) {
+		/* today's bpftrace: `if $x {`, a unary expression up to the block */
+		if (p->tok.kind == TOK_LBRACE || p->tok.kind == TOK_EOF)
+			parse_unexpected(p, after);
+		e = parse_unary_expr(p);
+		parse_modern(p, e->span, "a condition without parentheses");
+		if (p->tok.kind != TOK_LBRACE) {
+			char buf[64];
+			diag_error(p->d, p->tok.span, E_SYNTAX, "unexpected %s, expected '{' after the condition",
+				   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+			diag_hint(p->d, "without parentheses a condition is one operand ($x, !$x, f()): "
+					"put a longer one in parentheses");
+			parse_fail(p);
+		}
+		return e;
+	}
 	parse_next(p);
 	e = parse_expr(p);
 	parse_expect(p, TOK_RPAREN, "')' after the condition");
@@ -41,7 +62,7 @@ static void need_braces(struct parser *p, const char *what)
 		return;
 	diag_error(p->d, p->tok.span, E_SYNTAX, "unexpected %s, expected '{' %s",
 		   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)), what);
-	diag_hint(p->d, "the bodies of if, else, while and unroll must be in braces");
+	diag_hint(p->d, "the bodies of if, else, while, for and unroll must be in braces");
 	parse_fail(p);
 }
 
@@ -165,12 +186,13 @@ static struct stmt *expr_stmt(struct parser *p, struct expr *e)
 {
 	struct stmt *s;
 
-	if (e->kind != EXPR_TERNARY) {
+	if (e->kind != EXPR_TERNARY || !e->u.ternary.then) {
 		s = new_stmt(p, STMT_EXPR, e->span);
 		s->u.expr = e;
 		return s;
 	}
 	s = new_stmt(p, STMT_IF, e->span);
+	s->ternary = e;
 	s->u.if_.cond = e->u.ternary.cond;
 	s->u.if_.then = expr_stmt(p, e->u.ternary.then);
 	s->u.if_.otherwise = expr_stmt(p, e->u.ternary.otherwise);
@@ -202,12 +224,83 @@ static struct stmt *parse_simple(struct parser *p)
 	return s;
 }
 
+/* let $x [: type] [= value] */
+static struct stmt *parse_let(struct parser *p)
+{
+	struct stmt *s = new_stmt(p, STMT_LET, p->tok.span);
+	struct token v;
+
+	parse_next(p);
+	if (p->tok.kind == TOK_MAP)
+		parse_error(p, p->tok.span,
+			    "a map is declared before the probes: let @name = hash(N);");
+	v = parse_expect(p, TOK_VAR, "a variable after 'let'");
+	s->u.let.var = ARENA_NEW(p->a, struct expr);
+	s->u.let.var->kind = EXPR_VAR;
+	s->u.let.var->span = v.span;
+	s->u.let.var->u.name = v.str;
+	if (p->tok.kind == TOK_COLON) {
+		parse_next(p);
+		s->u.let.type = parse_typename(p);
+	}
+	if (p->tok.kind == TOK_ASSIGN) {
+		parse_next(p);
+		s->u.let.value = parse_expr(p);
+	}
+	s->span = span_join(s->span, p->prev.span);
+	parse_modern(p, s->span, "'let'");
+	return s;
+}
+
+/* for ($x : @map) { } and for ($x : lo..hi) { }, the parentheses optional */
+static struct stmt *parse_for(struct parser *p)
+{
+	struct stmt *s = new_stmt(p, STMT_FOR, p->tok.span);
+	bool paren;
+	struct token v;
+
+	parse_next(p);
+	paren = p->tok.kind == TOK_LPAREN;
+	if (paren)
+		parse_next(p);
+	v = parse_expect(p, TOK_VAR, "a variable after 'for'");
+	s->u.for_.var = ARENA_NEW(p->a, struct expr);
+	s->u.for_.var->kind = EXPR_VAR;
+	s->u.for_.var->span = v.span;
+	s->u.for_.var->u.name = v.str;
+	parse_expect(p, TOK_COLON, "':' after the loop's variable");
+	struct expr *first = parse_unary_expr(p);
+	if (p->tok.kind == TOK_DOTDOT) {
+		parse_next(p);
+		s->u.for_.lo = first;
+		s->u.for_.hi = parse_unary_expr(p);
+	} else if (first->kind == EXPR_MAP && !first->u.map.keys.n) {
+		s->u.for_.map = first;
+	} else {
+		diag_error(p->d, first->span, E_SYNTAX,
+			   "a for loop runs over a map (@name) or a range (lo..hi)");
+		diag_hint(p->d, "for ($kv : @map) { ... } or for ($i : 0..10) { ... }");
+		parse_fail(p);
+	}
+	if (paren)
+		parse_expect(p, TOK_RPAREN, "')' after the loop's range or map");
+	need_braces(p, "after the for loop's head");
+	s->u.for_.body = parse_block(p, false);
+	s->span = span_join(s->span, p->prev.span);
+	parse_modern(p, s->span, "a for loop");
+	return s;
+}
+
 static struct stmt *parse_stmt(struct parser *p)
 {
 	struct token t = p->tok;
 	struct stmt *s;
 
 	switch (t.kind) {
+	case TOK_LET:
+		return parse_let(p);
+	case TOK_FOR:
+		return parse_for(p);
 	case TOK_IF:
 		return parse_if(p);
 	case TOK_WHILE:
@@ -242,14 +335,28 @@ static struct stmt *parse_stmt(struct parser *p)
 static bool ends_in_block(const struct stmt *s)
 {
 	return s->kind == STMT_IF || s->kind == STMT_WHILE || s->kind == STMT_UNROLL ||
-	       s->kind == STMT_BLOCK;
+	       s->kind == STMT_BLOCK || s->kind == STMT_FOR ||
+	       (s->kind == STMT_EXPR && s->u.expr->kind == EXPR_BLOCK);
 }
 
+static struct stmt *block(struct parser *p, bool last, struct expr **value);
+
 struct stmt *parse_block(struct parser *p, bool last)
+{
+	return block(p, last, NULL);
+}
+
+struct stmt *parse_block_value(struct parser *p, struct expr **value)
+{
+	return block(p, false, value);
+}
+
+static struct stmt *block(struct parser *p, bool last, struct expr **value)
 {
 	struct token open = p->tok;
 	struct stmt *b = new_stmt(p, STMT_BLOCK, open.span);
 	uint32_t cap = 0;
+	bool semi = true; /* the last statement ended with ';' */
 
 	parse_enter(p, DEPTH_NEST);
 	parse_next(p);
@@ -258,6 +365,7 @@ struct stmt *parse_block(struct parser *p, bool last)
 
 		if (p->tok.kind == TOK_SEMI) {
 			parse_next(p);
+			semi = true;
 			continue;
 		}
 		if (p->tok.kind == TOK_EOF) {
@@ -273,10 +381,20 @@ struct stmt *parse_block(struct parser *p, bool last)
 		}
 		s = parse_stmt(p);
 		PUSH(p, b->u.block.v, b->u.block.n, cap, s);
-		if (p->tok.kind == TOK_SEMI)
+		semi = p->tok.kind == TOK_SEMI;
+		if (semi)
 			parse_next(p);
 		else if (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF && !ends_in_block(s))
 			parse_unexpected(p, "';' or '}' after the statement");
+	}
+	/* { ...; value }: a last expression without ';' is the block's value */
+	if (value) {
+		struct stmt *l = b->u.block.n ? b->u.block.v[b->u.block.n - 1] : NULL;
+		*value = NULL;
+		if (!semi && l && (l->kind == STMT_EXPR || l->ternary)) {
+			*value = l->kind == STMT_EXPR ? l->u.expr : l->ternary;
+			b->u.block.n--;
+		}
 	}
 	b->span = span_join(open.span, p->tok.span);
 	if (last) {

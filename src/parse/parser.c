@@ -2,13 +2,20 @@
 /*
  * The top level of a script, and the parser's token and error helpers.
  *
- *   program   := (directive | cdef | probe)*
+ *   program   := (directive | cdef | config | map_decl | probe)*
  *   directive := '#' ... end of line            (#include, #define, #ifdef...)
  *   cdef      := (struct | union | enum) ... ';' (kept verbatim)
  *   probe     := attach_point (',' attach_point)* ['/' expr '/'] block
  *
+ * and today's bpftrace's:
+ *
+ *   config    := config '=' '{' (name '=' value ';')* '}'
+ *   map_decl  := let @name '=' (hash | lruhash | percpuhash | percpulruhash) '(' N ')' [';']
+ *   attach_point may start with `name=` (a name for the probe)
+ *
  * The top level is read as raw text (attach points are not tokens); the
- * lexer switches to tokens for the predicate and the body.
+ * lexer switches to tokens for the predicate and the body, the config block
+ * and map declarations.
  */
 #include "parse/parse_internal.h"
 
@@ -117,6 +124,12 @@ struct top {
 	uint32_t npre, pre_cap;
 	struct probe **probes;
 	uint32_t nprobes, probe_cap;
+	struct config_item *config;
+	uint32_t nconfig, config_cap;
+	struct map_decl *decls;
+	uint32_t ndecls, decl_cap;
+	bool has_config;
+	struct span config_span;
 };
 
 static void add_preamble(struct parser *p, struct top *top, enum preamble_kind kind, struct span sp)
@@ -153,6 +166,18 @@ static void parse_directive(struct parser *p, struct top *top)
 	add_preamble(p, top, include ? PRE_INCLUDE : PRE_DEFINE, sp);
 }
 
+/* `name=kprobe:f`: the probe's name (today's bpftrace) */
+static void attach_point_name(struct parser *p, struct attach_point *ap)
+{
+	const char *eq = ap->nparts ? strchr(ap->parts[0], '=') : NULL;
+
+	if (!eq || eq == ap->parts[0] || !eq[1])
+		return;
+	ap->user_name = arena_strndup(p->a, ap->parts[0], (size_t)(eq - ap->parts[0]));
+	ap->parts[0] = eq + 1;
+	parse_modern(p, ap->span, "a named probe");
+}
+
 static void parse_probe(struct parser *p, struct top *top)
 {
 	struct lexer *lx = &p->lx;
@@ -163,6 +188,7 @@ static void parse_probe(struct parser *p, struct top *top)
 		struct attach_point *ap = ARENA_NEW(p->a, struct attach_point);
 
 		raw_ok(p, lex_attach_point(lx, ap));
+		attach_point_name(p, ap);
 		PUSH(p, pr->aps, pr->naps, cap, ap);
 		raw_ok(p, lex_skip_space(lx));
 		if (lex_peek(lx, 0) != ',')
@@ -195,6 +221,159 @@ static void parse_probe(struct parser *p, struct top *top)
 	PUSH(p, top->probes, top->nprobes, top->probe_cap, pr);
 }
 
+/* Tokens from lx->pos on: the top level's config blocks and declarations. */
+static void tokens_start(struct parser *p)
+{
+	p->prev.span = SPAN(p->lx.pos, p->lx.pos);
+	parse_next(p);
+}
+
+/* One `name = value` of a config block; the current token is the name. */
+static void config_item(struct parser *p, struct top *top)
+{
+	struct token name = parse_expect(p, TOK_IDENT, "a config variable's name");
+	struct config_item it = { .name = name.str };
+	struct token v;
+
+	parse_expect(p, TOK_ASSIGN, "'=' after the config variable's name");
+	v = p->tok;
+	switch (v.kind) {
+	case TOK_INT:
+		it.kind = CFG_INT;
+		it.value = arena_printf(p->a, "%llu", (unsigned long long)v.ival);
+		break;
+	case TOK_STR:
+		it.kind = CFG_STR;
+		it.value = v.str;
+		break;
+	case TOK_TRUE:
+	case TOK_FALSE:
+		it.kind = CFG_BOOL;
+		it.value = v.kind == TOK_TRUE ? "true" : "false";
+		break;
+	case TOK_IDENT:
+		it.kind = CFG_IDENT;
+		it.value = v.str;
+		break;
+	default:
+		parse_unexpected(p, "a number, a string, true, false or a name");
+	}
+	it.span = span_join(name.span, v.span);
+	it.value_span = v.span;
+	PUSH(p, top->config, top->nconfig, top->config_cap, it);
+}
+
+/* config = { name = value; ... } at lx->pos */
+static void parse_config(struct parser *p, struct top *top)
+{
+	uint32_t lo = p->lx.pos;
+
+	if (top->has_config || top->nprobes || top->ndecls) {
+		diag_error(p->d, SPAN(lo, lo + 6), E_SYNTAX,
+			   top->has_config ? "a script has one config block"
+					   : "the config block comes before the probes and map declarations");
+		diag_hint(p->d, "put every config variable in one config block at the top of the "
+				"script, after #include and C definitions");
+		parse_fail(p);
+	}
+	top->has_config = true;
+	tokens_start(p); /* config */
+	top->config_span = p->tok.span;
+	parse_next(p);
+	parse_expect(p, TOK_ASSIGN, "'=' after 'config'");
+	if (p->tok.kind != TOK_LBRACE)
+		parse_unexpected(p, "'{' after 'config ='");
+	parse_next(p);
+	while (p->tok.kind != TOK_RBRACE) {
+		if (p->tok.kind == TOK_SEMI) {
+			parse_next(p);
+			continue;
+		}
+		config_item(p, top);
+		parse_next(p);
+		if (p->tok.kind != TOK_SEMI && p->tok.kind != TOK_RBRACE)
+			parse_unexpected(p, "';' or '}' after the config variable");
+	}
+	/* the '}' is the last token: the top level goes on as raw text after it */
+	parse_modern(p, span_join(top->config_span, p->tok.span), "a config block");
+}
+
+/* let @name = hash(N); at lx->pos */
+static void parse_map_decl(struct parser *p, struct top *top)
+{
+	static const char *const kinds[] = {
+		[MAPDECL_HASH] = "hash",
+		[MAPDECL_LRUHASH] = "lruhash",
+		[MAPDECL_PERCPUHASH] = "percpuhash",
+		[MAPDECL_PERCPULRUHASH] = "percpulruhash",
+	};
+	struct map_decl d = { 0 };
+	struct token m, kind, n;
+	size_t k;
+
+	tokens_start(p); /* let */
+	d.span = p->tok.span;
+	parse_next(p);
+	m = parse_expect(p, TOK_MAP, "a map after 'let'");
+	d.name = m.str;
+	parse_expect(p, TOK_ASSIGN, "'=' after the map's name");
+	kind = parse_expect(p, TOK_IDENT, "a map type: hash, lruhash, percpuhash or percpulruhash");
+	for (k = 0; k < ARRAY_SIZE(kinds); k++)
+		if (!strcmp(kinds[k], kind.str))
+			break;
+	if (k == ARRAY_SIZE(kinds)) {
+		diag_error(p->d, kind.span, E_SYNTAX, "unknown map type '%s'", kind.str);
+		diag_hint(p->d, "map types are hash, lruhash, percpuhash and percpulruhash");
+		parse_fail(p);
+	}
+	d.kind = (enum map_decl_kind)k;
+	d.kind_span = kind.span;
+	parse_expect(p, TOK_LPAREN, "'(' after the map type");
+	n = parse_expect(p, TOK_INT, "the map's number of entries");
+	if (n.ival == 0 || n.ival > UINT32_MAX) {
+		diag_error(p->d, n.span, E_TOO_BIG, "a map holds 1 to %u entries, not %llu",
+			   UINT32_MAX, (unsigned long long)n.ival);
+		parse_fail(p);
+	}
+	d.max_entries = n.ival;
+	if (p->tok.kind != TOK_RPAREN)
+		parse_unexpected(p, "')' after the number of entries");
+	d.span = span_join(d.span, p->tok.span);
+	for (uint32_t i = 0; i < top->ndecls; i++)
+		if (!strcmp(top->decls[i].name, d.name)) {
+			diag_error(p->d, d.span, E_SYNTAX, "@%s is declared twice", d.name);
+			parse_fail(p);
+		}
+	/* the ')' is the last token; a ';' may follow */
+	raw_ok(p, lex_skip_space(&p->lx));
+	if (lex_peek(&p->lx, 0) == ';')
+		p->lx.pos++;
+	PUSH(p, top->decls, top->ndecls, top->decl_cap, d);
+	parse_modern(p, d.span, "a map declaration");
+}
+
+/* Today's bpftrace's macros, functions and imports: not in lantern yet */
+static void not_yet(struct parser *p, const char *word, const char *what)
+{
+	diag_error(p->d, SPAN(p->lx.pos, p->lx.pos + (uint32_t)strlen(word)), E_UNSUPPORTED,
+		   "%s are not supported yet", what);
+	diag_hint(p->d, "lantern reads bpftrace 0.26's probes, statements and expressions; "
+			"macros, functions and imports are to come");
+	parse_fail(p);
+}
+
+/* `word` then (after blanks) c? */
+static bool word_then(const struct lexer *lx, const char *word, char c)
+{
+	struct lexer look = *lx;
+
+	if (!lex_at_word(lx, word))
+		return false;
+	look.quiet = true;
+	look.pos += (uint32_t)strlen(word);
+	return lex_skip_space(&look) && lex_peek(&look, 0) == c;
+}
+
 static void parse_top(struct parser *p, struct top *top)
 {
 	struct lexer *lx = &p->lx;
@@ -205,7 +384,17 @@ static void parse_top(struct parser *p, struct top *top)
 		raw_ok(p, lex_skip_space(lx));
 		if (lx->pos >= lx->len)
 			return;
-		if (lex_peek(lx, 0) == '#') {
+		if (word_then(lx, "config", '=')) {
+			parse_config(p, top);
+		} else if (word_then(lx, "let", '@')) {
+			parse_map_decl(p, top);
+		} else if (word_then(lx, "macro", '(') || lex_at_word(lx, "macro")) {
+			not_yet(p, "macro", "macros");
+		} else if (lex_at_word(lx, "fn")) {
+			not_yet(p, "fn", "user functions (fn)");
+		} else if (word_then(lx, "import", '"')) {
+			not_yet(p, "import", "imports");
+		} else if (lex_peek(lx, 0) == '#') {
 			parse_directive(p, top);
 		} else if (lex_at_word(lx, "struct") || lex_at_word(lx, "union") ||
 			   lex_at_word(lx, "enum") || lex_at_word(lx, "typedef")) {
@@ -232,6 +421,12 @@ struct program *parse_program(struct arena *a, const struct source *src, struct 
 	prog->npre = top.npre;
 	prog->probes = top.probes;
 	prog->nprobes = top.nprobes;
+	prog->config = top.config;
+	prog->nconfig = top.nconfig;
+	prog->decls = top.decls;
+	prog->ndecls = top.ndecls;
+	if (p.modern_what)
+		ast_note_modern(prog, p.modern_span, p.modern_what);
 	return prog;
 }
 

@@ -8,6 +8,7 @@ const char *plan_load_const_name(enum load_const c)
 		[LC_CPID] = "$cpid",
 		[LC_START_NS] = "$start_ns",
 		[LC_SELF_PID] = "$self_pid",
+		[LC_NCPUS] = "$ncpus",
 	};
 	return (unsigned)c < LC_COUNT_ ? names[c] : "$?";
 }

@@ -31,10 +31,27 @@ enum load_const {
 	LC_CPID,     /* the -c child's pid */
 	LC_START_NS, /* CLOCK_MONOTONIC when the session started (`elapsed`) */
 	LC_SELF_PID, /* lantern's own pid */
+	LC_NCPUS,    /* the possible CPUs (per-CPU map values) */
 	LC_COUNT_
 };
 #define BPF_PSEUDO_LOAD_CONST 15
 const char *plan_load_const_name(enum load_const c);
+
+/*
+ * A program with subprograms (the bodies of for loops, run by
+ * bpf_loop and bpf_for_each_map_elem): where each function starts and
+ * what it is. The kernel takes a callback only with a BTF description of
+ * every function (func_info), which the loader makes of these.
+ */
+enum code_func_kind {
+	FUNC_MAIN,    /* the program: int (void *ctx) */
+	FUNC_LOOP_CB, /* bpf_loop's callback: long (u64 index, void *ctx) */
+	FUNC_MAP_CB,  /* bpf_for_each_map_elem's: long (void *map, void *key, void *value, void *ctx) */
+};
+struct code_func {
+	uint32_t insn;
+	enum code_func_kind kind;
+};
 
 /*
  * Put the session's values into a program's code: map index i becomes

@@ -19,6 +19,13 @@ enum dump_stage {
 	DUMP_BPF = 1 << 3,
 };
 
+/* --dialect: which bpftrace's language a script is read as */
+enum dialect {
+	DIALECT_AUTO, /* today's if the script uses a construct 0.17 lacks, else 0.17's */
+	DIALECT_0_17, /* bpftrace 0.17's (Debian 12's) */
+	DIALECT_0_26, /* today's bpftrace's (0.18 to 0.26) */
+};
+
 /* -f: how the output is written (output/writer.h). */
 enum output_format {
 	OUTPUT_TEXT, /* bpftrace's text */
@@ -57,6 +64,7 @@ struct compile_opts {
 	int ninclude_dirs;
 	const char **includes; /* --include FILE...: as #include lines before the script's */
 	int nincludes;
+	enum dialect dialect; /* --dialect (or LANTERN_DIALECT) */
 };
 
 /* What the session needs: where the output goes and how, what runs beside the probes. */
@@ -82,12 +90,20 @@ enum setting_id {
 	SET_MAX_CAT_BYTES, /* bytes cat() prints */
 	SET_LOG_SIZE,	   /* bytes of the verifier's log read when a program is refused */
 	SET_MAX_PROBES,	   /* probes a script may attach */
+	SET_PRINT_MAPS_ON_EXIT, /* 0: the maps are not printed at the end */
+	SET_CPP_DEMANGLE,	/* 0: C++ names stay mangled */
+	SET_STACK_MODE,		/* enum stack_mode: kstack's and ustack's format */
+	SET_MISSING_PROBES,	/* enum missing_probes: an attach point that matches nothing */
+	SET_STR_TRUNC_TRAILER,	/* (a string: settings.str) what ends a string str() cut */
 	SET_COUNT_
 };
+enum stack_mode { STACK_MODE_BPFTRACE, STACK_MODE_PERF, STACK_MODE_RAW, STACK_MODE_BUILD_ID };
+enum missing_probes { MISSING_ERROR, MISSING_WARN, MISSING_IGNORE };
 enum setting_from { SETTING_DEFAULT, SETTING_SCRIPT, SETTING_ENV };
 struct settings {
-	uint64_t v[SET_COUNT_];
-	uint8_t from[SET_COUNT_]; /* enum setting_from: where each came from */
+	uint64_t v[SET_COUNT_];	   /* numbers; bools 0 or 1; choices their index */
+	const char *str[SET_COUNT_]; /* the settings that are strings */
+	uint8_t from[SET_COUNT_];  /* enum setting_from: where each came from */
 };
 
 /* The command line: what the compiler needs, what the session needs. */

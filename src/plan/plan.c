@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void plan_init(struct plan *p, const struct compile_opts *opts)
 {
@@ -131,6 +132,21 @@ const struct provider *plan_provider_find(const struct provider *const *table, c
 	if (!strcmp(name, "fentry"))
 		return table[PROV_KFUNC];
 	if (!strcmp(name, "fexit"))
+		return table[PROV_KRETFUNC];
+	return NULL;
+}
+
+const struct provider *plan_provider_find_nocase(const struct provider *const *table,
+						 const char *name)
+{
+	for (int i = 0; i < PROV_COUNT_; i++) {
+		const struct provider *pv = table[i];
+		if (!strcasecmp(name, pv->name) || (pv->alias && !strcasecmp(name, pv->alias)))
+			return pv;
+	}
+	if (!strcasecmp(name, "fentry"))
+		return table[PROV_KFUNC];
+	if (!strcasecmp(name, "fexit"))
 		return table[PROV_KRETFUNC];
 	return NULL;
 }

@@ -51,11 +51,20 @@ struct probe_inst {
 	void *data;	   /* the provider's own (plan-allocated) */
 };
 
-/* A $variable of one program. */
+/*
+ * A $variable of one program. Today's bpftrace scopes them by block: each
+ * declaration is a var_info of its own. loop: the for loop whose body
+ * declares it (NULL: the probe's), which runs as a subprogram of its own,
+ * so it lives there; loop_depth: how many for loops that is inside.
+ */
 struct var_info {
 	const char *name;
 	struct type *type;
 	struct span span;
+	struct stmt *loop;
+	uint32_t loop_depth;
+	bool typed;	 /* `let $x: type`: the type is the declared one */
+	bool assigned;	 /* sema: assigned before this point (a `let $x;` is not) */
 	int32_t vreg;	 /* codegen: scalars live in this virtual register */
 	uint32_t offset; /* codegen: other types live at this scratch offset */
 };
@@ -82,6 +91,9 @@ struct prog {
 	   plan.maps.bpf, load-time values ids (plan/code.h) */
 	struct bpf_insn *insns;
 	uint32_t ninsns;
+	/* with subprograms (for loops): every function, the program first; else none */
+	struct code_func *funcs;
+	uint32_t nfuncs;
 	uint32_t scratch_size; /* bytes of its scratch map entry */
 };
 
@@ -93,6 +105,12 @@ struct plan {
 	struct program *ast;
 	struct type_env types; /* the script's C definitions, the kernel's BTF */
 	struct settings settings; /* the string size, map keys, ... (compile/settings.h) */
+	/*
+	 * The script is read as today's bpftrace's (0.18 to 0.26), not 0.17's:
+	 * --dialect 0.26, or it uses a construct 0.17 lacks (program.modern_what).
+	 * Its meanings and formats are today's where the two differ (README).
+	 */
+	bool modern;
 	uint32_t strlen;	  /* settings' max_strlen, for short */
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;

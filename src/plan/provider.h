@@ -131,6 +131,9 @@ struct provider {
 
 /* The provider called name (or its alias) in table (PROV_COUNT_ entries), or NULL. */
 const struct provider *plan_provider_find(const struct provider *const *table, const char *name);
+/* The same, the case of name's letters aside (today's bpftrace: `begin`, `Tracepoint`). */
+const struct provider *plan_provider_find_nocase(const struct provider *const *table,
+						 const char *name);
 
 /* Record an attachment made for the session. */
 static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)

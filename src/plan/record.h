@@ -29,6 +29,7 @@ enum record_kind {
 	REC_PRINT_VALUE, /* print(value) */
 	REC_FRONTEND,	 /* a front end's own (lantern trace): its handler does it */
 	REC_HELPER_ERROR, /* -k: a helper failed: its return value (text: its name) */
+	REC_RUNTIME_ERROR, /* a check when the probe ran failed (text: what; span: where) */
 	REC_COUNT_
 };
 
@@ -45,7 +46,7 @@ struct record_desc {
 	struct map_info *map;	/* REC_*_MAP */
 	int64_t top, div;	/* print(@m, top, div) */
 	uint32_t size;		/* bytes, with the id (at least: REC_FRONTEND's vary) */
-	struct span span;	/* REC_HELPER_ERROR: the call in the script */
+	struct span span;	/* REC_HELPER_ERROR, REC_RUNTIME_ERROR: where in the script */
 	/* REC_FRONTEND: what user space does with the record */
 	void (*handler)(void *ctx, const struct record_desc *r, const void *data, size_t size);
 	void *ctx;

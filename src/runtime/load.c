@@ -10,6 +10,7 @@
 #include "sys/bpfsys.h"
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,7 +19,30 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns)
+/*
+ * A program with subprograms (for loops' bodies) goes with a BTF
+ * description of its functions: the kernel wants it of callbacks.
+ */
+static int func_btf(struct session *s, const struct prog *pg, struct sys_prog_btf *btf)
+{
+	static const uint8_t nargs[] = { [FUNC_MAIN] = 1, [FUNC_LOOP_CB] = 2, [FUNC_MAP_CB] = 4 };
+	struct sys_func *f = util_xcalloc(pg->nfuncs + 1, sizeof(*f));
+	int rc;
+
+	for (uint32_t i = 0; i < pg->nfuncs; i++)
+		f[i] = (struct sys_func){ pg->funcs[i].insn, nargs[pg->funcs[i].kind],
+					  pg->funcs[i].kind == FUNC_MAIN };
+	rc = sys_btf_funcs(f, pg->nfuncs, btf);
+	free(f);
+	if (rc < 0)
+		diag_error(&s->plan.diag, pg->probe->span, E_VERIFIER,
+			   "the kernel refused the BTF of %s's for loops: %s", pg->name,
+			   strerror(errno));
+	return rc;
+}
+
+static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns,
+		     const struct sys_prog_btf *btf)
 {
 	struct diag *dg = &s->plan.diag;
 	size_t logsz = s->plan.settings.v[SET_LOG_SIZE] ? s->plan.settings.v[SET_LOG_SIZE] : 4u << 20;
@@ -31,7 +55,7 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 		char stats[1024] = "";
 		uint64_t t0 = util_now_ns();
 		*fd = sys_prog_load_stats(pg->type, name, insns, pg->ninsns, pg->attach_type,
-					  pg->attach_btf_id, stats, sizeof(stats));
+					  pg->attach_btf_id, btf, stats, sizeof(stats));
 		for (char *nl; (nl = strchr(stats, '\n'));)
 			*nl = ' ';
 		fprintf(stderr, "lantern: %s: loaded in %.2f ms: %s\n", pg->name,
@@ -40,7 +64,7 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 			return 0;
 	}
 	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    NULL, 0);
+			    btf, NULL, 0);
 	if (*fd >= 0)
 		return 0;
 
@@ -48,7 +72,7 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	log = util_xmalloc(logsz);
 	log[0] = 0;
 	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    log, logsz);
+			    btf, log, logsz);
 	if (*fd >= 0) {
 		free(log);
 		return 0;
@@ -88,6 +112,7 @@ int rt_load_all(struct session *s)
 		[LC_CPID] = s->cpid,
 		[LC_START_NS] = (int64_t)s->start_ns,
 		[LC_SELF_PID] = getpid(),
+		[LC_NCPUS] = libbpf_num_possible_cpus(),
 	};
 
 	s->prog_fds = util_xmalloc(sizeof(int) * (p->progs.len + 1));
@@ -107,8 +132,17 @@ int rt_load_all(struct session *s)
 			diag_error(&p->diag, pg->probe->span, E_CODEGEN,
 				   "%s: internal error: the code names a map or value that is not there",
 				   pg->name);
-		else
-			rc = load_prog(s, pg, insns);
+		else if (!pg->nfuncs)
+			rc = load_prog(s, pg, insns, NULL);
+		else {
+			struct sys_prog_btf btf;
+			rc = func_btf(s, pg, &btf);
+			if (rc == 0)
+				rc = load_prog(s, pg, insns, &btf);
+			if (btf.fd >= 0)
+				close(btf.fd);
+			free(btf.info);
+		}
 		free(insns);
 		if (rc < 0)
 			return -1;

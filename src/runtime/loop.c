@@ -97,15 +97,33 @@ static void remember_mappings(struct session *s, uint64_t *last)
 	sym_remember_process(pid);
 }
 
-/* BEGIN and END: run once by user space */
+/* BEGIN and END: run once by user space, each of them in the order written */
 static void run_special(struct session *s, enum provider_id id)
 {
-	const struct prog *pg = plan_prog_of(&s->plan, id);
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	vec_foreach(&s->plan.insts, ip)
+	{
+		const struct probe_inst *in = *ip;
+		const struct prog *pg = in->prog >= 0 ? s->plan.progs.data[in->prog] : NULL;
+		LIBBPF_OPTS(bpf_test_run_opts, opts);
 
-	if (pg && s->prog_fds[pg->index] >= 0 &&
-	    bpf_prog_test_run_opts(s->prog_fds[pg->index], &opts) < 0)
-		fprintf(stderr, "ERROR: cannot run %s: %s\n", pg->name, strerror(errno));
+		if (in->prov->id != id || !pg || s->prog_fds[pg->index] < 0)
+			continue;
+		if (bpf_prog_test_run_opts(s->prog_fds[pg->index], &opts) < 0)
+			fprintf(stderr, "ERROR: cannot run %s: %s\n", pg->name, strerror(errno));
+	}
+}
+
+/* The script has begin and end probes only, and no command or process to wait for */
+static bool only_special(const struct session *s)
+{
+	if (s->opts->r.cmd || s->opts->r.cmd_argv || s->opts->r.pid)
+		return false;
+	vec_foreach(&s->plan.insts, ip)
+	{
+		if ((*ip)->prov->id != PROV_BEGIN && (*ip)->prov->id != PROV_END)
+			return false;
+	}
+	return true;
 }
 
 /* Events the ring buffer could not take since the last report, if any. */
@@ -140,8 +158,10 @@ static void report_full_maps(struct session *s)
 		if (n)
 			fprintf(stderr,
 				"WARNING: Map full; can't update element: @%s refused %llu update%s. "
-				"Try increasing BPFTRACE_MAP_KEYS_MAX\n",
-				m->name, (unsigned long long)n, n == 1 ? "" : "s");
+				"Try %s\n",
+				m->name, (unsigned long long)n, n == 1 ? "" : "s",
+				m->declared ? "declaring it with more entries, or an lruhash"
+					    : "increasing BPFTRACE_MAP_KEYS_MAX");
 	}
 }
 
@@ -222,6 +242,9 @@ int rt_loop(struct session *s)
 	run_special(s, PROV_BEGIN);
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
+	/* today's bpftrace ends a script of begin and end probes only after begin */
+	if (s->plan.modern && only_special(s))
+		s->done = true;
 	rt_trace_pipe_read(&pipe, s, true); /* BEGIN's debugf() */
 	if (!s->done)
 		rt_child_release(s);

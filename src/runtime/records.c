@@ -38,6 +38,11 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 		case TY_STR:
 			vals[i].s.p = (const char *)p;
 			vals[i].s.len = t->size;
+			if (t->count) { /* a str() that may have been cut: its trailer */
+				out_str_format(oc, &tmp[i], t, (const char *)p);
+				vals[i].s.p = sb_str(&tmp[i]);
+				vals[i].s.len = tmp[i].len;
+			}
 			break;
 		case TY_BUF: /* buf(): the length, then the bytes */
 			memcpy(&u, p, 8);
@@ -196,12 +201,23 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 	return 0;
 }
 
+/* an index out of bounds, ...: a warning at its place in the script, each time (as bpftrace) */
+static int rec_runtime_error(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	struct diag *d = &l->s->plan.diag;
+
+	diag_warn(d, r->span, E_RUNTIME_CHECK, "%s", r->text);
+	rt_out_flush(l->s);
+	diag_flush(d, stderr);
+	return 0;
+}
+
 static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
 	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
 	[REC_PRINT_VALUE] = rec_print_value, [REC_FRONTEND] = rec_frontend,
-	[REC_HELPER_ERROR] = rec_helper_error,
+	[REC_HELPER_ERROR] = rec_helper_error, [REC_RUNTIME_ERROR] = rec_runtime_error,
 };
 
 int rt_on_record(void *ctx, void *data, size_t size)

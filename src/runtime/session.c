@@ -12,6 +12,7 @@
 #include "runtime/loop.h"
 #include "runtime/metrics.h"
 #include "output/folded.h"
+#include "sym/demangle.h"
 #include "sym/symbols.h"
 #include "sys/tracefs.h"
 
@@ -74,7 +75,9 @@ static int start(struct session *s)
 	if (o->r.metrics && !(s->metrics = rt_metrics_start(o->r.metrics, &s->oc, s->plan.maps.lost)))
 		return -1;
 	flush_diag(s); /* warnings before the output */
-	if (!o->r.quiet && !s->fe->quiet) {
+	/* today's bpftrace says "Attached N probes" on stderr, once they are */
+	bool modern_text = s->plan.modern && o->r.format == OUTPUT_TEXT;
+	if (!o->r.quiet && !s->fe->quiet && !modern_text) {
 		struct strbuf sb = { 0 };
 		s->oc.writer->attached(&sb, s->plan.insts.len);
 		fputs(sb_str(&sb), s->out);
@@ -83,6 +86,11 @@ static int start(struct session *s)
 	}
 	if (rt_attach_all(s) < 0)
 		return -1;
+	if (!o->r.quiet && !s->fe->quiet && modern_text) {
+		rt_out_flush(s);
+		fprintf(stderr, "Attached %zu probe%s\n", s->plan.insts.len,
+			s->plan.insts.len == 1 ? "" : "s");
+	}
 	/* test harnesses (bpftrace's, lantern's) wait for this line to start the workload */
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) {
 		rt_out_flush(s);
@@ -101,6 +109,8 @@ static int script_build(struct session *s)
 	sb_free(&dump);
 	if (rc < 0)
 		return -1;
+	if (!s->plan.settings.v[SET_CPP_DEMANGLE])
+		sym_demangle_disable();
 	return s->opts->r.dump ? 1 : 0;
 }
 
@@ -113,6 +123,13 @@ static void script_finish(struct session *s, struct strbuf *out)
 	enum output_format f = s->opts->r.format;
 
 	rt_out_flush(s);
+	if (!s->plan.settings.v[SET_PRINT_MAPS_ON_EXIT]) {
+		/* config = { print_maps_on_exit = 0 }: nothing at the end */
+		if (s->opts->r.flamegraph &&
+		    out_flamegraph_write(&s->oc, s->opts->r.flamegraph, "Flame Graph") < 0 && !s->exit_code)
+			s->exit_code = 1;
+		return;
+	}
 	if (f == OUTPUT_TEXT || f == OUTPUT_JSON)
 		fputs("\n\n", stdout);
 	util_out_flush(stdout, "stdout");

@@ -70,9 +70,15 @@ static struct type *sema_check_curtask(struct check *c, struct expr *e)
 }
 
 /* kstack, ustack: the whole stack, printed as bpftrace does */
+/* the stacks' format unless a call says: config = { stack_mode = perf } */
+static bool perf_mode(const struct check *c)
+{
+	return c->p->settings.v[SET_STACK_MODE] == STACK_MODE_PERF;
+}
+
 static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 {
-	return type_stack(&c->p->arena, e->id == BI_USTACK, false, STACK_MAX_FRAMES);
+	return type_stack(&c->p->arena, e->id == BI_USTACK, perf_mode(c), STACK_MAX_FRAMES);
 }
 
 const struct builtin_def *sema_builtin_lookup(const char *name)
@@ -129,6 +135,12 @@ static struct type *sema_check_str(struct check *c, struct expr *e)
 		     type_str_of(t));
 		return &ty_none;
 	}
+	if (c->p->modern && e->u.call.args.n == 1) {
+		/* today's bpftrace: max_strlen characters, and a trailer when there were more */
+		t = type_str(&c->p->arena, (uint32_t)len + 1);
+		t->count = (uint32_t)len;
+		return t;
+	}
 	return type_str(&c->p->arena, len);
 }
 
@@ -177,6 +189,22 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 	const struct func_def *fd = &sema_func_defs[e->id];
 	struct expr *a = e->u.call.args.v[0];
 
+	if (fd->id == FN_DELETE && e->u.call.args.n == 2) {
+		/* delete(@m, key) (today's bpftrace) is delete(@m[key]); a tuple is the key's parts */
+		struct expr *k = e->u.call.args.v[1];
+		if (a->kind != EXPR_MAP || a->u.map.keys.n) {
+			CERR(c, a->span, E_ARG_TYPE, "delete(@map, key) expects a map without a key");
+			return &ty_void;
+		}
+		if (k->kind == EXPR_TUPLE) {
+			a->u.map.keys = k->u.list;
+		} else {
+			a->u.map.keys.v = ARENA_ARRAY(&c->p->arena, struct expr *, 1);
+			a->u.map.keys.v[0] = k;
+			a->u.map.keys.n = 1;
+		}
+		e->u.call.args.n = 1;
+	}
 	if (a->kind != EXPR_MAP && fd->id == FN_PRINT) {
 		/* print(value): integers, strings, tuples, structs, arrays, ... */
 		struct type *t = sema_check_expr(c, a);
@@ -226,7 +254,7 @@ static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	uint32_t n = e->u.call.args.n, i = 0;
-	bool perf = false;
+	bool perf = perf_mode(c);
 	int64_t frames = STACK_MAX_FRAMES;
 
 	if (n > i && a[i]->kind == EXPR_IDENT) {

@@ -16,16 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct var_info *var_find(struct check *c, const char *name)
-{
-	vec_foreach(&c->vars, v)
-	{
-		if (!strcmp((*v)->name, name))
-			return *v;
-	}
-	return NULL;
-}
-
 static bool is_truthy(const struct type *t)
 {
 	return t->kind == TY_INT || t->kind == TY_PTR;
@@ -127,6 +117,11 @@ static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ct
 		CHINT(c, "write it as @name = %s(...) or @name[key] = %s(...)", fd->name, fd->name);
 		return &ty_none;
 	}
+	if (fd->id == FN_EXIT && c->loop) {
+		/* as today's bpftrace: exit() leaves the probe, which a loop's body cannot */
+		CERR(c, e->span, E_LOOP_CONTROL, "exit() cannot be called in a for loop");
+		CHINT(c, "break out of the loop, then call exit()");
+	}
 	struct type *t = fd->check(c, e);
 	if (ctx == IN_VALUE && fd->kind == FK_VOID) {
 		CERR(c, e->span, E_BAD_OPERAND, "%s() has no value", fd->name);
@@ -213,12 +208,14 @@ static struct type *check_binary(struct check *c, struct expr *e)
 	enum op op = e->u.binary.op;
 	struct type *a = sema_check_expr(c, e->u.binary.lhs), *b = sema_check_expr(c, e->u.binary.rhs);
 
+	struct type *truth = c->p->modern ? &ty_bool : &ty_s64; /* today's: a bool */
+
 	if (a->kind == TY_NONE || b->kind == TY_NONE)
 		return &ty_none;
 	if ((op == OP_EQ || op == OP_NE) && a->kind == TY_STR && b->kind == TY_STR)
-		return &ty_s64;
+		return truth;
 	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
-		return &ty_s64;
+		return truth;
 	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
 		return sema_check_ptr_arith(c, e, a, b);
 	if (!is_truthy(a) || !is_truthy(b)) {
@@ -236,12 +233,15 @@ static struct type *check_binary(struct check *c, struct expr *e)
 	case OP_GE:
 	case OP_LAND:
 	case OP_LOR:
-		return &ty_s64;
+		return truth;
 	case OP_DIV:
 	case OP_MOD:
 		warn_signed_div(c, op, e->span, a->is_signed && !literal(e->u.binary.lhs),
 				b->is_signed && !literal(e->u.binary.rhs));
 		return &ty_u64;
+	case OP_SUB:
+		/* today's bpftrace: a difference is signed, whatever its operands */
+		return c->p->modern ? &ty_s64 : arith_result(a, b);
 	default:
 		return arith_result(a, b);
 	}
@@ -259,7 +259,7 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 			sema_map_learn_value(c, m, &ty_s64, x->span);
 		x->type = m->value ? m->value : &ty_none;
 	} else if (x->kind == EXPR_VAR) {
-		struct var_info *v = var_find(c, x->u.name);
+		struct var_info *v = sema_var_find(c, x->u.name);
 		if (!v) {
 			CERR(c, x->span, E_UNDEFINED_VAR, "undefined variable $%s", x->u.name);
 			return &ty_none;
@@ -293,7 +293,7 @@ static struct type *check_unary(struct check *c, struct expr *e)
 	switch (op) {
 	case OP_LNOT:
 		if (is_truthy(t))
-			return &ty_s64;
+			return c->p->modern ? &ty_bool : &ty_s64;
 		break;
 	case OP_NEG:
 		if (t->kind == TY_INT)
@@ -314,6 +314,29 @@ static struct type *check_unary(struct check *c, struct expr *e)
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "invalid operand to '%s': %s", ast_op_str(op), type_str_of(t));
 	return &ty_none;
+}
+
+/* a ?: b: a when it is true, else b; both integers or pointers of one kind */
+static struct type *check_elvis(struct check *c, struct expr *e, struct type *a)
+{
+	struct type *b = sema_check_expr(c, e->u.ternary.otherwise);
+
+	if (a->kind == TY_NONE || b->kind == TY_NONE)
+		return &ty_none;
+	if (!is_truthy(a)) {
+		CERR(c, e->u.ternary.cond->span, E_BAD_OPERAND,
+		     "the first operand of '?:' must be an integer or a pointer, not %s",
+		     type_str_of(a));
+		return &ty_none;
+	}
+	if (a->kind != b->kind) {
+		CERR(c, e->span, E_TYPE_MISMATCH, "the operands of '?:' have different types: %s and %s",
+		     type_str_of(a), type_str_of(b));
+		return &ty_none;
+	}
+	if (a->kind == TY_PTR)
+		return a;
+	return (a->is_signed || b->is_signed) ? &ty_s64 : a->is_bool && b->is_bool ? &ty_bool : &ty_u64;
 }
 
 static struct type *check_expr_kind(struct check *c, struct expr *e)
@@ -348,16 +371,8 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	}
 	case EXPR_POSCOUNT:
 		return &ty_s64;
-	case EXPR_VAR: {
-		struct var_info *v = var_find(c, e->u.name);
-		if (!v) {
-			CERR(c, e->span, E_UNDEFINED_VAR, "undefined variable $%s", e->u.name);
-			CHINT(c, "assign it before use, e.g. $%s = 0;", e->u.name);
-			return &ty_none;
-		}
-		e->info = v;
-		return v->type;
-	}
+	case EXPR_VAR:
+		return sema_check_var(c, e);
 	case EXPR_MAP: {
 		struct type *t = check_map_expr(c, e);
 		struct map_info *m = e->info;
@@ -378,8 +393,16 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return check_unary(c, e);
 	case EXPR_BINARY:
 		return check_binary(c, e);
+	case EXPR_BOOL:
+		return &ty_bool;
+	case EXPR_BLOCK:
+		return sema_check_block_expr(c, e);
+	case EXPR_RECORD:
+		return sema_check_record(c, e);
 	case EXPR_TERNARY: {
 		struct type *ct = sema_check_expr(c, e->u.ternary.cond);
+		if (!e->u.ternary.then)
+			return check_elvis(c, e, ct);
 		struct type *a = sema_check_expr(c, e->u.ternary.then);
 		struct type *b = sema_check_expr(c, e->u.ternary.otherwise);
 		if (ct->kind != TY_NONE && !is_truthy(ct))
@@ -446,15 +469,17 @@ struct type *sema_check_expr(struct check *c, struct expr *e)
 	return e->type;
 }
 
-static void check_stmt(struct check *c, struct stmt *st);
-
+/* A block, a scope of its own in today's bpftrace */
 static void check_block(struct check *c, struct stmt *b)
 {
+	uint32_t mark = sema_scope_enter(c);
+
 	for (uint32_t i = 0; i < b->u.block.n; i++)
-		check_stmt(c, b->u.block.v[i]);
+		sema_check_stmt(c, b->u.block.v[i]);
+	sema_scope_leave(c, mark);
 }
 
-static void check_cond(struct check *c, struct expr *e)
+void sema_check_cond(struct check *c, struct expr *e)
 {
 	struct type *t = sema_check_expr(c, e);
 	if (t->kind != TY_NONE && !is_truthy(t))
@@ -518,7 +543,7 @@ static void check_assign_map(struct check *c, struct stmt *st)
 static void check_assign_var(struct check *c, struct stmt *st)
 {
 	struct expr *target = st->u.assign.target;
-	struct var_info *v = var_find(c, target->u.name);
+	struct var_info *v = sema_var_find(c, target->u.name);
 	struct type *t = check_value(c, st->u.assign.value);
 
 	if (st->u.assign.op != OP_NONE) {
@@ -543,25 +568,20 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		return;
 	}
 	if (t->kind == TY_INT)
-		t = type_int(8, t->is_signed);
-	if (v && v->type->kind == TY_NONE) {
+		t = type_stored(&c->p->arena, t);
+	if (v)
+		v->assigned = true;
+	if (v && v->typed && t->kind == TY_INT && v->type->kind == TY_INT && !v->type->is_bool) {
+		/* `let $x: uint16`: the value is converted to the declared type */
+	} else if (v && v->type->kind == TY_NONE) {
 		v->type = t; /* its first assignment had an error (or a type not known yet) */
 	} else if (t->kind == TY_NONE) {
 		/* an error in the value, reported already: the variable exists (untyped), so
 		   its uses say nothing more */
-		if (!v) {
-			v = ARENA_NEW(&c->p->arena, struct var_info);
-			v->name = target->u.name;
-			v->type = &ty_none;
-			v->span = target->span;
-			vec_push(&c->vars, v);
-		}
+		if (!v)
+			v = sema_var_new(c, target->u.name, &ty_none, target->span);
 	} else if (!v) {
-		v = ARENA_NEW(&c->p->arena, struct var_info);
-		v->name = target->u.name;
-		v->type = t;
-		v->span = target->span;
-		vec_push(&c->vars, v);
+		v = sema_var_new(c, target->u.name, t, target->span);
 	} else if (!type_same_shape(v->type, t)) {
 		CERR(c, st->u.assign.value->span, E_VAR_TYPE_CLASH,
 		     "type mismatch for $%s: assigning %s to a variable holding %s", v->name,
@@ -573,7 +593,7 @@ static void check_assign_var(struct check *c, struct stmt *st)
 	target->type = v->type;
 }
 
-static void check_stmt(struct check *c, struct stmt *st)
+void sema_check_stmt(struct check *c, struct stmt *st)
 {
 	switch (st->kind) {
 	case STMT_EXPR: {
@@ -594,10 +614,10 @@ static void check_stmt(struct check *c, struct stmt *st)
 			     "only maps and variables can be assigned");
 		break;
 	case STMT_IF:
-		check_cond(c, st->u.if_.cond);
-		check_stmt(c, st->u.if_.then);
+		sema_check_cond(c, st->u.if_.cond);
+		sema_check_stmt(c, st->u.if_.then);
 		if (st->u.if_.otherwise)
-			check_stmt(c, st->u.if_.otherwise);
+			sema_check_stmt(c, st->u.if_.otherwise);
 		break;
 	case STMT_UNROLL: {
 		int64_t n;
@@ -605,13 +625,13 @@ static void check_stmt(struct check *c, struct stmt *st)
 		    (n < 1 || n > 100))
 			CERR(c, st->u.unroll.count->span, E_TOO_BIG,
 			     "unroll's count must be between 1 and 100, not %lld", (long long)n);
-		check_stmt(c, st->u.unroll.body);
+		sema_check_stmt(c, st->u.unroll.body);
 		break;
 	}
 	case STMT_WHILE:
-		check_cond(c, st->u.while_.cond);
+		sema_check_cond(c, st->u.while_.cond);
 		c->loops++;
-		check_stmt(c, st->u.while_.body);
+		sema_check_stmt(c, st->u.while_.body);
 		c->loops--;
 		break;
 	case STMT_RETURN:
@@ -621,11 +641,17 @@ static void check_stmt(struct check *c, struct stmt *st)
 	case STMT_BREAK:
 	case STMT_CONTINUE:
 		if (!c->loops)
-			CERR(c, st->span, E_LOOP_CONTROL, "'%s' outside of a while loop",
+			CERR(c, st->span, E_LOOP_CONTROL, "'%s' outside of a loop",
 			     st->kind == STMT_BREAK ? "break" : "continue");
 		break;
 	case STMT_BLOCK:
 		check_block(c, st);
+		break;
+	case STMT_LET:
+		sema_check_let(c, st);
+		break;
+	case STMT_FOR:
+		sema_check_for(c, st);
 		break;
 	}
 }
@@ -636,13 +662,22 @@ static void check_prog(struct check *c, struct prog *pg)
 	c->prog = pg;
 	c->inst = pg->inst;
 	c->vars.len = 0;
+	c->all.len = 0;
 	c->loops = 0;
+	c->loop = NULL;
+	c->loop_depth = 0;
 	if (pg->pred)
-		check_cond(c, pg->pred);
+		sema_check_cond(c, pg->pred);
 	check_block(c, pg->body);
-	/* the variables of the last pass are those its code points to */
+	/* the variables of the last pass are those its code points to; one never
+	   assigned (`let $x;` alone) is an integer, 0 */
 	vec_free(&pg->vars);
-	vec_foreach(&c->vars, v) vec_push(&pg->vars, *v);
+	vec_foreach(&c->all, v)
+	{
+		if ((*v)->type->kind == TY_NONE && !c->p->diag.errors && c->final)
+			(*v)->type = &ty_s64;
+		vec_push(&pg->vars, *v);
+	}
 }
 
 /*
@@ -671,6 +706,7 @@ int sema_check(struct plan *p)
 	struct check c = { .p = p };
 	int pass;
 
+	sema_map_decls(p);
 	for (pass = 0; pass < 32; pass++) {
 		c.changed = false;
 		c.unknown_read = false;
@@ -685,7 +721,10 @@ int sema_check(struct plan *p)
 	}
 	c.final = true;
 	check_all(p, &c);
+	if (!p->diag.errors)
+		sema_map_decls_check(p);
 	vec_free(&c.vars);
+	vec_free(&c.all);
 	vec_free(&c.warned);
 	return p->diag.errors ? -1 : 0;
 }

@@ -12,12 +12,16 @@ struct check {
 	struct plan *p;
 	struct prog *prog;	 /* the program being checked */
 	struct probe_inst *inst; /* the instance its code is typed for */
+	/* the variables in scope, innermost last (0.17: every one of the probe) */
 	VEC(struct var_info *) vars;
+	VEC(struct var_info *) all; /* every variable of the program */
 	bool final;   /* report errors (the last pass) */
 	bool changed; /* a map type was learned or widened */
 	bool unknown_read; /* a map was read before any assignment typed it */
 	bool guess_int;	   /* such reads are integers (`@x = @x + 1`) */
-	int loops;    /* while loops around the current statement */
+	int loops;    /* while and for loops around the current statement */
+	struct stmt *loop;   /* the innermost for loop around it, NULL: none */
+	uint32_t loop_depth; /* for loops around it */
 	VEC(uint32_t) warned; /* where an old spelling was reported (once each) */
 };
 
@@ -33,6 +37,29 @@ struct check {
 	} while (0)
 
 struct type *sema_check_expr(struct check *c, struct expr *e);
+void sema_check_stmt(struct check *c, struct stmt *st);
+/* A condition (if, while, ?:): an integer, a pointer or a bool. */
+void sema_check_cond(struct check *c, struct expr *e);
+
+/*
+ * Variables and scopes (scope.c). In 0.17 a variable is the probe's from
+ * its first assignment on; today's bpftrace scopes them by block (and a
+ * for loop's variable by its loop), and `let` declares one.
+ */
+struct var_info *sema_var_find(struct check *c, const char *name);
+/* A new variable in the innermost scope. */
+struct var_info *sema_var_new(struct check *c, const char *name, struct type *t, struct span sp);
+/* Scopes: enter gives the mark to leave to (today's bpftrace only forgets). */
+static inline uint32_t sema_scope_enter(struct check *c)
+{
+	return (uint32_t)c->vars.len;
+}
+void sema_scope_leave(struct check *c, uint32_t mark);
+void sema_check_let(struct check *c, struct stmt *st);
+void sema_check_for(struct check *c, struct stmt *st);
+struct type *sema_check_block_expr(struct check *c, struct expr *e);
+/* $x read: its variable (a warning when a `let $x;` was never assigned yet) */
+struct type *sema_check_var(struct check *c, struct expr *e);
 /*
  * An old spelling bpftrace 0.17 no longer takes (`stack`, `name`,
  * `args->retval`): warn once, naming today's; the caller rewrites e.
@@ -45,9 +72,10 @@ bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const cha
 /* "X is not available in Y probes" for builtin e (the caller adds a hint). */
 struct type *sema_check_not_here(struct check *c, struct expr *e);
 
-/* e.field / e->field and e[i] (check_access.c) */
+/* e.field / e->field and e[i]; records (check_access.c) */
 struct type *sema_check_field(struct check *c, struct expr *e);
 struct type *sema_check_index(struct check *c, struct expr *e);
+struct type *sema_check_record(struct check *c, struct expr *e);
 
 /* types, pointers and constants (check_ptr.c) */
 struct type *sema_check_typename(struct check *c, const struct ast_typename *tn);
@@ -82,6 +110,9 @@ struct type *sema_check_signal(struct check *c, struct expr *e);
 struct type *sema_check_kprobe_only(struct check *c, struct expr *e); /* override, path */
 
 struct map_info *sema_map_get(struct check *c, const char *name, struct span sp);
+/* `let @m = hash(N);`: declared maps before the checks, and then whether their values fit */
+void sema_map_decls(struct plan *p);
+int sema_map_decls_check(struct plan *p);
 /* Record / verify the key types of a map access. */
 void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *map_expr);
 void sema_map_learn_value(struct check *c, struct map_info *m, struct type *t, struct span sp);

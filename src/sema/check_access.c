@@ -1,10 +1,37 @@
 // SPDX-License-Identifier: MIT
-/* Member access: args->field, tuple elements ($t.0), array and pointer indexing. */
+/*
+ * Member access: args->field, tuple elements ($t.0), array and pointer
+ * indexing; today's bpftrace's records ($r.name), `.` through a pointer
+ * (as `->`), `->` on a struct value (as `.`), tuples indexed like arrays
+ * ($t[1], a constant), strings indexed ($s[i]) and array elements at an
+ * index known only when the probe runs (checked against the bounds then).
+ */
 #include "sema/check.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* $r.name: the field of a record */
+static struct type *check_record_elem(struct check *c, struct expr *e, struct type *t)
+{
+	struct strbuf names = { 0 };
+
+	for (uint32_t i = 0; i < t->nfields; i++)
+		if (!strcmp(t->fields[i].name, e->u.field.name)) {
+			e->info = &t->fields[i];
+			return t->fields[i].type;
+		}
+	if (!c->final)
+		return &ty_none;
+	for (uint32_t i = 0; i < t->nfields; i++)
+		sb_printf(&names, "%s%s", i ? ", " : "", t->fields[i].name);
+	CERR(c, e->u.field.name_span, E_UNKNOWN_FIELD, "the record has no field '%s'",
+	     e->u.field.name);
+	CHINT(c, "its fields are: %s", sb_str(&names));
+	sb_free(&names);
+	return &ty_none;
+}
 
 /* $t.N: element N of a tuple */
 static struct type *check_tuple_elem(struct check *c, struct expr *e, struct type *t)
@@ -13,6 +40,8 @@ static struct type *check_tuple_elem(struct check *c, struct expr *e, struct typ
 	char *end;
 	unsigned long n = strtoul(name, &end, 10);
 
+	if (type_is_named_tuple(t))
+		return check_record_elem(c, e, t);
 	if (e->u.field.arrow || !isdigit((unsigned char)*name) || *end) {
 		CERR(c, e->u.field.name_span, E_BAD_OPERAND, "a tuple's elements are read as .0, .1, ...");
 		return &ty_none;
@@ -74,6 +103,12 @@ static void unknown_field(struct check *c, struct expr *e, const struct type *t)
 	sb_free(&names);
 }
 
+/* --dialect 0.17: bpftrace 0.17's errors where today's bpftrace reads more */
+static bool old_dialect(const struct check *c)
+{
+	return c->p->opts->dialect == DIALECT_0_17;
+}
+
 /*
  * A field of a struct or union: '.' on a record value, '->' through a
  * pointer to one. e->info is the field, e->id its offset in the record
@@ -94,18 +129,22 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 			     type_str_of(t));
 			return &ty_none;
 		}
-		if (!arrow) {
+		if (!arrow && old_dialect(c)) {
 			CERR(c, e->span, E_BAD_OPERAND, "%s is a pointer: read its fields with '->'",
 			     type_str_of(t));
 			return &ty_none;
 		}
+		/* `.` through a pointer is `->` (today's bpftrace; 0.17 refuses it) */
+		e->u.field.arrow = true;
 		user = t->user;
 	} else {
-		if (arrow) {
+		if (arrow && old_dialect(c)) {
 			CERR(c, e->span, E_BAD_OPERAND, "%s is not a pointer: read its fields with '.'",
 			     type_str_of(t));
 			return &ty_none;
 		}
+		/* `->` on a struct value is `.` (today's bpftrace; 0.17 refuses it) */
+		e->u.field.arrow = false;
 		user = sema_expr_user_mem(e->u.field.base);
 	}
 	if (!(f = type_field(r, e->u.field.name, &off))) {
@@ -148,6 +187,65 @@ struct type *sema_check_field(struct check *c, struct expr *e)
 	return &ty_none;
 }
 
+/* A constant index: an integer literal, or one a constant expression folds to */
+static bool const_index(struct expr *x, int64_t *v)
+{
+	int64_t a, b;
+
+	switch (x->kind) {
+	case EXPR_INT:
+		*v = (int64_t)x->u.ival;
+		return true;
+	case EXPR_UNARY:
+		if (x->u.unary.op != OP_NEG || !const_index(x->u.unary.operand, v))
+			return false;
+		*v = -*v;
+		return true;
+	case EXPR_BINARY:
+		if (!const_index(x->u.binary.lhs, &a) || !const_index(x->u.binary.rhs, &b))
+			return false;
+		switch (x->u.binary.op) {
+		case OP_ADD:
+			*v = a + b;
+			return true;
+		case OP_SUB:
+			*v = a - b;
+			return true;
+		case OP_MUL:
+			*v = a * b;
+			return true;
+		default:
+			return false;
+		}
+	default:
+		return false;
+	}
+}
+
+/* $t[N]: a tuple's element N, N a constant (today's bpftrace) */
+static struct type *check_tuple_index(struct check *c, struct expr *e, struct type *t)
+{
+	int64_t n;
+
+	sema_check_expr(c, e->u.index.index);
+	if (!const_index(e->u.index.index, &n)) {
+		CERR(c, e->u.index.index->span, E_NOT_CONSTANT,
+		     "a tuple's index must be a constant");
+		CHINT(c, "its elements may have different types: which one is known when the "
+			 "script is compiled");
+		return &ty_none;
+	}
+	if (n < 0 || (uint64_t)n >= t->nfields) {
+		CERR(c, e->u.index.index->span, E_BAD_OPERAND, "tuple index %lld is out of range",
+		     (long long)n);
+		CHINT(c, "the tuple %s has %u elements", type_str_of(t), t->nfields);
+		return &ty_none;
+	}
+	e->id = (int)n;
+	e->info = &t->fields[n];
+	return t->fields[n].type;
+}
+
 struct type *sema_check_index(struct check *c, struct expr *e)
 {
 	struct type *t = sema_check_expr(c, e->u.index.base);
@@ -155,9 +253,32 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 
 	if (t->kind == TY_NONE)
 		return t;
-	if (t->kind == TY_ARRAY) {
-		if (!sema_check_const_int(c, e->u.index.index, &idx, "an array index"))
+	if (t->kind == TY_TUPLE && !type_is_named_tuple(t))
+		return check_tuple_index(c, e, t);
+	if (t->kind == TY_STR) {
+		/* $s[i]: a byte of the string (today's bpftrace), checked against its size */
+		if (!sema_check_int(c, e->u.index.index, "a string index"))
 			return &ty_none;
+		e->id = -1;
+		if (const_index(e->u.index.index, &idx) &&
+		    (idx < 0 || (uint64_t)idx >= t->size)) {
+			CERR(c, e->u.index.index->span, E_TOO_BIG,
+			     "index %lld is out of bounds for a string of %u bytes", (long long)idx,
+			     t->size);
+			return &ty_none;
+		}
+		return &ty_s8;
+	}
+	if (t->kind == TY_ARRAY) {
+		if (!sema_check_int(c, e->u.index.index, "an array index"))
+			return &ty_none;
+		if (!const_index(e->u.index.index, &idx) &&
+		    !(e->u.index.index->kind == EXPR_POSITIONAL &&
+		      plan_param_int(c->p, e->u.index.index->u.num, &idx))) {
+			/* known when the probe runs: checked against the bounds then */
+			e->id = -1;
+			return sema_type_in_space(c, t->elem, sema_expr_user_mem(e->u.index.base));
+		}
 		if (idx < 0 || (uint64_t)idx >= t->count) {
 			CERR(c, e->u.index.index->span, E_TOO_BIG,
 			     "index %lld is out of bounds for an array of %u elements", (long long)idx,
@@ -179,4 +300,27 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "%s cannot be indexed", type_str_of(t));
 	return &ty_none;
+}
+
+struct type *sema_check_record(struct check *c, struct expr *e)
+{
+	struct type *el[64];
+	uint32_t n = e->u.record.vals.n;
+	bool known = true;
+
+	if (n > ARRAY_SIZE(el)) {
+		CERR(c, e->span, E_TOO_BIG, "a record has at most %zu fields", ARRAY_SIZE(el));
+		return &ty_none;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct type *t = sema_check_expr(c, e->u.record.vals.v[i]);
+		if (type_is_agg(t) || t->kind == TY_VOID || t->kind == TY_CTX) {
+			CERR(c, e->u.record.vals.v[i]->span, E_BAD_ASSIGN,
+			     "%s cannot be a record's field", type_str_of(t));
+			t = &ty_none;
+		}
+		known &= t->kind != TY_NONE;
+		el[i] = type_stored(&c->p->arena, t);
+	}
+	return known ? type_named_tuple(&c->p->arena, el, e->u.record.names, n) : &ty_none;
 }

@@ -90,7 +90,12 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 {
 	struct type *to = sema_check_typename(c, &e->u.cast.type);
 	struct type *from = sema_check_expr(c, e->u.cast.operand);
+	const struct ast_typename *tn = &e->u.cast.type;
 
+	/* (bool)x: today's bpftrace's bool, x != 0 (0.17: a uint8) */
+	if (c->p->modern && to == &ty_u8 && tn->tag == TN_PLAIN && !tn->ptr_depth &&
+	    !strcmp(tn->name, "bool") && (from->kind == TY_INT || from->kind == TY_PTR))
+		return &ty_bool;
 	if (to->kind == TY_NONE || from->kind == TY_NONE)
 		return &ty_none;
 	if ((from->kind != TY_INT && from->kind != TY_PTR) || (to->kind != TY_INT && to->kind != TY_PTR)) {

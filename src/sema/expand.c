@@ -48,6 +48,48 @@ static void list_types(const struct provider *const *provs, struct strbuf *sb)
 		sb_printf(sb, "%s%s", i ? ", " : "", provs[i]->name);
 }
 
+void sema_modern_names(struct plan *p)
+{
+	if (!p->modern)
+		return;
+	/* today's bpftrace's `probe` of begin and end is in lowercase */
+	vec_foreach(&p->insts, ip)
+	{
+		struct probe_inst *in = *ip;
+		if (in->prov->id != PROV_BEGIN && in->prov->id != PROV_END)
+			continue;
+		in->name = in->prov->id == PROV_BEGIN ? "begin" : "end";
+		p->probe_names.data[in->probe_id] = in->name;
+	}
+}
+
+/*
+ * missing_probes = warn or ignore (today's bpftrace): an attach point its
+ * provider cannot expand (a tracepoint, function or file that is not
+ * there) is left out; its errors, since mark, become a warning or nothing.
+ */
+static void missing_probe(struct plan *p, struct attach_point *ap, int errors, size_t mark)
+{
+	uint64_t how = p->settings.v[SET_MISSING_PROBES];
+	struct diag *d = &p->diag;
+	char first[256];
+
+	if (how == MISSING_ERROR || d->errors == errors)
+		return;
+	/* the first line of what it said, without its place */
+	const char *msg = sb_str(&d->out) + mark, *e = strstr(msg, "ERROR: ");
+	msg = e ? e + 7 : msg;
+	if (msg[0] == 'E' && msg[1] >= '0' && msg[1] <= '9' && strchr(msg, ':'))
+		msg = strchr(msg, ':') + 2; /* its code: the warning has its own */
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(msg, "\n"), msg);
+	d->out.len = mark;
+	if (d->out.s)
+		d->out.s[mark] = 0;
+	d->errors = errors;
+	if (how == MISSING_WARN)
+		diag_warn(d, ap->span, E_ATTACH, "%s: left out (missing_probes = warn)", first);
+}
+
 int sema_expand(struct plan *p, const struct provider *const *provs)
 {
 	for (uint32_t i = 0; i < p->ast->nprobes; i++) {
@@ -58,6 +100,11 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 			if (substitute_params(p, ap) < 0)
 				continue;
 			prov = plan_provider_find(provs, ap->parts[0]);
+			if (!prov && (prov = plan_provider_find_nocase(provs, ap->parts[0])))
+				ast_note_modern(p->ast, ap->span,
+						prov->id == PROV_BEGIN || prov->id == PROV_END
+							? "a lowercase begin or end probe"
+							: "a probe type in another case");
 			if (!prov) {
 				struct strbuf sb = { 0 };
 				diag_error(&p->diag, ap->span, E_UNKNOWN_PROBE_TYPE,
@@ -74,7 +121,10 @@ int sema_expand(struct plan *p, const struct provider *const *provs)
 					  "probe types that work: tracepoint, rawtracepoint, kprobe, kretprobe, kfunc, kretfunc, uprobe, uretprobe, usdt, profile, interval, software, hardware, BEGIN, END");
 				continue;
 			}
+			int errors = p->diag.errors;
+			size_t mark = p->diag.out.len;
 			prov->expand(p, prov, pr, ap);
+			missing_probe(p, ap, errors, mark);
 		}
 		for (int k = 0; k < PROV_COUNT_; k++)
 			if (provs[k] && provs[k]->expand_end)

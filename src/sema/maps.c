@@ -141,6 +141,62 @@ void sema_map_learn_value(struct check *c, struct map_info *m, struct type *t, s
 	}
 }
 
+/* `let @m = hash(N);`: the map, declared before any use */
+void sema_map_decls(struct plan *p)
+{
+	static const enum bpf_map_type types[] = {
+		[MAPDECL_HASH] = BPF_MAP_TYPE_HASH,
+		[MAPDECL_LRUHASH] = BPF_MAP_TYPE_LRU_HASH,
+		[MAPDECL_PERCPUHASH] = BPF_MAP_TYPE_PERCPU_HASH,
+		[MAPDECL_PERCPULRUHASH] = BPF_MAP_TYPE_LRU_PERCPU_HASH,
+	};
+
+	for (uint32_t i = 0; i < p->ast->ndecls; i++) {
+		const struct map_decl *d = &p->ast->decls[i];
+		struct map_info *m = maps_user(&p->maps, &p->arena, d->name, d->span);
+		m->declared = true;
+		m->decl_type = types[d->kind];
+		m->decl_max = (uint32_t)d->max_entries;
+		m->decl_span = d->kind_span;
+	}
+}
+
+/* A declared map holds what its type can: aggregations in per-CPU maps, other values in the others */
+int sema_map_decls_check(struct plan *p)
+{
+	static const char *const names[] = {
+		[BPF_MAP_TYPE_HASH] = "hash",
+		[BPF_MAP_TYPE_LRU_HASH] = "lruhash",
+		[BPF_MAP_TYPE_PERCPU_HASH] = "percpuhash",
+		[BPF_MAP_TYPE_LRU_PERCPU_HASH] = "percpulruhash",
+	};
+
+	vec_foreach(&p->maps.user, mp)
+	{
+		struct map_info *m = *mp;
+		bool percpu = m->decl_type == BPF_MAP_TYPE_PERCPU_HASH ||
+			      m->decl_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+		if (!m->declared)
+			continue;
+		if (!m->value) {
+			diag_warn(&p->diag, m->decl_span, E_MAP_UNUSED, "@%s is declared but never used",
+				  m->name);
+			continue;
+		}
+		if (type_is_agg(m->value) == percpu)
+			continue;
+		diag_error(&p->diag, m->decl_span, E_MAP_TYPE_CLASH,
+			   "@%s is declared a %s map, which cannot hold %s", m->name,
+			   names[m->decl_type], type_str_of(m->value));
+		diag_hint(&p->diag, "%s",
+			  percpu ? "per-CPU maps hold aggregations (count(), sum(), hist(), ...); "
+				   "declare it hash or lruhash"
+				 : "aggregations (count(), sum(), hist(), ...) need a per-CPU map: "
+				   "declare it percpuhash or percpulruhash");
+	}
+	return p->diag.errors ? -1 : 0;
+}
+
 void sema_dump_types(struct plan *p, struct strbuf *out)
 {
 	vec_foreach(&p->maps.user, mp)

@@ -24,6 +24,8 @@ int sema_preamble(struct plan *p);
  * the provider table, by id). 0, or -1 on errors.
  */
 int sema_expand(struct plan *p, const struct provider *const *provs);
+/* Today's bpftrace's names of instances (`begin`, `end`), once plan.modern is known. */
+void sema_modern_names(struct plan *p);
 /* Type every program (plan.progs, planned already). 0, or -1 after reporting errors. */
 int sema_check(struct plan *p);
 

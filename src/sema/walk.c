@@ -4,82 +4,11 @@
 
 #include <string.h>
 
-/* Walk a probe's expressions: true when pred holds for one of them. */
 typedef bool (*expr_pred)(struct expr *e, void *arg);
-static bool expr_any(struct expr *e, expr_pred pred, void *arg);
-
-static bool list_any(struct expr_list *l, expr_pred pred, void *arg)
-{
-	for (uint32_t i = 0; i < l->n; i++)
-		if (expr_any(l->v[i], pred, arg))
-			return true;
-	return false;
-}
-
-static bool expr_any(struct expr *e, expr_pred pred, void *arg)
-{
-	if (!e)
-		return false;
-	if (pred(e, arg))
-		return true;
-	switch (e->kind) {
-	case EXPR_MAP:
-		return list_any(&e->u.map.keys, pred, arg);
-	case EXPR_CALL:
-		return list_any(&e->u.call.args, pred, arg);
-	case EXPR_UNARY:
-		return expr_any(e->u.unary.operand, pred, arg);
-	case EXPR_BINARY:
-		return expr_any(e->u.binary.lhs, pred, arg) || expr_any(e->u.binary.rhs, pred, arg);
-	case EXPR_TERNARY:
-		return expr_any(e->u.ternary.cond, pred, arg) || expr_any(e->u.ternary.then, pred, arg) ||
-		       expr_any(e->u.ternary.otherwise, pred, arg);
-	case EXPR_FIELD:
-		return expr_any(e->u.field.base, pred, arg);
-	case EXPR_INDEX:
-		return expr_any(e->u.index.base, pred, arg) || expr_any(e->u.index.index, pred, arg);
-	case EXPR_TUPLE:
-		return list_any(&e->u.list, pred, arg);
-	case EXPR_CAST:
-		return expr_any(e->u.cast.operand, pred, arg);
-	case EXPR_SIZEOF:
-		return expr_any(e->u.size_of.operand, pred, arg);
-	default:
-		return false;
-	}
-}
-
-static bool stmt_any(struct stmt *st, expr_pred pred, void *arg)
-{
-	if (!st)
-		return false;
-	switch (st->kind) {
-	case STMT_EXPR:
-		return expr_any(st->u.expr, pred, arg);
-	case STMT_ASSIGN:
-		return expr_any(st->u.assign.target, pred, arg) || expr_any(st->u.assign.value, pred, arg);
-	case STMT_IF:
-		return expr_any(st->u.if_.cond, pred, arg) || stmt_any(st->u.if_.then, pred, arg) ||
-		       stmt_any(st->u.if_.otherwise, pred, arg);
-	case STMT_UNROLL:
-		return expr_any(st->u.unroll.count, pred, arg) || stmt_any(st->u.unroll.body, pred, arg);
-	case STMT_WHILE:
-		return expr_any(st->u.while_.cond, pred, arg) || stmt_any(st->u.while_.body, pred, arg);
-	case STMT_RETURN:
-		return expr_any(st->u.ret, pred, arg);
-	case STMT_BLOCK:
-		for (uint32_t i = 0; i < st->u.block.n; i++)
-			if (stmt_any(st->u.block.v[i], pred, arg))
-				return true;
-		return false;
-	default:
-		return false;
-	}
-}
 
 static bool probe_any(struct probe *p, expr_pred pred, void *arg)
 {
-	return expr_any(p->pred, pred, arg) || stmt_any(p->body, pred, arg);
+	return ast_expr_any(p->pred, pred, arg) || ast_stmt_any(p->body, pred, arg);
 }
 
 static bool is_builtin(struct expr *e, void *arg)

@@ -13,8 +13,17 @@
 
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *out, size_t *len, int *status);
 
+static bool disabled; /* cpp_demangle = false */
+
+void sym_demangle_disable(void)
+{
+	disabled = true;
+}
+
 static bool demangle_off(void)
 {
+	if (disabled)
+		return true;
 	const char *e = getenv("LANTERN_NO_CPP_DEMANGLE");
 
 	if (!e)

@@ -10,5 +10,7 @@
 
 /* The demangled name of a C++ symbol, malloc'ed; NULL for other names or when off. */
 char *sym_demangle(const char *name);
+/* Names stay mangled from now on (a script's cpp_demangle = false). */
+void sym_demangle_disable(void);
 
 #endif

@@ -13,6 +13,8 @@ struct type ty_u8 = INT_TYPE(1, false), ty_u16 = INT_TYPE(2, false), ty_u32 = IN
 	    ty_u64 = INT_TYPE(8, false);
 struct type ty_s8 = INT_TYPE(1, true), ty_s16 = INT_TYPE(2, true), ty_s32 = INT_TYPE(4, true),
 	    ty_s64 = INT_TYPE(8, true);
+/* today's bpftrace's bool: an unsigned integer printed true or false */
+struct type ty_bool = { .kind = TY_INT, .size = 8, .align = 8, .is_bool = true };
 struct type ty_probe = { .kind = TY_PROBE, .size = 8, .align = 8 };
 struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8 };
 struct type ty_count = { .kind = TY_COUNT, .size = 8, .align = 8 };
@@ -164,6 +166,27 @@ struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n)
 	return t;
 }
 
+struct type *type_named_tuple(struct arena *a, struct type **elems, const char **names,
+			      uint32_t n)
+{
+	struct type *t = type_tuple(a, elems, n);
+
+	for (uint32_t i = 0; i < n; i++)
+		t->fields[i].name = names[i];
+	return t;
+}
+
+/* The same fields, with elems[i] for each: a tuple, or a record with t's names. */
+static struct type *retuple(struct arena *a, const struct type *t, struct type **elems, uint32_t n)
+{
+	if (!type_is_named_tuple(t))
+		return type_tuple(a, elems, n);
+	const char **names = ARENA_ARRAY(a, const char *, n ? n : 1);
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = t->fields[i].name;
+	return type_named_tuple(a, elems, names, n);
+}
+
 struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed)
 {
 	struct type *t = ARENA_NEW(a, struct type);
@@ -254,7 +277,7 @@ bool type_is_agg(const struct type *t)
 struct type *type_stored(struct arena *a, struct type *t)
 {
 	if (t->kind == TY_INT)
-		return type_int(8, t->is_signed);
+		return t->is_bool ? &ty_bool : type_int(8, t->is_signed);
 	if (t->kind == TY_TUPLE) {
 		struct type *elems[64];
 		uint32_t n = MIN(t->nfields, ARRAY_SIZE(elems));
@@ -263,7 +286,7 @@ struct type *type_stored(struct arena *a, struct type *t)
 			elems[i] = type_stored(a, t->fields[i].type);
 			same &= elems[i] == t->fields[i].type;
 		}
-		return same ? t : type_tuple(a, elems, n);
+		return same ? t : retuple(a, t, elems, n);
 	}
 	return t;
 }
@@ -276,10 +299,16 @@ bool type_same_shape(const struct type *a, const struct type *b)
 	case TY_TUPLE:
 		if (a->nfields != b->nfields)
 			return false;
-		for (uint32_t i = 0; i < a->nfields; i++)
+		for (uint32_t i = 0; i < a->nfields; i++) {
+			const char *an = a->fields[i].name, *bn = b->fields[i].name;
 			if (!type_same_shape(a->fields[i].type, b->fields[i].type))
 				return false;
+			if ((an || bn) && (!an || !bn || strcmp(an, bn)))
+				return false; /* records: the same names too */
+		}
 		return true;
+	case TY_INT:
+		return a->is_bool == b->is_bool;
 	case TY_PTR:
 		return true;
 	case TY_LHIST:
@@ -313,7 +342,7 @@ struct type *type_unify(struct arena *a, struct type *x, struct type *y)
 			elems[i] = type_unify(a, x->fields[i].type, y->fields[i].type);
 			same &= elems[i] == x->fields[i].type;
 		}
-		return same ? x : type_tuple(a, elems, n);
+		return same ? x : retuple(a, x, elems, n);
 	}
 	return x;
 }
@@ -328,7 +357,10 @@ void type_name(struct strbuf *out, const struct type *t)
 		sb_puts(out, "void");
 		break;
 	case TY_INT:
-		sb_printf(out, "%sint%u", t->is_signed ? "" : "u", t->size * 8);
+		if (t->is_bool)
+			sb_puts(out, "bool");
+		else
+			sb_printf(out, "%sint%u", t->is_signed ? "" : "u", t->size * 8);
 		break;
 	case TY_STR:
 		sb_printf(out, "string[%u]", t->size);
@@ -338,6 +370,8 @@ void type_name(struct strbuf *out, const struct type *t)
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)
 				sb_puts(out, ", ");
+			if (t->fields[i].name)
+				sb_printf(out, "%s=", t->fields[i].name);
 			type_name(out, t->fields[i].type);
 		}
 		sb_putc(out, ')');

@@ -75,10 +75,13 @@ struct type {
 	uint32_t size;
 	uint32_t align;
 	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
+	bool is_bool;	/* TY_INT: today's bpftrace's bool (ty_bool), printed true or false */
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
-	uint32_t count;	   /* TY_ARRAY: elements; TY_STACK: frames kept */
+	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
+	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
+	uint32_t count;
 	struct field *fields;
 	uint32_t nfields;
 	const char *name;	   /* TY_RECORD: "struct task_struct"; TY_TIMESTAMP: the format */
@@ -88,9 +91,11 @@ struct type {
 };
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
-	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username;
+	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username,
+	ty_bool;
 
-#define STRLEN_DEFAULT 64 /* bpftrace's default string size (BPFTRACE_STRLEN) */
+#define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
+#define STRLEN_MODERN 1024 /* today's bpftrace's (max_strlen) */
 #define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
 
 struct type *type_int(unsigned size, bool is_signed);
@@ -113,6 +118,17 @@ const struct field *type_field(const struct type *t, const char *name, uint32_t 
 struct type *type_array(struct arena *a, struct type *elem, uint32_t count);
 /* A tuple of n element types, laid out with natural alignment. */
 struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);
+/*
+ * A record of today's bpftrace, (a = 1, b = "x"): a tuple whose fields
+ * have names (names[i] for elems[i]), printed { .a = 1, .b = x }.
+ */
+struct type *type_named_tuple(struct arena *a, struct type **elems, const char **names,
+			      uint32_t n);
+/* Whether t is such a record. */
+static inline bool type_is_named_tuple(const struct type *t)
+{
+	return t->kind == TY_TUPLE && t->nfields && t->fields[0].name;
+}
 struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed);
 /* kstack/ustack of at most frames frames: u64 stack id, and for ustack the pid */
 struct type *type_stack(struct arena *a, bool user, bool perf, uint32_t frames);

@@ -48,7 +48,9 @@ for t in *.bt; do
 		skip=$((skip + 1))
 		continue
 	fi
-	timeout -k 2 10 "$bin" "$t" hello > "$tmp/out" 2> "$tmp/err"
+	args=$(sed -n '1s|^// ARGS: ||p' "$t")
+	# shellcheck disable=SC2086 # the options are words
+	timeout -k 2 10 "$bin" $args "$t" hello > "$tmp/out" 2> "$tmp/err"
 	status=$?
 	if [ -n "${LANTERN_UPDATE_ERRORS:-}" ]; then
 		cp "$tmp/err" "$name.err"

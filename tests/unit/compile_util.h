@@ -17,8 +17,8 @@ struct compiled {
 	int rc;		    /* 0: compiled; -1: errors (in diag) */
 };
 
-static inline int compile_script_dump(struct compiled *c, const char *script, char **params,
-				      int nparams, unsigned dump)
+static inline int compile_script_in(struct compiled *c, const char *script, char **params,
+				    int nparams, unsigned dump, enum dialect dialect)
 {
 	memset(c, 0, sizeof(*c));
 	c->opts.script_name = "stdin";
@@ -26,7 +26,14 @@ static inline int compile_script_dump(struct compiled *c, const char *script, ch
 	c->opts.params = params;
 	c->opts.nparams = nparams;
 	c->opts.dump = dump;
+	c->opts.dialect = dialect;
 	return c->rc = compile(&c->plan, &c->opts, &c->dump);
+}
+
+static inline int compile_script_dump(struct compiled *c, const char *script, char **params,
+				      int nparams, unsigned dump)
+{
+	return compile_script_in(c, script, params, nparams, dump, DIALECT_AUTO);
 }
 
 static inline int compile_script(struct compiled *c, const char *script, char **params, int nparams)

@@ -260,13 +260,14 @@ static const struct golden goldens[] = {
 		"condition\n"
 		"BEGIN { if (1) @x = 1; }\n"
 		"               ~~\n"
-		"hint: the bodies of if, else, while and unroll must be in braces\n",
+		"hint: the bodies of if, else, while, for and unroll must be in braces\n",
 	},
 	{
-		"if_without_parens",
-		"BEGIN { if 1 { } }",
-		"stdin:1:12: ERROR: E110: unexpected number '1', expected '(' after 'if'\n"
-		"BEGIN { if 1 { } }\n"
+		/* today's bpftrace takes `if $x {`, a unary condition, but not none */
+		"if_without_condition",
+		"BEGIN { if { } }",
+		"stdin:1:12: ERROR: E110: unexpected '{', expected '(' after 'if'\n"
+		"BEGIN { if { } }\n"
 		"           ~\n",
 	},
 	{
@@ -276,7 +277,7 @@ static const struct golden goldens[] = {
 		"'else'\n"
 		"BEGIN { if (1) { } else @x = 1; }\n"
 		"                        ~~\n"
-		"hint: the bodies of if, else, while and unroll must be in braces\n",
+		"hint: the bodies of if, else, while, for and unroll must be in braces\n",
 	},
 	{
 		"while_without_braces",
@@ -285,7 +286,7 @@ static const struct golden goldens[] = {
 		"condition\n"
 		"BEGIN { while ($i < 3) $i++; }\n"
 		"                       ~~\n"
-		"hint: the bodies of if, else, while and unroll must be in braces\n",
+		"hint: the bodies of if, else, while, for and unroll must be in braces\n",
 	},
 	{
 		"stray_else",
@@ -295,11 +296,13 @@ static const struct golden goldens[] = {
 		"        ~~~~\n",
 	},
 	{
-		"unroll_missing_paren",
-		"BEGIN { unroll 3 { } }",
-		"stdin:1:16: ERROR: E110: unexpected number '3', expected '(' after 'unroll'\n"
-		"BEGIN { unroll 3 { } }\n"
-		"               ~\n",
+		"unroll_binary_without_parens",
+		"BEGIN { unroll 1 + 2 { } }",
+		"stdin:1:18: ERROR: E110: unexpected '+', expected '{' after the condition\n"
+		"BEGIN { unroll 1 + 2 { } }\n"
+		"                 ~\n"
+		"hint: without parentheses a condition is one operand ($x, !$x, f()): put a longer one in "
+		"parentheses\n",
 	},
 	{
 		"unclosed_paren",

@@ -14,6 +14,7 @@
 struct sema_case {
 	const char *script;
 	const char *want;
+	enum dialect dialect; /* --dialect (auto unless said) */
 };
 
 static const struct sema_case cases[] = {
@@ -114,7 +115,7 @@ static const struct sema_case cases[] = {
 		  "               ~~~\n"
 		  "" },
 	{ "BEGIN { break; }",
-	  "stdin:1:9-14: ERROR: E314: 'break' outside of a while loop\n"
+	  "stdin:1:9-14: ERROR: E314: 'break' outside of a loop\n"
 		  "BEGIN { break; }\n"
 		  "        ~~~~~\n"
 		  "" },
@@ -204,8 +205,8 @@ static const struct sema_case cases[] = {
 	  "stdin:1:11-16: ERROR: E111: BEGIN is used twice\n"
 		  "BEGIN { } BEGIN { }\n"
 		  "          ~~~~~\n"
-		  "hint: put all of its statements in one BEGIN probe\n"
-		  "" },
+		  "hint: put all of its statements in one BEGIN probe (today's bpftrace takes several)\n"
+		  "", DIALECT_0_17 },
 	{ "BEGIN { @ = 1 ? 2 : \"a\"; }",
 	  "stdin:1:13-24: ERROR: E300: the branches of '?:' have different types: int64 and string[8]\n"
 		  "BEGIN { @ = 1 ? 2 : \"a\"; }\n"
@@ -226,6 +227,113 @@ static const struct sema_case cases[] = {
 		  "BEGIN { @x[1] = 1; $y = @x; }\n"
 		  "                        ~~\n"
 		  "" },
+	/* today's bpftrace (the dialect of scripts that use its constructs) */
+	{ "begin { let $x = 1; let $x = 2; }",
+	  "stdin:1:25-27: ERROR: E213: $x is declared twice\n"
+		  "begin { let $x = 1; let $x = 2; }\n"
+		  "                        ~~\n"
+		  "hint: $x is declared at line 1, column 13; today's bpftrace lets no variable shadow another: choose another name\n" },
+	{ "begin { if (1) { $y = 1; } print($y); }",
+	  "stdin:1:34-36: ERROR: E205: undefined variable $y\n"
+		  "begin { if (1) { $y = 1; } print($y); }\n"
+		  "                                 ~~\n"
+		  "hint: assign or declare it in this block or one around it, e.g. let $y = 0;\n" },
+	{ "begin { $i = 1; for ($i : 0..2) { } }",
+	  "stdin:1:22-24: ERROR: E213: the loop's variable $i is declared already\n"
+		  "begin { $i = 1; for ($i : 0..2) { } }\n"
+		  "                     ~~\n"
+		  "hint: $i is declared at line 1, column 9; today's bpftrace lets no variable shadow another: choose another name\n" },
+	{ "begin { @m[1] = 1; for ($kv : @m) { exit(); } }",
+	  "stdin:1:37-43: ERROR: E314: exit() cannot be called in a for loop\n"
+		  "begin { @m[1] = 1; for ($kv : @m) { exit(); } }\n"
+		  "                                    ~~~~~~\n"
+		  "hint: break out of the loop, then call exit()\n" },
+	{ "begin { @c = count(); for ($kv : @c) { } }",
+	  "stdin:1:34-36: ERROR: E307: @c has no keys: a for loop runs over a map's keys\n"
+		  "begin { @c = count(); for ($kv : @c) { } }\n"
+		  "                                 ~~\n"
+		  "hint: give it keys, e.g. @c[pid] = ...\n" },
+	{ "begin { @h[1] = hist(2); for ($kv : @h) { } }",
+	  "stdin:1:37-39: ERROR: E209: a for loop over @h's hist values is not supported yet\n"
+		  "begin { @h[1] = hist(2); for ($kv : @h) { } }\n"
+		  "                                    ~~\n"
+		  "hint: loop over maps of count(), sum(), min(), max(), avg() or plain values; print(@h) shows the others\n" },
+	{ "begin { for ($kv : @never) { } }",
+	  "stdin:1:20-26: ERROR: E312: @never is looped over but never assigned a value\n"
+		  "begin { for ($kv : @never) { } }\n"
+		  "                   ~~~~~~\n" },
+	{ "begin { let $x: uint8 = \"a\"; }",
+	  "stdin:1:25-28: ERROR: E309: $x is declared uint8: it cannot hold string[8]\n"
+		  "begin { let $x: uint8 = \"a\"; }\n"
+		  "                        ~~~\n" },
+	{ "begin { $t = (1, \"a\"); $i = 1; print($t[$i]); }",
+	  "stdin:1:41-43: ERROR: E310: a tuple's index must be a constant\n"
+		  "begin { $t = (1, \"a\"); $i = 1; print($t[$i]); }\n"
+		  "                                        ~~\n"
+		  "hint: its elements may have different types: which one is known when the script is compiled\n" },
+	{ "begin { $t = (1, \"a\"); print($t[2]); }",
+	  "stdin:1:33: ERROR: E307: tuple index 2 is out of range\n"
+		  "begin { $t = (1, \"a\"); print($t[2]); }\n"
+		  "                                ~\n"
+		  "hint: the tuple (int64, string[8]) has 2 elements\n" },
+	{ "begin { $r = (a = 1); print($r.b); }",
+	  "stdin:1:32: ERROR: E204: the record has no field 'b'\n"
+		  "begin { $r = (a = 1); print($r.b); }\n"
+		  "                               ~\n"
+		  "hint: its fields are: a\n" },
+	{ "config = { bad_config = raw } begin {}",
+	  "stdin:1:12-28: ERROR: E214: unknown config variable 'bad_config'\n"
+		  "config = { bad_config = raw } begin {}\n"
+		  "           ~~~~~~~~~~~~~~~~\n"
+		  "hint: the config variables lantern knows: max_strlen, max_map_keys, max_cat_bytes, log_size, max_probes, print_maps_on_exit, cpp_demangle, stack_mode, missing_probes, str_trunc_trailer\n" },
+	{ "config = { max_strlenn = 1 } begin {}",
+	  "stdin:1:12-27: ERROR: E214: unknown config variable 'max_strlenn'\n"
+		  "config = { max_strlenn = 1 } begin {}\n"
+		  "           ~~~~~~~~~~~~~~~\n"
+		  "hint: did you mean 'max_strlen'?\n" },
+	{ "config = { stack_mode = weird } begin {}",
+	  "stdin:1:12-30: ERROR: E306: stack_mode = weird: it is one of bpftrace, perf, raw, build_id\n"
+		  "config = { stack_mode = weird } begin {}\n"
+		  "           ~~~~~~~~~~~~~~~~~~\n" },
+	{ "config = { btf = 1 } begin {}",
+	  "stdin:1:12-19: ERROR: E214: btf can only be set in the environment (BPFTRACE_BTF)\n"
+		  "config = { btf = 1 } begin {}\n"
+		  "           ~~~~~~~\n" },
+	{ "let @a = percpuhash(4); begin { @a = 1; }",
+	  "stdin:1:10-20: ERROR: E301: @a is declared a percpuhash map, which cannot hold int64\n"
+		  "let @a = percpuhash(4); begin { @a = 1; }\n"
+		  "         ~~~~~~~~~~\n"
+		  "hint: per-CPU maps hold aggregations (count(), sum(), hist(), ...); declare it hash or lruhash\n" },
+	{ "let @a = hash(4); begin { @a = count(); }",
+	  "stdin:1:10-14: ERROR: E301: @a is declared a hash map, which cannot hold count\n"
+		  "let @a = hash(4); begin { @a = count(); }\n"
+		  "         ~~~~\n"
+		  "hint: aggregations (count(), sum(), hist(), ...) need a per-CPU map: declare it percpuhash or percpulruhash\n" },
+	{ "begin { $x = \"a\" ?: 1; }",
+	  "stdin:1:14-17: ERROR: E307: the first operand of '?:' must be an integer or a pointer, not string[8]\n"
+		  "begin { $x = \"a\" ?: 1; }\n"
+		  "             ~~~\n" },
+	{ "begin { for ($i : 0..\"a\") { } }",
+	  "stdin:1:22-25: ERROR: E303: a range's end expects an integer, got string[8]\n"
+		  "begin { for ($i : 0..\"a\") { } }\n"
+		  "                     ~~~\n" },
+	/* --dialect 0.17: bpftrace 0.17's language only */
+	{ "BEGIN { let $x = 1; }",
+	  "stdin:1:9-19: ERROR: E113: 'let' is today's bpftrace (0.18 to 0.26), not bpftrace 0.17\n"
+		  "BEGIN { let $x = 1; }\n"
+		  "        ~~~~~~~~~~\n"
+		  "hint: --dialect 0.17 reads bpftrace 0.17's language only; leave it out (or give --dialect 0.26) to read today's\n",
+	  DIALECT_0_17 },
+	{ "BEGIN { @ = curtask.real_parent; }",
+	  "stdin:1:13-32: ERROR: E307: struct task_struct * is a pointer: read its fields with '->'\n"
+		  "BEGIN { @ = curtask.real_parent; }\n"
+		  "            ~~~~~~~~~~~~~~~~~~~\n",
+	  DIALECT_0_17 },
+	{ "BEGIN { @ = curtask->se->load; }",
+	  "stdin:1:13-30: ERROR: E307: struct sched_entity is not a pointer: read its fields with '.'\n"
+		  "BEGIN { @ = curtask->se->load; }\n"
+		  "            ~~~~~~~~~~~~~~~~~\n",
+	  DIALECT_0_17 },
 };
 
 static void test_errors(void **state)
@@ -234,7 +342,7 @@ static void test_errors(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct compiled c;
-		compile_script(&c, cases[i].script, params, 1);
+		compile_script_in(&c, cases[i].script, params, 1, 0, cases[i].dialect);
 		if (c.rc == 0 || strcmp(compiled_diag(&c), cases[i].want)) {
 			print_error("script: %s\nwant:\n%sgot:\n%s", cases[i].script, cases[i].want,
 				    compiled_diag(&c));
@@ -266,6 +374,17 @@ static void test_map_types(void **state)
 		  "@u[username] = cgroup_path(1); @w = bswap((uint16)1); @p = pton(\"::1\"); }",
 		  "@b: buf[3]\n@n[inet]: strerror\n@u[username]: cgroup_path\n@w: uint64\n"
 		  "@p: uint8[16]\n" },
+		/* today's bpftrace: comparisons are bools; records; tuple keys; for loops' (key, value) */
+		{ "begin { @b = 1 < 2; @c[true] = !0; @r = (a = 1, b = \"x\"); @t[(1, \"a\")] = 1; "
+		  "for ($kv : @t) { @k = $kv; } }",
+		  "@b: bool\n@c[bool]: bool\n@r: (a=int64, b=string[8])\n@t[int64, string[8]]: int64\n"
+		  "@k: ((int64, string[8]), int64)\n" },
+		/* its strings: max_strlen 1024, str() a byte more (a trailer when cut) */
+		{ "begin { let $s: string = \"a\"; @s = $s; @f = str(0); @d = (uint64)1 - (uint64)2; }",
+		  "@s: string[1024]\n@f: string[1032]\n@d: int64\n" },
+		/* bpftrace 0.17's: comparisons are int64, strings 64 bytes, differences of unsigned unsigned */
+		{ "BEGIN { @b = 1 < 2; @f = str(0); @d = (uint64)1 - (uint64)2; }",
+		  "@b: int64\n@f: string[64]\n@d: uint64\n" },
 	};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {

@@ -11,7 +11,8 @@
 #include "compile/settings.h"
 
 static const char *vars[] = { "LANTERN_STRLEN", "BPFTRACE_STRLEN", "LANTERN_MAX_STRLEN",
-			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX" };
+			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX",
+			      "BPFTRACE_STACK_MODE", "BPFTRACE_PRINT_MAPS_ON_EXIT" };
 
 static void clear_env(void)
 {
@@ -75,7 +76,7 @@ static void test_errors(void **state)
 
 	clear_env();
 	assert_int_equal(resolve(&p, &o, unknown, 1), -1);
-	assert_non_null(strstr(sb_str(&p.diag.out), "unknown setting 'max_strlenn'"));
+	assert_non_null(strstr(sb_str(&p.diag.out), "unknown config variable 'max_strlenn'"));
 	plan_free(&p);
 	assert_int_equal(resolve(&p, &o, big, 1), -1);
 	assert_non_null(strstr(sb_str(&p.diag.out), "max_strlen = 100000: a string size is 2 to 8192 bytes"));
@@ -87,11 +88,64 @@ static void test_errors(void **state)
 	clear_env();
 }
 
+/* Today's bpftrace's variables: bools, choices, strings, its defaults, and those without effect */
+static void test_modern(void **state)
+{
+	struct compile_opts o;
+	struct plan p;
+	const struct setting_item script[] = {
+		{ "print_maps_on_exit", "false", SPAN_NONE }, { "STACK_MODE", "perf", SPAN_NONE },
+		{ "missing_probes", "warn", SPAN_NONE },	    { "str_trunc_trailer", "~", SPAN_NONE },
+		{ "BPFTRACE_CPP_DEMANGLE", "0", SPAN_NONE },	    { "license", "GPL", SPAN_NONE },
+	};
+	const struct setting_item bad[] = { { "stack_mode", "sideways", SPAN_NONE } };
+
+	clear_env();
+	/* bpftrace 0.17's defaults, then today's */
+	assert_int_equal(resolve(&p, &o, NULL, 0), 0);
+	assert_int_equal(p.settings.v[SET_PRINT_MAPS_ON_EXIT], 1);
+	assert_string_equal(p.settings.str[SET_STR_TRUNC_TRAILER], "");
+	plan_free(&p);
+	memset(&o, 0, sizeof(o));
+	o.script_name = "t";
+	o.script = (char *)"";
+	plan_init(&p, &o);
+	p.modern = true;
+	assert_int_equal(compile_settings(&p, NULL, 0), 0);
+	assert_int_equal(p.settings.v[SET_MAX_STRLEN], 1024);
+	assert_int_equal(p.settings.v[SET_MAX_PROBES], 1024);
+	assert_string_equal(p.settings.str[SET_STR_TRUNC_TRAILER], "..");
+	plan_free(&p);
+	/* the script's, a warning for license */
+	assert_int_equal(resolve(&p, &o, script, 6), 0);
+	assert_int_equal(p.settings.v[SET_PRINT_MAPS_ON_EXIT], 0);
+	assert_int_equal(p.settings.v[SET_STACK_MODE], STACK_MODE_PERF);
+	assert_int_equal(p.settings.v[SET_MISSING_PROBES], MISSING_WARN);
+	assert_string_equal(p.settings.str[SET_STR_TRUNC_TRAILER], "~");
+	assert_int_equal(p.settings.v[SET_CPP_DEMANGLE], 0);
+	assert_int_equal(p.diag.warnings, 1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "config variable license has no effect"));
+	plan_free(&p);
+	/* the environment over the script */
+	setenv("BPFTRACE_STACK_MODE", "bpftrace", 1);
+	setenv("BPFTRACE_PRINT_MAPS_ON_EXIT", "1", 1);
+	assert_int_equal(resolve(&p, &o, script, 6), 0);
+	assert_int_equal(p.settings.v[SET_STACK_MODE], STACK_MODE_BPFTRACE);
+	assert_int_equal(p.settings.v[SET_PRINT_MAPS_ON_EXIT], 1);
+	plan_free(&p);
+	clear_env();
+	assert_int_equal(resolve(&p, &o, bad, 1), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out),
+			       "stack_mode = sideways: it is one of bpftrace, perf, raw, build_id"));
+	plan_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_modern),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
