@@ -8,6 +8,8 @@
 #   make fuzz     run each libFuzzer target (tests/fuzz/README.md) for FUZZ_TIME seconds
 #                 (default 600), one after the other
 #   make bench    benchmarks against bpftrace (never part of check)
+#   make soak     lantern for MINUTES (default 30) under a busy load: RSS, descriptors,
+#                 lost events, leftovers, scrapes judged (bench/soak.sh; root)
 #   make install  install lantern, its man page and its bash completion under
 #                 $(DESTDIR)$(PREFIX) (PREFIX=/usr/local by default, DESTDIR empty)
 #   make uninstall      remove them (same PREFIX and DESTDIR)
@@ -110,6 +112,10 @@ asan:
 bench: all
 	bench/run.sh $(BUILD)
 
+MINUTES ?= 30
+soak: all
+	BUILD=$(BUILD) bench/soak.sh $(MINUTES)
+
 # bin/lantern, share/man/man8/lantern.8 and the bash completion under
 # $(DESTDIR)$(PREFIX); tests/install.sh checks them (no root needed)
 PREFIX  ?= /usr/local
@@ -185,7 +191,7 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit errors runtime layers symbols check asan bench deps format clean fuzz fuzz-check \
+.PHONY: all unit errors runtime layers symbols check asan bench soak deps format clean fuzz fuzz-check \
 	install uninstall install-check
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -132,9 +132,10 @@ static uint64_t ksym_address_locked(const char *name)
 
 /* --- user ------------------------------------------------------------------ */
 
-/* a mapped file: its function symbols by address and its segments */
+/* a mapped file: its function symbols by address and its segments, loaded on first use */
 struct user_file {
 	char *path;
+	bool loaded;
 	struct symtab syms;
 	struct elf_segment segs[16];
 	int nsegs;
@@ -143,24 +144,39 @@ struct user_file {
 static struct user_file *files;
 static size_t nfiles;
 
-static struct user_file *user_file(const char *path)
+/* the n bytes at s are path */
+static bool path_is(const char *path, const char *s, size_t n)
 {
+	return !strncmp(path, s, n) && !path[n];
+}
+
+/* The index of path (n bytes) in files, added if new; its symbols load later. */
+static size_t user_file_index(const char *path, size_t n)
+{
+	for (size_t i = 0; i < nfiles; i++)
+		if (path_is(files[i].path, path, n))
+			return i;
+	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
+	memset(&files[nfiles], 0, sizeof(*files));
+	files[nfiles].path = util_xstrndup(path, n);
+	return nfiles++;
+}
+
+static struct user_file *user_file(size_t i)
+{
+	struct user_file *uf = &files[i];
 	struct elf_funcs funcs;
 	char err[256];
 	size_t cap = 0;
 
-	for (size_t i = 0; i < nfiles; i++)
-		if (!strcmp(files[i].path, path))
-			return &files[i];
-	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
-	struct user_file *uf = &files[nfiles++];
-	memset(uf, 0, sizeof(*uf));
-	uf->path = util_xstrdup(path);
-	uf->nsegs = sym_elf_segments(path, uf->segs, 16);
-	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
-		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
-			symtab_push(&uf->syms, &cap, funcs.v[i].addr,
-				    funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name);
+	if (uf->loaded)
+		return uf;
+	uf->loaded = true;
+	uf->nsegs = sym_elf_segments(uf->path, uf->segs, 16);
+	if (sym_elf_funcs_load(uf->path, &funcs, err, sizeof(err)) == 0) {
+		for (size_t j = 0; j < funcs.n; j++) /* C++ names as written (demangle.h) */
+			symtab_push(&uf->syms, &cap, funcs.v[j].addr,
+				    funcs.v[j].demangled ? funcs.v[j].demangled : funcs.v[j].name);
 		sym_elf_funcs_free(&funcs);
 		if (uf->syms.n)
 			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
@@ -171,85 +187,201 @@ static struct user_file *user_file(const char *path)
 static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
- * /proc/PID/maps as last read, per process: a process that has exited
- * (the -c command, when the maps print) still has its stacks resolved.
+ * A process's executable file mappings, as /proc/PID/maps last showed
+ * them: a process that has exited (the -c command when the maps print, a
+ * short-lived one in a map the metrics serve) still has its stacks
+ * resolved. Kept parsed, by pid, and read again only when older than
+ * MAPS_FRESH_MS (or MAPS_MISS_MS for an address in none of them: a library
+ * loaded since), not for every frame: a scrape of thousands of user stacks
+ * reads each process once. Those not looked up for MAPS_KEEP_S go (a live
+ * process is read again when asked; an exited one's stacks show addresses),
+ * so a long run over many short processes does not keep them all.
  */
-struct maps_snap {
-	int pid;
-	char *text;
-};
-static struct maps_snap *snaps;
-static size_t nsnaps;
+#define MAPS_FRESH_MS 1000
+#define MAPS_MISS_MS  50
+#define MAPS_KEEP_S   600
+#define MAPS_SWEEP_S  10
 
-static struct maps_snap *snap_of(int pid)
+struct proc_map {
+	uint64_t lo, hi, off; /* [lo, hi) maps the file from offset off */
+	size_t file;	      /* index in files */
+};
+
+struct proc_maps {
+	int pid;
+	bool gone;	  /* the last read failed: the process has exited */
+	uint64_t read_ns; /* when read (or tried) last, 0: never */
+	uint64_t used_ns; /* when looked up last */
+	struct proc_map *v;
+	size_t n;
+};
+
+static struct proc_maps *procs; /* sorted by pid */
+static size_t nprocs, procs_cap;
+static uint64_t swept_ns;
+
+/* pid's entry, added (never read) if new */
+static struct proc_maps *proc_of(int pid)
 {
-	for (size_t i = 0; i < nsnaps; i++)
-		if (snaps[i].pid == pid)
-			return &snaps[i];
-	return NULL;
+	size_t lo = 0, hi = nprocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (procs[mid].pid == pid)
+			return &procs[mid];
+		if (procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (nprocs == procs_cap) {
+		procs_cap = procs_cap ? procs_cap * 2 : 64;
+		procs = util_xrealloc(procs, procs_cap * sizeof(*procs));
+	}
+	memmove(&procs[lo + 1], &procs[lo], (nprocs - lo) * sizeof(*procs));
+	nprocs++;
+	procs[lo] = (struct proc_maps){ .pid = pid };
+	return &procs[lo];
 }
 
-/* pid's mappings now (and remembered), or as last seen; NULL if never. */
-static const char *process_maps(int pid)
+/* Drop the entries not looked up for MAPS_KEEP_S (every MAPS_SWEEP_S at most). */
+static void procs_sweep(uint64_t now)
+{
+	size_t k = 0;
+
+	if (now - swept_ns < MAPS_SWEEP_S * 1000000000ull)
+		return;
+	swept_ns = now;
+	for (size_t i = 0; i < nprocs; i++) {
+		if (now - procs[i].used_ns > MAPS_KEEP_S * 1000000000ull) {
+			free(procs[i].v);
+			continue;
+		}
+		procs[k++] = procs[i];
+	}
+	nprocs = k;
+}
+
+static uint64_t hex(const char **p)
+{
+	char *end;
+	uint64_t v = strtoull(*p, &end, 16);
+
+	*p = end;
+	return v;
+}
+
+/*
+ * Read pid's mappings into pm: the executable ones of files. Those last
+ * read stay when the process is gone (or a zombie without memory).
+ */
+static void proc_read(struct proc_maps *pm, uint64_t now)
 {
 	char path[64];
-	size_t len = 0;
-	struct maps_snap *sn = snap_of(pid);
+	size_t len = 0, cap = 0, n = 0;
+	struct proc_map *v = NULL;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	pm->read_ns = now;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pm->pid);
 	char *text = util_read_file(path, &len);
-	if (!text || !len) { /* gone, or a zombie without memory */
+	if (!text || !len) {
 		free(text);
-		return sn ? sn->text : NULL;
+		pm->gone = true;
+		return;
 	}
-	if (!sn) {
-		snaps = util_xrealloc(snaps, (nsnaps + 1) * sizeof(*snaps));
-		sn = &snaps[nsnaps++];
-		sn->pid = pid;
-	} else {
-		free(sn->text);
+	/* lo-hi perms offset dev inode path */
+	for (const char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		const char *q = p, *eol = nl ? nl : p + strlen(p), *f;
+		uint64_t lo = hex(&q), hi;
+		if (*q++ != '-')
+			continue;
+		hi = hex(&q);
+		if (*q++ != ' ' || eol - q < 5 || q[2] != 'x')
+			continue; /* perms "r-xp": executable only */
+		q += 4;
+		uint64_t off = hex(&q);
+		for (int field = 0; field < 2 && q < eol; field++) { /* dev, inode */
+			while (q < eol && *q == ' ')
+				q++;
+			while (q < eol && *q != ' ')
+				q++;
+		}
+		while (q < eol && *q == ' ')
+			q++;
+		/* not a file: anonymous, [vdso], ... */
+		if (q >= eol || *q != '/')
+			continue;
+		for (f = q; f < eol && *f != ' '; f++) /* " (deleted)" left out */
+			;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = util_xrealloc(v, cap * sizeof(*v));
+		}
+		/* a file's mappings come together: most often the last one's */
+		size_t fi;
+		if (n && path_is(files[v[n - 1].file].path, q, (size_t)(f - q)))
+			fi = v[n - 1].file;
+		else
+			fi = user_file_index(q, (size_t)(f - q));
+		v[n++] = (struct proc_map){ lo, hi, off, fi };
 	}
-	sn->text = text;
-	return text;
+	free(text);
+	free(pm->v);
+	pm->v = v;
+	pm->n = n;
+	pm->gone = false;
+}
+
+static const struct proc_map *proc_map_of(const struct proc_maps *pm, uint64_t addr)
+{
+	for (size_t i = 0; i < pm->n; i++)
+		if (addr >= pm->v[i].lo && addr < pm->v[i].hi)
+			return &pm->v[i];
+	return NULL;
 }
 
 static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 {
-	char line[PATH_MAX + 128], file[PATH_MAX];
-	unsigned long long lo, hi, off;
-	char perms[8];
-	const char *maps = process_maps(pid);
+	uint64_t now = util_now_ns();
 
-	for (const char *p = maps, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		/* one line at a time: sscanf() would go on to the next */
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		snprintf(line, sizeof(line), "%.*s", (int)MIN(n, sizeof(line) - 1), p);
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off, file) != 5 ||
-		    addr < lo || addr >= hi || file[0] != '/')
-			continue;
-		struct user_file *uf = user_file(file);
-		uint64_t foff = addr - lo + off;
-		for (int i = 0; i < uf->nsegs; i++) {
-			const struct elf_segment *sg = &uf->segs[i];
-			if (foff < sg->offset || foff >= sg->offset + sg->size)
-				continue;
-			uint64_t vaddr = foff - sg->offset + sg->vaddr;
-			const struct addr_sym *s = nearest(&uf->syms, vaddr);
-			if (s) {
-				*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
-				return true;
-			}
-		}
+	procs_sweep(now);
+	struct proc_maps *pm = proc_of(pid);
+	if (!pm->read_ns || now - pm->read_ns > MAPS_FRESH_MS * 1000000ull)
+		proc_read(pm, now);
+	pm->used_ns = now;
+	const struct proc_map *m = proc_map_of(pm, addr);
+	if (!m && !pm->gone && now - pm->read_ns > MAPS_MISS_MS * 1000000ull) {
+		proc_read(pm, now);
+		m = proc_map_of(pm, addr);
+	}
+	if (!m)
 		return false;
+	struct user_file *uf = user_file(m->file);
+	uint64_t foff = addr - m->lo + m->off;
+	for (int i = 0; i < uf->nsegs; i++) {
+		const struct elf_segment *sg = &uf->segs[i];
+		if (foff < sg->offset || foff >= sg->offset + sg->size)
+			continue;
+		uint64_t vaddr = foff - sg->offset + sg->vaddr;
+		const struct addr_sym *s = nearest(&uf->syms, vaddr);
+		if (s) {
+			*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
+			return true;
+		}
 	}
 	return false;
 }
 
 void sym_remember_process(int pid)
 {
+	uint64_t now = util_now_ns();
+
 	pthread_mutex_lock(&sym_lock);
-	process_maps(pid);
+	procs_sweep(now);
+	struct proc_maps *pm = proc_of(pid);
+	proc_read(pm, now);
+	pm->used_ns = now;
 	pthread_mutex_unlock(&sym_lock);
 }
 
@@ -296,9 +428,10 @@ void sym_release(void)
 	free(files);
 	files = NULL;
 	nfiles = 0;
-	for (size_t i = 0; i < nsnaps; i++)
-		free(snaps[i].text);
-	free(snaps);
-	snaps = NULL;
-	nsnaps = 0;
+	for (size_t i = 0; i < nprocs; i++)
+		free(procs[i].v);
+	free(procs);
+	procs = NULL;
+	nprocs = procs_cap = 0;
+	swept_ns = 0;
 }

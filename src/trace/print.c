@@ -54,52 +54,6 @@ struct trace_printer *trace_printer_new(const struct trace_opts *o, FILE *out, c
 	return tp;
 }
 
-
-static void grow(struct trace_printer *tp)
-{
-	struct ttask *old = tp->tasks;
-	size_t n = tp->cap;
-
-	tp->cap *= 2;
-	tp->tasks = util_xcalloc(tp->cap, sizeof(*tp->tasks));
-	tp->used = 0;
-	for (size_t i = 0; i < n; i++)
-		if (old[i].used) {
-			struct ttask *t = trace_task_find(tp, old[i].tid, true);
-			*t = old[i];
-			if (t->out && t->out->open == &old[i])
-				t->out->open = t;
-			if (tp->main.open == &old[i])
-				tp->main.open = t;
-		}
-	free(old);
-}
-
-struct ttask *trace_task_find(struct trace_printer *tp, pid_t tid, bool add)
-{
-	size_t mask = tp->cap - 1, i = ((uint32_t)tid * 2654435761u) & mask;
-
-	for (;; i = (i + 1) & mask) {
-		struct ttask *t = &tp->tasks[i];
-		if (t->used && t->tid == tid)
-			return t;
-		if (!t->used)
-			break;
-	}
-	if (!add)
-		return NULL;
-	if ((tp->used + 1) * 2 > tp->cap) {
-		grow(tp);
-		return trace_task_find(tp, tid, true);
-	}
-	struct ttask *t = &tp->tasks[i];
-	memset(t, 0, sizeof(*t));
-	t->used = true;
-	t->tid = tid;
-	tp->used++;
-	return t;
-}
-
 /* A task the printer has not seen yet counts as alive (the child, -p's). */
 void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid)
 {
@@ -138,7 +92,7 @@ void trace_flush_line(struct tout *to)
 }
 
 /* The open line, if any, ends unfinished. */
-static void close_open(struct tout *to)
+void trace_close_open(struct tout *to)
 {
 	if (!to->open)
 		return;
@@ -152,7 +106,7 @@ void trace_leader(struct trace_printer *tp, struct tout *to, struct ttask *t, ui
 {
 	const struct trace_opts *o = tp->o;
 
-	close_open(to);
+	trace_close_open(to);
 	if (o->all)
 		sb_printf(&to->line, "[%.16s %d] ", t->comm, t->tid);
 	else if (tp->prefix_always)
@@ -509,7 +463,7 @@ static void release_held(struct trace_printer *tp, struct ttask *t, bool killed)
 {
 	struct tout *to = trace_out_of(tp, t);
 
-	close_open(to);
+	trace_close_open(to);
 	if (killed && t->held_entry < t->held_ret) {
 		sb_putn(&to->line, t->held.s, t->held_entry);
 		sb_puts(&to->line, " <unfinished ...>) ");
@@ -615,7 +569,7 @@ static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 	tp->live++;
 	if (!tp->o->quiet && !tp->o->json && !tp->o->all) {
 		if (tp->main.f == stderr)
-			close_open(&tp->main); /* the message goes where the open line is */
+			trace_close_open(&tp->main); /* the message goes where the open line is */
 		fprintf(stderr, "lantern: Process %d attached\n", (int)h->tid);
 	}
 }
@@ -677,6 +631,10 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 		free(t->out);
 		t->out = NULL;
 	}
+	if (!tp->timeline) {
+		trace_task_forget(tp, t);
+		return;
+	}
 	/* the slot stays (--timeline names it at the end); its buffers go */
 	sb_free(&t->entry);
 	sb_free(&t->signals);
@@ -723,7 +681,7 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 /* "... 12 events lost ..." where they were lost */
 void trace_printer_lost(struct trace_printer *tp, uint64_t n)
 {
-	close_open(&tp->main);
+	trace_close_open(&tp->main);
 	if (tp->o->json)
 		fprintf(tp->main.f, "{\"lost\": %llu}\n", (unsigned long long)n);
 	else
@@ -733,13 +691,13 @@ void trace_printer_lost(struct trace_printer *tp, uint64_t n)
 /* The calls still running when tracing stopped (-p's Ctrl-C), the lines held */
 static void unfinished_at_end(struct trace_printer *tp)
 {
-	close_open(&tp->main);
+	trace_close_open(&tp->main);
 	for (size_t i = 0; i < tp->cap; i++) {
 		struct ttask *t = &tp->tasks[i];
 		if (t->used && t->held.len)
 			release_held(tp, t, false);
 		if (t->used && t->out)
-			close_open(t->out);
+			trace_close_open(t->out);
 	}
 }
 

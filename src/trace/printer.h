@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The printer's state, shared by print.c (strace's lines) and formats.c (--json, --timeline). */
+/*
+ * The printer's state, shared by print.c (strace's lines), tasks.c (the
+ * task table) and formats.c (--json, --timeline).
+ */
 #ifndef LANTERN_TRACE_PRINTER_H
 #define LANTERN_TRACE_PRINTER_H
 
@@ -16,6 +19,7 @@ struct tout;
 struct ttask {
 	pid_t tid, pid;
 	bool used;
+	bool tomb;     /* not used: an exited task's slot (lookups go past it, a new task takes it) */
 	bool in_call;  /* an entry without its exit */
 	bool deferred; /* the entry prints at exit */
 	bool gone;     /* exited */
@@ -54,8 +58,8 @@ struct trace_printer {
 	const struct trace_opts *o;
 	const struct trace_funcs *funcs; /* --calls */
 	struct tout main;
-	struct ttask *tasks; /* open addressing by tid */
-	size_t cap, used;
+	struct ttask *tasks; /* open addressing by tid; exited tasks leave (without --timeline) */
+	size_t cap, used, tombs;
 	int live;	    /* tasks alive: more than one gives [pid N] */
 	bool prefix_always; /* -o with -f: every line starts with the pid */
 	int64_t real_off;   /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
@@ -92,8 +96,11 @@ void trace_timeline_end(struct trace_printer *tp);
 /* --calls: a library call and its return (calls_print.c) */
 void trace_on_libcall(struct trace_printer *tp, const struct trace_hdr *h);
 void trace_on_libreturn(struct trace_printer *tp, const struct trace_hdr *h);
-/* print.c's, for calls_print.c */
+/* The task table (tasks.c): a task by tid (added if add); an exited task's slot goes */
 struct ttask *trace_task_find(struct trace_printer *tp, pid_t tid, bool add);
+void trace_task_forget(struct trace_printer *tp, struct ttask *t);
+/* print.c's, for calls_print.c and tasks.c (trace_close_open: the open line ends unfinished) */
+void trace_close_open(struct tout *to);
 struct tout *trace_out_of(struct trace_printer *tp, struct ttask *t);
 void trace_leader(struct trace_printer *tp, struct tout *to, struct ttask *t, uint64_t ts);
 void trace_flush_line(struct tout *to);
