@@ -13,6 +13,7 @@ static int slots(const struct ir_insn *i)
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
 	case IR_LD_CONST:
+	case IR_LD_FUNC:
 		return 2;
 	default:
 		return 1;
@@ -55,6 +56,8 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 			b->src_reg = BPF_PSEUDO_MAP_FD;
 		} else if (i->kind == IR_LD_CONST) {
 			b->src_reg = BPF_PSEUDO_LOAD_CONST;
+		} else if (i->kind == IR_LD_FUNC) {
+			b->src_reg = BPF_PSEUDO_FUNC; /* imm: the function's index until ir_link() */
 		} else if (ir_is_jump(i) && i->label >= 0) {
 			long off = (long)label_pc[i->label] - (n + 1);
 			if (off < INT16_MIN || off > INT16_MAX) {
@@ -79,10 +82,25 @@ fail:
 
 void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 {
-	for (int k = 0; k < n; k++) {
+	ir_bpf_dump_range(insns, 0, n, out);
+}
+
+void ir_bpf_dump_range(const struct bpf_insn *insns, int from, int n, struct strbuf *out)
+{
+	for (int k = from; k < n; k++) {
 		const struct bpf_insn *b = &insns[k];
 		struct ir_insn i = IRI(b->code, b->dst_reg, b->src_reg, b->off, b->imm);
 		sb_printf(out, "%4d: ", k);
+		/* a subprogram's call or address (ir_link): pc-relative, as the kernel reads it */
+		if (b->code == (BPF_JMP | BPF_CALL) && b->src_reg == BPF_PSEUDO_CALL) {
+			sb_printf(out, "call pc%+d\n", b->imm);
+			continue;
+		}
+		if (b->code == (BPF_LD | BPF_DW | BPF_IMM) && b->src_reg == BPF_PSEUDO_FUNC && k + 1 < n) {
+			sb_printf(out, "r%d = &pc%+d\n", b->dst_reg, b->imm);
+			k++;
+			continue;
+		}
 		if (b->src_reg == BPF_PSEUDO_LOAD_CONST && b->code != (BPF_LD | BPF_DW | BPF_IMM)) {
 			i.src = NO_REG;
 			i.lconst = true;

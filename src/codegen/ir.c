@@ -43,6 +43,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 	case IR_LD_IMM64:
 	case IR_LD_MAP:
 	case IR_LD_CONST:
+	case IR_LD_FUNC:
 		DEF(i->dst);
 		return;
 	}
@@ -222,6 +223,10 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		fmt_reg(out, i->dst, false);
 		sb_printf(out, " = %s ll", plan_load_const_name(i->imm));
 		return;
+	case IR_LD_FUNC:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = &fn%d", i->imm);
+		return;
 	}
 	switch (cls) {
 	case BPF_ALU:
@@ -269,7 +274,9 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		return;
 	case BPF_JMP:
 	case BPF_JMP32:
-		if (op == BPF_CALL) {
+		if (op == BPF_CALL && i->src == BPF_PSEUDO_CALL) {
+			sb_printf(out, "call fn%d", i->imm);
+		} else if (op == BPF_CALL) {
 			sb_printf(out, "call %s#%d", ir_helper_name(i->imm), i->imm);
 		} else if (op == BPF_EXIT) {
 			sb_puts(out, "exit");

@@ -32,6 +32,7 @@ enum ir_kind {
 	IR_LD_MAP,   /* dst = &map (imm: the plan's map index, patched to an fd) */
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
+	IR_LD_FUNC,  /* dst = &function imm of the program (bpf_loop's callback; codegen/funcs.h) */
 };
 
 struct ir_insn {
@@ -99,6 +100,27 @@ static inline struct ir_insn ir_call(int32_t helper, uint8_t nargs)
 	return i;
 }
 #define CALL(fn, nargs) ir_call(fn, nargs)
+
+/* call function k of the program (a subprogram: codegen/funcs.h); r0 its result */
+static inline struct ir_insn ir_call_func(int32_t k, uint8_t nargs)
+{
+	struct ir_insn i = IRI(BPF_JMP | BPF_CALL, NO_REG, BPF_PSEUDO_CALL, 0, k);
+	i.nargs = nargs;
+	return i;
+}
+#define CALL_FUNC(k, nargs) ir_call_func(k, nargs)
+static inline bool ir_is_call_func(const struct ir_insn *i)
+{
+	return i->kind == IR_INSN && i->code == (BPF_JMP | BPF_CALL) && i->src == BPF_PSEUDO_CALL;
+}
+
+static inline struct ir_insn ir_ld_func(int32_t d, int32_t k)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, k);
+	i.kind = IR_LD_FUNC;
+	return i;
+}
+#define LD_FUNC(d, k) ir_ld_func(d, k)
 
 static inline struct ir_insn ir_ld_imm64(int32_t d, int64_t v)
 {

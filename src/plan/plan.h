@@ -83,6 +83,12 @@ struct prog {
 	struct bpf_insn *insns;
 	uint32_t ninsns;
 	uint32_t scratch_size; /* bytes of its scratch map entry */
+	/* a program with subprograms (codegen/funcs.h): the BTF of its
+	   functions and where each begins (struct bpf_func_info), in the arena */
+	void *btf;
+	uint32_t btf_size;
+	void *func_info;
+	uint32_t nfuncs;
 };
 
 struct plan {

@@ -17,40 +17,69 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* A program's subprograms: their BTF into the kernel (funcs->btf_fd: its fd, -1 none) */
+static int load_funcs(struct session *s, const struct prog *pg, struct sys_prog_funcs *funcs)
+{
+	size_t logsz = 64 * 1024;
+	char *log;
+	int e;
+
+	*funcs = (struct sys_prog_funcs){ -1, pg->func_info, pg->nfuncs };
+	if (!pg->nfuncs)
+		return 0;
+	funcs->btf_fd = sys_btf_load(pg->btf, pg->btf_size, NULL, 0);
+	if (funcs->btf_fd >= 0)
+		return 0;
+	/* again, with the kernel's log (it lists every type, then what is wrong) */
+	log = util_xmalloc(logsz);
+	log[0] = 0;
+	funcs->btf_fd = sys_btf_load(pg->btf, pg->btf_size, log, logsz);
+	e = errno;
+	if (funcs->btf_fd < 0)
+		diag_error(&s->plan.diag, pg->probe->span, E_VERIFIER,
+			   "the kernel refused the BTF of %s's functions: %s%s%s", pg->name, strerror(e),
+			   log[0] ? "\n" : "", log);
+	free(log);
+	return funcs->btf_fd < 0 ? -1 : 0;
+}
+
 static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns)
 {
 	struct diag *dg = &s->plan.diag;
 	size_t logsz = s->plan.log_size ? s->plan.log_size : 4u << 20; /* BPFTRACE_LOG_SIZE */
 	char name[16], *log;
 	int *fd = &s->prog_fds[pg->index];
+	struct sys_prog_funcs funcs;
 
 	sys_bpf_obj_name(name, sizeof(name), pg->name);
+	if (load_funcs(s, pg, &funcs) < 0)
+		return -1;
 	if (s->opts->verbose > 1 || getenv("LANTERN_VERIFIER_STATS")) {
 		/* -vv: the verifier's statistics (BPF_LOG_STATS), and the load's wall time */
 		char stats[1024] = "";
 		uint64_t t0 = util_now_ns();
-		*fd = sys_prog_load_stats(pg->type, name, insns, pg->ninsns, pg->attach_type,
-					  pg->attach_btf_id, stats, sizeof(stats));
+		*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
+					  &funcs, stats, sizeof(stats), 4 /* BPF_LOG_STATS */);
 		for (char *nl; (nl = strchr(stats, '\n'));)
 			*nl = ' ';
 		fprintf(stderr, "lantern: %s: loaded in %.2f ms: %s\n", pg->name,
 			(double)(util_now_ns() - t0) / 1e6, stats);
 		if (*fd >= 0)
-			return 0;
+			goto loaded;
 	}
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    NULL, 0);
+	*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id, &funcs,
+				  NULL, 0, 1);
 	if (*fd >= 0)
-		return 0;
+		goto loaded;
 
 	/* Again, with the verifier's log. */
 	log = util_xmalloc(logsz);
 	log[0] = 0;
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    log, logsz);
+	*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id, &funcs,
+				  log, logsz, 1);
 	if (*fd >= 0) {
 		free(log);
-		return 0;
+		goto loaded;
 	}
 	int e = errno;
 	diag_error(dg, pg->probe->span, E_VERIFIER, "the kernel refused the program of %s: %s",
@@ -77,7 +106,14 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	else if (e == EPERM && !log[0])
 		diag_hint(dg, "the kernel forbids it (a lockdown or security module policy)");
 	free(log);
+	if (funcs.btf_fd >= 0)
+		close(funcs.btf_fd);
 	return -1;
+loaded:
+	/* the program keeps its BTF */
+	if (funcs.btf_fd >= 0)
+		close(funcs.btf_fd);
+	return 0;
 }
 
 int rt_load_all(struct session *s)

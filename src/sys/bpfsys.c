@@ -31,8 +31,9 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
-static int prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns, uint32_t n,
-		     uint32_t attach_type, uint32_t attach_btf_id, char *log, size_t log_size, int level)
+int sys_prog_load_funcs(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns, uint32_t n,
+			uint32_t attach_type, uint32_t attach_btf_id, const struct sys_prog_funcs *funcs,
+			char *log, size_t log_size, int level)
 {
 	union bpf_attr attr;
 
@@ -49,22 +50,43 @@ static int prog_load(enum bpf_prog_type type, const char *name, const struct bpf
 		attr.log_size = log_size;
 		attr.log_level = level;
 	}
+	if (funcs && funcs->n) {
+		attr.prog_btf_fd = funcs->btf_fd;
+		attr.func_info = (uint64_t)(uintptr_t)funcs->func_info;
+		attr.func_info_cnt = funcs->n;
+		attr.func_info_rec_size = sizeof(struct bpf_func_info);
+	}
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+int sys_btf_load(const void *data, uint32_t size, char *log, size_t log_size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uint64_t)(uintptr_t)data;
+	attr.btf_size = size;
+	if (log && log_size) {
+		attr.btf_log_buf = (uint64_t)(uintptr_t)log;
+		attr.btf_log_size = log_size;
+		attr.btf_log_level = 1;
+	}
+	return sys_bpf(BPF_BTF_LOAD, &attr);
 }
 
 int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
 		  uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
 		  size_t log_size)
 {
-	return prog_load(type, name, insns, n, attach_type, attach_btf_id, log, log_size, 1);
+	return sys_prog_load_funcs(type, name, insns, n, attach_type, attach_btf_id, NULL, log, log_size, 1);
 }
 
 int sys_prog_load_stats(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,
 			uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
 			size_t log_size)
 {
-	return prog_load(type, name, insns, n, attach_type, attach_btf_id, log, log_size,
-			 4 /* BPF_LOG_STATS */);
+	return sys_prog_load_funcs(type, name, insns, n, attach_type, attach_btf_id, NULL, log, log_size,
+				   4 /* BPF_LOG_STATS */);
 }
 
 void sys_bpf_obj_name(char *out, size_t n, const char *name)

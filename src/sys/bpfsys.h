@@ -23,6 +23,22 @@ int sys_prog_load_stats(enum bpf_prog_type type, const char *name, const struct 
 			uint32_t n, uint32_t attach_type, uint32_t attach_btf_id, char *log,
 			size_t log_size);
 
+/*
+ * A program with subprograms: the BTF that describes its functions (loaded
+ * with sys_btf_load()) and where each begins (struct bpf_func_info[n]).
+ */
+struct sys_prog_funcs {
+	int btf_fd;
+	const void *func_info;
+	uint32_t n;
+};
+/* The same as sys_prog_load(), with funcs (NULL: none) and the log's level (1, 2, 4: stats) */
+int sys_prog_load_funcs(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns, uint32_t n,
+			uint32_t attach_type, uint32_t attach_btf_id, const struct sys_prog_funcs *funcs,
+			char *log, size_t log_size, int level);
+/* BTF data into the kernel: its fd, or -1 (errno; log says why when given) */
+int sys_btf_load(const void *data, uint32_t size, char *log, size_t log_size);
+
 /* A kernel object's name for name: "lt_" and what fits of it ("@" dropped). */
 void sys_bpf_obj_name(char *out, size_t n, const char *name);
 
