@@ -60,6 +60,7 @@ struct trace_opts {
 	const char *timeline; /* --timeline FILE */
 	char **cmd;	  /* CMD ARGS..., NULL-ended; NULL with -p / -a */
 	VEC(const char *) calls; /* --calls LIB:PATTERN[,PATTERN...] */
+	unsigned dump;	  /* -d ir,bpf: DUMP_IR, DUMP_BPF (plan/options.h): the programs, not run */
 };
 
 struct type;
@@ -120,9 +121,14 @@ struct trace_maps {
 	int counts; /* -c: struct trace_count per call, per CPU */
 };
 
-/* Build the plan: maps, programs and records (progs.c); *maps says which are which. */
+/*
+ * Build the plan: maps, programs and records (progs.c); *maps says which
+ * are which. dump: with o->dump, the programs' IR, then their
+ * instructions, as `lantern -d ir,bpf` shows a script's.
+ */
+struct strbuf;
 int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
-	       struct trace_maps *maps);
+	       struct trace_maps *maps, struct strbuf *dump);
 
 /* The printer (print.c): records in, strace's lines out. */
 struct trace_printer;
