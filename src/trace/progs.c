@@ -434,13 +434,17 @@ static bool per_call_mode(const struct trace_opts *o)
 
 	if (o->select_all || o->all || getenv("LANTERN_TRACE_RAW"))
 		return false;
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
+		n += o->selected[nr];
+	if (!n || n > PER_CALL_MAX)
+		return false;
 	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
 		const char *tp;
+		char ev[128];
 		if (!o->selected[nr])
 			continue;
-		if (++n > PER_CALL_MAX || !(tp = sys_syscall_tp_name(nr)))
+		if (!(tp = sys_syscall_tp_name(nr)))
 			return false;
-		char ev[128];
 		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
@@ -448,7 +452,7 @@ static bool per_call_mode(const struct trace_opts *o)
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
 	}
-	return n > 0;
+	return true;
 }
 
 /*
@@ -469,7 +473,7 @@ static void plan_calls(struct tb *b)
 		/* -c counts every selected call; a shown call's memory is read */
 		c->selected = b->o->select_all || b->o->selected[nr];
 		if (c->selected && shown) {
-			const struct sysdesc *sd = trace_sysdesc_of(nr);
+			const struct sysdesc *sd = trace_sysdesc_brief(nr);
 			trace_sysdesc_reads(sd, b->o->strsize, c->r);
 			c->quick = trace_sysdesc_quick(sd) && !b->o->timeline;
 		}

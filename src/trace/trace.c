@@ -115,7 +115,7 @@ static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 				break;
 			}
 			for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
-				if (sys_syscall_name(nr) && (trace_sysdesc_of(nr)->classes & bits))
+				if (sys_syscall_name(nr) && (trace_sysdesc_brief(nr)->classes & bits))
 					sel[nr] = true;
 		} else {
 			int nr = sys_syscall_number(tok);
