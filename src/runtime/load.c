@@ -234,13 +234,14 @@ static void *closer_main(void *arg)
  * Releasing a tracepoint attachment waits for an RCU grace period in the
  * kernel (tens of milliseconds). One after another, hundreds of probes take
  * half a minute; released from many threads at once, their waits share
- * grace periods.
+ * grace periods. A thread each when they are few (lantern trace -e's
+ * four: the kernel serialises the perf events' waits, not their links').
  */
 #define CLOSERS 64
 
 void rt_detach_all(struct session *s)
 {
-	size_t n = s->attach.list.len, nthreads = MIN(CLOSERS, n / 4);
+	size_t n = s->attach.list.len, nthreads = MIN(CLOSERS, n);
 	pthread_t tid[CLOSERS];
 	struct closer work[CLOSERS];
 	size_t started = 0, done = 0;
