@@ -51,6 +51,7 @@
 #include "sys/tracefs.h"
 #include "sys/arch.h"
 #include "sys/syscalls.h"
+#include "types/btf.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -498,9 +499,18 @@ static void plan_calls(struct tb *b)
 /* task_struct's pid, tgid and exit_code, from BTF: where fork and exit read them */
 static int task_offsets(struct tb *b)
 {
-	struct type *t = type_env_lookup(&b->p->types, "struct", "task_struct");
+	static const char *const names[] = { "pid", "tgid", "exit_code" };
+	uint32_t offs[3];
+	struct type *t;
 	const struct field *f;
 
+	if (types_btf_vmlinux_offsets("task_struct", names, offs, 3) == 0) {
+		b->task_pid = offs[0];
+		b->task_tgid = offs[1];
+		b->task_exit_code = offs[2];
+		return 0;
+	}
+	t = type_env_lookup(&b->p->types, "struct", "task_struct");
 	if (!t || t->kind != TY_RECORD) {
 		diag_error(&b->p->diag, SPAN_NONE, E_MECHANISM_MISSING,
 			   "lantern trace needs the kernel's BTF to follow tasks: %s",
