@@ -291,9 +291,9 @@ int trace_assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, 
 	for (uint32_t k = 0; k < b->nfns; k++)
 		ir_prune(&b->fns[k].ir);
 	if (b->dump_ir)
-		dump_ir(b, what);
+		dump_ir(b, pg->name);
 	if (b->dump_bpf)
-		sb_printf(b->dump_bpf, "; %s\n", what);
+		sb_printf(b->dump_bpf, "; %s\n", pg->name);
 	if (ir_link(b->fns, b->nfns, &b->p->arena, &out, b->dump_bpf, err, sizeof(err)) < 0) {
 		diag_error(&b->p->diag, SPAN_NONE, E_CODEGEN, "%s: %s", what, err);
 		rc = -1;

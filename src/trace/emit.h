@@ -176,8 +176,9 @@ void trace_read_regs(struct tb *b, int32_t t);
 /* Quick calls need no entry at all: nothing asks for their time (raw_syscalls only) */
 bool trace_untimed_quick(const struct tb *b);
 /*
- * goto labels[the byte of row which of the calls table for nr]; straight
- * there when all numbers that can come go one way; slot: a stack slot
+ * goto labels[the byte of row which of the calls table for nr], nr below
+ * SYSCALL_NR_LIMIT; straight there when all numbers that can come go one
+ * way; slot: a stack slot
  */
 void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, int16_t slot);
 /* The shapes' rows of the table, from its TBL_ENTER row */

@@ -164,11 +164,13 @@ static void gen_mem(struct tb *b, struct ir *ir, uint32_t f)
 	default: /* TS_FIXED: size */
 		break;
 	}
-	// n = MIN(n, size), unsigned: a negative count reads the size
-	emit(ir, LABEL(sized));
-	emit(ir, JMP_REG(BPF_JLE, n, r.size, small));
-	emit(ir, MOV64_REG(n, r.size));
-	emit(ir, LABEL(small));
+	if ((f & 0xff) != TS_FIXED) {
+		// n = MIN(n, size), unsigned: a negative count reads the size
+		emit(ir, LABEL(sized));
+		emit(ir, JMP_REG(BPF_JLE, n, r.size, small));
+		emit(ir, MOV64_REG(n, r.size));
+		emit(ir, LABEL(small));
+	}
 	trace_clamp(b, r.off, SCR_LAST);
 	trace_read_to(b, BPF_FUNC_probe_read_user, r.off, n, src);
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, fail));

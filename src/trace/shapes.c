@@ -58,8 +58,7 @@ void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, 
 		emit(b->ir, JA(labels[n ? targets[0] : 0]));
 		return;
 	}
-	// t = calls[0][which][nr], nr below SYSCALL_NR_LIMIT
-	emit(b->ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
+	// t = calls[0][which][nr]
 	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
 	trace_lookup(b, b->calls_map, slot);
 	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
@@ -176,6 +175,7 @@ static void blocks(struct tb *b, int which, struct tread_spec (*shapes)[TRACE_NA
 	for (int k = 0; k < n; k++)
 		labels[k] = no_reads(shapes[k]) ? sendit : ir_label(b->ir);
 	emit(b->ir, LDX_MEM(BPF_W, nr, b->s, nr_at));
+	emit(b->ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
 	trace_dispatch(b, nr, which, labels, slot);
 	for (int k = 0; k < n; k++) {
 		if (labels[k] == sendit)

@@ -639,14 +639,6 @@ static int trace_build(struct session *s)
 	struct trace_ctx *c = s->fe->ctx;
 
 	plan_init(&s->plan, s->opts);
-	if (c->o.dump) {
-		/* the programs, and nothing run */
-		struct strbuf dump = { 0 };
-		int rc = trace_plan(&s->plan, &c->o, NULL, &c->funcs, &c->maps, &dump);
-		fputs(sb_str(&dump), stdout);
-		sb_free(&dump);
-		return rc < 0 || s->plan.diag.errors ? -1 : 1;
-	}
 	if (!s->opts->output)
 		s->out = stderr; /* strace's default; -ff's files are the printer's */
 	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
@@ -655,6 +647,38 @@ static int trace_build(struct session *s)
 	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs, &c->maps, NULL) < 0 || s->plan.diag.errors)
 		return -1;
 	return 0;
+}
+
+/* -d: the plan's programs into out, nothing run (no session); errors on stderr */
+static int dump_plan(struct trace_ctx *c, struct strbuf *out)
+{
+	struct options opts = { .script_name = "trace", .script = (char *)"" };
+	struct plan p;
+	int rc;
+
+	plan_init(&p, &opts);
+	rc = trace_plan(&p, &c->o, NULL, &c->funcs, &c->maps, out);
+	if (p.diag.errors)
+		rc = -1;
+	diag_flush(&p.diag, stderr);
+	plan_free(&p);
+	return rc;
+}
+
+int trace_dump(int argc, char **argv, struct strbuf *out)
+{
+	struct trace_ctx c = { 0 };
+	int first = 0, rc;
+
+	rc = parse(&c.o, argc, argv, &first);
+	if (rc == 0 && !c.o.dump)
+		rc = bad("%s", "trace_dump: no -d");
+	if (rc == 0)
+		rc = dump_plan(&c, out);
+	vec_free(&c.o.pids);
+	vec_free(&c.o.calls);
+	vec_free(&c.funcs);
+	return rc < 0 ? -1 : 0;
 }
 
 int trace_main(int argc, char **argv)
@@ -673,11 +697,18 @@ int trace_main(int argc, char **argv)
 	int first = 0, rc;
 
 	rc = parse(&c.o, argc, argv, &first);
-	if (rc != 0) {
+	if (rc != 0 || c.o.dump) {
+		struct strbuf dump = { 0 };
 		if (rc == 1)
 			trace_usage(stdout);
+		else if (rc == 0) /* -d: the programs, nothing run */
+			rc = dump_plan(&c, &dump) < 0 ? -1 : 1;
+		if (rc == 1)
+			fputs(sb_str(&dump), stdout);
+		sb_free(&dump);
 		vec_free(&c.o.pids);
 		vec_free(&c.o.calls);
+		vec_free(&c.funcs);
 		return rc == 1 ? 0 : 1;
 	}
 	opts.output = c.o.follow_files ? NULL : c.o.output;

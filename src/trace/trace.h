@@ -145,5 +145,7 @@ int trace_printer_timeline(struct trace_printer *tp, const char *path);
 void trace_printer_finish(struct trace_printer *tp, struct session *s);
 
 int trace_main(int argc, char **argv);
+/* lantern trace ARGV with -d: its programs into out, as trace_main() prints them; 0 or -1 */
+int trace_dump(int argc, char **argv, struct strbuf *out);
 
 #endif
