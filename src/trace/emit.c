@@ -4,6 +4,7 @@
 #include "plan/provider.h"
 #include "sys/arch.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* r0 = map_lookup_elem(&map, fp + slot) */
@@ -233,6 +234,20 @@ struct probe *trace_probe(struct tb *b, const char *kind, const char *what, stru
 	return pr;
 }
 
+/*
+ * A function's name in the program's BTF, which tools show (bpftool, perf):
+ * prefix_name, a C identifier
+ */
+static const char *fn_name(struct tb *b, const char *prefix, const char *name)
+{
+	char *s = arena_printf(&b->p->arena, "%s_%s", prefix, name);
+
+	for (char *c = s; *c; c++)
+		if (!isalnum((unsigned char)*c))
+			*c = '_';
+	return s;
+}
+
 int32_t trace_fn(struct tb *b, enum trace_fn fn, uint32_t flags)
 {
 	static const char *const names[TFN_COUNT_] = { "read_str", "read_mem", "read_iov",
@@ -246,10 +261,10 @@ int32_t trace_fn(struct tb *b, enum trace_fn fn, uint32_t flags)
 	if (b->nfns == TRACE_FNS_MAX) /* cannot be: there are a few kinds of reads */
 		return 0;
 	f = &b->fns[b->nfns];
-	f->name = names[fn];
+	f->name = fn_name(b, "lt", names[fn]);
 	if (flags || fn == TFN_MEM) { /* one per set of flags: its name says them */
 		static const char *const sizes[] = { "fixed", "arg", "ret", "argptr", "arg8" };
-		f->name = arena_printf(&b->p->arena, "%s%s%s%s%s%s", names[fn], flags & READ_RETRY ? "_retry" : "",
+		f->name = arena_printf(&b->p->arena, "lt_%s%s%s%s%s%s", names[fn], flags & READ_RETRY ? "_retry" : "",
 				       flags & READ_AGAIN ? "_again" : "", flags & READ_OUT ? "_out" : "",
 				       fn == TFN_MEM ? "_" : "",
 				       fn == TFN_MEM ? sizes[(flags & 0xff) % ARRAY_SIZE(sizes)] : "");
@@ -281,7 +296,7 @@ int trace_assemble_prog(struct tb *b, struct prog *pg, void (*gen)(struct tb *, 
 	int rc = 0;
 
 	b->prog_index = pg->index;
-	b->fns[0] = (struct ir_func){ .name = "prog", .linkage = IR_GLOBAL, .nargs = 1 };
+	b->fns[0] = (struct ir_func){ .name = fn_name(b, "lt", pg->name), .linkage = IR_GLOBAL, .nargs = 1 };
 	b->nfns = 1;
 	ir_init(&b->fns[0].ir);
 	gen(b, &b->fns[0].ir);
