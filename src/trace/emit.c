@@ -270,7 +270,7 @@ int32_t trace_fn(struct tb *b, enum trace_fn fn, uint32_t flags)
 				       fn == TFN_MEM ? sizes[(flags & 0xff) % ARRAY_SIZE(sizes)] : "");
 	}
 	f->linkage = fn == TFN_IOV_STEP || fn == TFN_ARGV_STEP ? IR_STATIC : IR_GLOBAL;
-	f->nargs = f->linkage == IR_STATIC ? 2 : 4;
+	f->nargs = 2; /* r1, r2: a read's (TRACE_READ_ARGS, off), a callback's (its turn, NULL) */
 	ir_init(&f->ir);
 	b->fn_of[b->nfns].fn = fn;
 	b->fn_of[b->nfns].flags = flags;

@@ -83,14 +83,15 @@ _Static_assert(SCR_LOOP + 8 * LOOP_COUNT_ <= SCR_REC, "the loop state fits befor
  * having set dlen[i]. Global: the verifier walks each once, whatever
  * calls it. Each is made for the READ_* flags it is given (a subprogram
  * per set of flags a program uses: what it tests at run time doubles its
- * paths).
- *   TFN_STR(i, 0, size, off)       a string of at most size bytes
- *   TFN_MEM(i, from, size, off)    bytes: as many as the flags' enum tsize says
- *				    (argument `from`, the result), at most size
- *   TFN_IOV(i, msg, size, off)     iovecs (msg: a msghdr's), size bytes of each
- *   TFN_ARGV(i, 0, size, off)      argv (size: of each string) or envp (size 1: counted)
+ * paths). r1 = TRACE_READ_ARGS(i, from, size), r2 = off:
+ *   TFN_STR     a string of at most size bytes
+ *   TFN_MEM     bytes: as many as the flags' enum tsize says (argument
+ *               `from`, the result), at most size
+ *   TFN_IOV     iovecs (from 1: a msghdr's), size bytes of each
+ *   TFN_ARGV    argv (size: of each string) or envp (size 1: counted)
  * and the callbacks of their loops (bpf_loop).
  */
+#define TRACE_READ_ARGS(i, from, size) ((i) | (from) << 4 | (size) << 8)
 enum trace_fn { TFN_STR, TFN_MEM, TFN_IOV, TFN_ARGV, TFN_IOV_STEP, TFN_ARGV_STEP, TFN_COUNT_ };
 #define READ_RETRY (1 << 16) /* a read that fails is marked for the exit to try again */
 #define READ_AGAIN (1 << 17) /* only if the entry marked it so */

@@ -18,7 +18,10 @@ struct rd {
 	int16_t slot;
 };
 
-/* i, from, size, off from r1..r4; leave unless i < TRACE_NARGS; s = the scratch entry */
+/*
+ * i, from, size from r1 (TRACE_READ_ARGS), off from r2; leave unless
+ * i < TRACE_NARGS; s = the scratch entry
+ */
 static void fn_begin(struct tb *b, struct ir *ir, struct rd *r, uint32_t f)
 {
 	b->ir = ir;
@@ -26,10 +29,14 @@ static void fn_begin(struct tb *b, struct ir *ir, struct rd *r, uint32_t f)
 	b->s = ir_vreg(ir);
 	b->out = ir_label(ir);
 	*r = (struct rd){ ir_vreg(ir), ir_vreg(ir), ir_vreg(ir), ir_vreg(ir), f, ir_stack(ir, 8) };
+	emit(ir, MOV64_REG(r->off, R2));
 	emit(ir, MOV64_REG(r->i, R1));
-	emit(ir, MOV64_REG(r->from, R2));
-	emit(ir, MOV64_REG(r->size, R3));
-	emit(ir, MOV64_REG(r->off, R4));
+	emit(ir, ALU64_IMM(BPF_AND, r->i, 0xf));
+	emit(ir, MOV64_REG(r->from, R1));
+	emit(ir, ALU64_IMM(BPF_RSH, r->from, 4));
+	emit(ir, ALU64_IMM(BPF_AND, r->from, 0xf));
+	emit(ir, MOV64_REG(r->size, R1));
+	emit(ir, ALU64_IMM(BPF_RSH, r->size, 8));
 	emit(ir, JMP_IMM(BPF_JGE, r->i, TRACE_NARGS, b->out));
 	trace_scratch(b, r->slot);
 }

@@ -117,11 +117,9 @@ static void call_read(struct tb *b, enum trace_fn fn, uint32_t f, int i, int fro
 {
 	int32_t k = trace_fn(b, fn, f);
 
-	emit(b->ir, MOV64_IMM(R1, i));
-	emit(b->ir, MOV64_IMM(R2, from));
-	emit(b->ir, MOV64_IMM(R3, size));
-	emit(b->ir, MOV64_REG(R4, off));
-	emit(b->ir, CALL_FUNC(k, 4));
+	emit(b->ir, MOV64_IMM(R1, TRACE_READ_ARGS(i, from, size)));
+	emit(b->ir, MOV64_REG(R2, off));
+	emit(b->ir, CALL_FUNC(k, 2));
 	emit(b->ir, MOV64_REG(off, R0));
 }
 
