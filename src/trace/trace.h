@@ -7,6 +7,8 @@
  *                  arguments, and what they point to, read in the kernel),
  *                  task fork and exit, signal delivery; the plan
  *   exit.c         the exit program: results, what the kernel filled, -c
+ *   shapes.c       what each call reads, compiled: a block per shape of reads
+ *   reads.c        the subprograms that read (strings, bytes, iovecs, argv)
  *   emit.c         what every program is built of (emit.h: scratch layout)
  *   calls.c        --calls: uprobes on library functions
  *   print.c        records -> strace's lines (printer.h: its state)
