@@ -594,8 +594,10 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	b.live = maps_add(&p->maps, "live", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 	b.inflight = maps_add(&p->maps, "inflight", BPF_MAP_TYPE_HASH, 4,
 			      sizeof(struct trace_inflight), INFLIGHT_MAX);
-	b.counts = maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-			    sizeof(struct trace_count), SYSCALL_NR_LIMIT);
+	/* -c, -C: what they count (a per-CPU map takes a while to make: only then) */
+	b.counts = o->summary ? maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+					 sizeof(struct trace_count), SYSCALL_NR_LIMIT)
+			      : -1;
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	b.calls = per_call_mode(o);
 	plan_calls(&b);

@@ -120,7 +120,7 @@ struct trace_count {
 struct trace_maps {
 	int traced; /* thread ids, a bitmap: bit tid % 64 of word tid / 64 */
 	int live;   /* how many of them are set */
-	int counts; /* -c: struct trace_count per call, per CPU */
+	int counts; /* -c, -C: struct trace_count per call, per CPU; else -1 */
 };
 
 /*
