@@ -179,9 +179,9 @@ bool trace_untimed_quick(const struct tb *b);
 /*
  * goto labels[the byte of row which of the calls table for nr], nr below
  * SYSCALL_NR_LIMIT; straight there when all numbers that can come go one
- * way; slot: a stack slot
+ * way; hot: the way tested first (-1: none); slot: a stack slot
  */
-void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, int16_t slot);
+void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, int hot, int16_t slot);
 /* The shapes' rows of the table, from its TBL_ENTER row */
 void trace_plan_shapes(struct trace_table *tbl, const struct trace_call *call, bool per_call);
 /*

@@ -112,7 +112,7 @@ static void untimed_quick_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t 
 	emit(ir, JMP_IMM(BPF_JNE, R0, 0, b->out));
 	emit(ir, LDX_MEM(BPF_DW, nr, b->s, SCR_REGS + sys_arch_regs()->sys_nr));
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, entered));
-	trace_dispatch(b, nr, TBL_QUICK, (int32_t[]){ entered, quick }, slot);
+	trace_dispatch(b, nr, TBL_QUICK, (int32_t[]){ entered, quick }, -1, slot);
 	// untimed: nothing prints a time
 	emit(ir, LABEL(quick));
 	emit(ir, LDX_MEM(BPF_DW, t, b->ctx, 8));

@@ -178,7 +178,7 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	else
 		emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
 	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
-	trace_dispatch(b, nr, TBL_ENTER, (int32_t[]){ b->out, light, full }, slot);
+	trace_dispatch(b, nr, TBL_ENTER, (int32_t[]){ b->out, light, full }, -1, slot);
 	emit(ir, LABEL(full));
 	trace_scratch(b, slot);
 	enter_args(b, tid, tgid, nr);

@@ -39,7 +39,7 @@ static void tree(struct tb *b, int32_t t, const uint8_t *targets, int lo, int hi
 	tree(b, t, targets, mid, hi, labels);
 }
 
-void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, int16_t slot)
+void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, int hot, int16_t slot)
 {
 	const uint8_t *at = b->tbl->at[which];
 	uint8_t targets[256];
@@ -50,6 +50,10 @@ void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, 
 	for (int k = 0; k < SYSCALL_NR_LIMIT; k++)
 		if (at[k] != TARGET_ANY)
 			used[at[k]] = true;
+	if (hot >= 0 && used[hot]) {
+		used[hot] = false; /* tested first */
+		targets[n++] = (uint8_t)hot;
+	}
 	for (int v = 0; v < TARGET_ANY; v++)
 		if (used[v])
 			targets[n++] = (uint8_t)v;
@@ -65,6 +69,12 @@ void trace_dispatch(struct tb *b, int32_t nr, int which, const int32_t *labels, 
 	emit(b->ir, MOV64_REG(t, nr));
 	emit(b->ir, ALU64_REG(BPF_ADD, t, R0));
 	emit(b->ir, LDX_MEM(BPF_B, t, t, which * SYSCALL_NR_LIMIT));
+	if (targets[0] == hot) {
+		// the most common way first: one compare
+		emit(b->ir, JMP_IMM(BPF_JEQ, t, hot, labels[hot]));
+		tree(b, t, targets, 1, n, labels);
+		return;
+	}
 	tree(b, t, targets, 0, n, labels);
 }
 
@@ -169,12 +179,17 @@ static void blocks(struct tb *b, int which, struct tread_spec (*shapes)[TRACE_NA
 		   int16_t nr_at, int32_t off, int32_t sendit, uint32_t f, int16_t slot)
 {
 	int32_t nr = ir_vreg(b->ir);
+	int none = -1;
 
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		labels[k] = no_reads(shapes[k]) ? sendit : ir_label(b->ir);
+		if (labels[k] == sendit)
+			none = k;
+	}
 	emit(b->ir, LDX_MEM(BPF_W, nr, b->s, nr_at));
 	emit(b->ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
-	trace_dispatch(b, nr, which, labels, slot);
+	/* most calls read nothing: that way is tested first */
+	trace_dispatch(b, nr, which, labels, none, slot);
 	for (int k = 0; k < n; k++) {
 		if (labels[k] == sendit)
 			continue;
