@@ -23,26 +23,33 @@
  *
  * Only what the run needs is in them, decided here in user space, where
  * it is known which calls are selected and what each reads
- * (trace_sysdesc_reads): the program does not look anything up that the
- * plan knows. The calls are grouped by the shape of their reads; each
- * shape is a straight-line block of calls to the read subprograms, with
+ * (trace_sysdesc_reads): the programs look nothing up that the plan
+ * knows. The calls are grouped by the shape of their reads; each shape
+ * is a straight-line block of calls to the read subprograms, with
  * constant arguments (shapes.c), found through the calls table (map
  * "calls"), or straight away when only one way is possible (-e trace=
- * with the selected calls' own tracepoints: one call, one block). The
- * reads themselves (a string, bytes, iovecs, argv) are global subprograms
- * (reads.c), made for the flags their callers use; their loops are
- * bpf_loop()'s. Why this form, measured on this kind of machine (2 vCPU,
- * 6.18) for `lantern trace /bin/true`, the verifier's work on the
- * raw_syscalls enter + exit programs:
+ * on the selected calls' own tracepoints: one call, one block). The
+ * reads themselves (a string, bytes, iovecs, argv) are global
+ * subprograms (reads.c), made for the flags their callers use; their
+ * loops are bpf_loop()'s.
  *
- *   a spec map interpreted at run time (before)     64,000 + 48,000 insns  ~150 ms
- *   one inline straight-line block per shape        32,000 +  4,400 insns   ~60 ms
- *     (the bounded loops of argv, envp, iovecs are most of it; without them 1,800 + 2,800: ~6 ms)
- *   the blocks calling global read subprograms,       1,500 +  1,700 insns  ~4 ms
- *     loops by bpf_loop(): each subprogram is walked once, whatever calls it
- *   per-shape programs by tail calls: not tried; a program load costs
- *     0.2 ms however small (the three small programs here), and there are
- *     about 25 entry and 40 exit shapes
+ * Why this form: the verifier's work for `lantern trace /bin/true` (its
+ * enter + exit programs on raw_syscalls), measured on this kind of
+ * machine (2 vCPU, Linux 6.18, other work running; medians of 7):
+ *
+ *   a spec map interpreted at run time (before)      64,086 + 47,717 insns  ~170 ms
+ *   one inline straight-line block per shape         32,459 +  4,374 insns   ~60 ms
+ *     the bounded loops (argv, envp, iovecs) were most of it: without
+ *     them 1,751 + 2,830 insns, still ~6 ms (every block verified inline)
+ *   the blocks calling global read subprograms,       1,376 +  1,601 insns  3-9 ms
+ *     loops by bpf_loop(): a global subprogram is walked once, whatever
+ *     calls it, a callback until its state stops changing (its state
+ *     kept in the scratch entry, so twice)
+ *   per-shape programs by tail calls: not built. Each program load costs
+ *     0.2 ms however small (the three small programs here), and there
+ *     are ~25 entry and ~40 exit shapes: more than the whole budget.
+ *
+ * -e trace=openat's programs are straight-line: 260 + 261 insns, 0.8 ms.
  */
 #include "trace/emit.h"
 #include "plan/provider.h"
