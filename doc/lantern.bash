@@ -128,10 +128,10 @@ _lantern_trace()
 {
 	local i w c opt=
 	local opts='-f -ff -p -a -e -Z -z -t -tt -ttt -r -T -s -x -xx -y -o -c -C -S
-		-q -qq -qqq --json --timeline --calls -h --help'
+		-q -qq -qqq --json --timeline --calls -d -h --help'
 
 	# the options end at the first word that is not one, or at --; -p, -e,
-	# -o, -s and -S at the end of a group take the next word
+	# -o, -s, -S and -d at the end of a group take the next word
 	for ((i = 2; i < cword; i++)); do
 		w=${words[i]}
 		case $w in
@@ -143,7 +143,7 @@ _lantern_trace()
 		--*) ;;
 		-?*)
 			c=${w#-}
-			c=${c%%[peosS]*}
+			c=${c%%[peosSd]*}
 			((${#c} == ${#w} - 2)) && ((i++))
 			;;
 		*) break ;;
@@ -159,7 +159,7 @@ _lantern_trace()
 	--*) ;;
 	-?*)
 		c=${prev#-}
-		c=${c%%[peosS]*}
+		c=${c%%[peosSd]*}
 		((${#c} == ${#prev} - 2)) && opt=-${prev: -1}
 		;;
 	esac
@@ -167,6 +167,7 @@ _lantern_trace()
 	-p) _lantern_pids ;;
 	-o | --timeline) _lantern_files ;;
 	-S) _lantern_values 'time calls errors name avg-time nothing' ;;
+	-d) _lantern_values 'ir bpf all' multi ;;
 	-e)
 		case $cur in
 		status=*)

@@ -102,12 +102,14 @@ static int assemble_one(const struct ir *ir, struct bpf_insn *code, int base, co
 		} else if (i->kind == IR_LD_CONST) {
 			b->src_reg = BPF_PSEUDO_LOAD_CONST;
 		} else if (i->kind == IR_LD_FUNC) {
-			if (i->imm < 0 || (size_t)i->imm >= nsubs) {
-				snprintf(err, errlen, "internal error: a reference to no subprogram");
-				goto fail;
-			}
 			b->src_reg = BPF_PSEUDO_FUNC;
-			b->imm = sub_start[i->imm] - (base + n + 1);
+			if (nsubs) { /* one of ir.subs: its place is known now */
+				if (i->imm < 0 || (size_t)i->imm >= nsubs) {
+					snprintf(err, errlen, "internal error: a reference to no subprogram");
+					goto fail;
+				}
+				b->imm = sub_start[i->imm] - (base + n + 1);
+			} /* else the function's index until ir_link() */
 		} else if (ir_is_jump(i) && i->label >= 0) {
 			long off = (long)label_pc[i->label] - (n + 1);
 			if (off < INT16_MIN || off > INT16_MAX) {
@@ -148,10 +150,25 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 
 void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 {
-	for (int k = 0; k < n; k++) {
+	ir_bpf_dump_range(insns, 0, n, out);
+}
+
+void ir_bpf_dump_range(const struct bpf_insn *insns, int from, int n, struct strbuf *out)
+{
+	for (int k = from; k < n; k++) {
 		const struct bpf_insn *b = &insns[k];
 		struct ir_insn i = IRI(b->code, b->dst_reg, b->src_reg, b->off, b->imm);
 		sb_printf(out, "%4d: ", k);
+		/* a subprogram's call or address: where it starts (the kernel reads it pc-relative) */
+		if (b->code == (BPF_JMP | BPF_CALL) && b->src_reg == BPF_PSEUDO_CALL) {
+			sb_printf(out, "call func@%d\n", k + 1 + b->imm);
+			continue;
+		}
+		if (b->code == (BPF_LD | BPF_DW | BPF_IMM) && b->src_reg == BPF_PSEUDO_FUNC && k + 1 < n) {
+			sb_printf(out, "r%d = &func@%d\n", b->dst_reg, k + 1 + b->imm);
+			k++;
+			continue;
+		}
 		if (b->src_reg == BPF_PSEUDO_LOAD_CONST && b->code != (BPF_LD | BPF_DW | BPF_IMM)) {
 			i.src = NO_REG;
 			i.lconst = true;
@@ -160,15 +177,8 @@ void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out)
 			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD     ? IR_LD_MAP :
 				 b->src_reg == BPF_PSEUDO_MAP_VALUE  ? IR_LD_MAP_VALUE :
 				 b->src_reg == BPF_PSEUDO_LOAD_CONST ? IR_LD_CONST :
-				 b->src_reg == BPF_PSEUDO_FUNC	     ? IR_LD_FUNC :
 								       IR_LD_IMM64;
 			i.imm64 = (uint32_t)b->imm | (uint64_t)(uint32_t)b[1].imm << 32;
-			if (i.kind == IR_LD_FUNC) {
-				/* a subprogram: where it starts */
-				sb_printf(out, "r%d = &func@%d\n", b->dst_reg, k + 1 + b->imm);
-				k++;
-				continue;
-			}
 			k++;
 		}
 		ir_format_insn(out, &i);

@@ -296,7 +296,9 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 		return;
 	case BPF_JMP:
 	case BPF_JMP32:
-		if (op == BPF_CALL) {
+		if (op == BPF_CALL && i->src == BPF_PSEUDO_CALL) {
+			sb_printf(out, "call fn%d", i->imm);
+		} else if (op == BPF_CALL) {
 			sb_printf(out, "call %s#%d", ir_helper_name(i->imm), i->imm);
 		} else if (op == BPF_EXIT) {
 			sb_puts(out, "exit");

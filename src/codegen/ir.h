@@ -33,7 +33,8 @@ enum ir_kind {
 	IR_LD_MAP_VALUE, /* dst = &map's first value (an array's: direct access, no helper) */
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
 	IR_LABEL,    /* a jump target: .label */
-	IR_LD_FUNC,  /* dst = &subprogram (imm: its index in the program's ir.subs) */
+	IR_LD_FUNC,  /* dst = &function imm: with subprograms in ir.subs (for loops), the
+				index of one of them; else (codegen/funcs.h) of the linked program's */
 };
 
 struct ir_insn {
@@ -114,6 +115,28 @@ static inline struct ir_insn ir_call(int32_t helper, uint8_t nargs)
 }
 #define CALL(fn, nargs) ir_call(fn, nargs)
 
+/* call function k of the program (a subprogram: codegen/funcs.h); r0 its result */
+static inline struct ir_insn ir_call_func(int32_t k, uint8_t nargs)
+{
+	struct ir_insn i = IRI(BPF_JMP | BPF_CALL, NO_REG, BPF_PSEUDO_CALL, 0, k);
+	i.nargs = nargs;
+	return i;
+}
+#define CALL_FUNC(k, nargs) ir_call_func(k, nargs)
+static inline bool ir_is_call_func(const struct ir_insn *i)
+{
+	return i->kind == IR_INSN && i->code == (BPF_JMP | BPF_CALL) && i->src == BPF_PSEUDO_CALL;
+}
+
+/* dst = the address of function k (IR_LD_FUNC says which k), for a helper that calls it back */
+static inline struct ir_insn ir_ld_func(int32_t d, int32_t k)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, k);
+	i.kind = IR_LD_FUNC;
+	return i;
+}
+#define LD_FUNC(d, k) ir_ld_func(d, k)
+
 static inline struct ir_insn ir_ld_imm64(int32_t d, int64_t v)
 {
 	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, 0);
@@ -138,15 +161,6 @@ static inline struct ir_insn ir_ld_map_value(int32_t d, int32_t map_id)
 	return i;
 }
 #define LD_MAP_VALUE(d, id) ir_ld_map_value(d, id)
-
-static inline struct ir_insn ir_ld_func(int32_t d, int32_t sub)
-{
-	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, sub);
-	i.kind = IR_LD_FUNC;
-	return i;
-}
-/* dst = the address of subprogram sub, for a helper that calls it back */
-#define LD_FUNC(d, sub) ir_ld_func(d, sub)
 
 static inline struct ir_insn ir_ld_const(int32_t d, enum load_const c)
 {

@@ -29,5 +29,7 @@ int ir_assemble(const struct ir *ir, struct bpf_insn **out, char *err, size_t er
 uint32_t ir_funcs(const struct ir *ir, struct code_func **out);
 /* Disassembly of final instructions, one per line ("   3: r1 = r6"). */
 void ir_bpf_dump(const struct bpf_insn *insns, int n, struct strbuf *out);
+/* The same, of instructions [from, n) only, numbered from the start */
+void ir_bpf_dump_range(const struct bpf_insn *insns, int from, int n, struct strbuf *out);
 
 #endif

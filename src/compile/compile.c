@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The compile step: see compile.h. */
 #include "compile/compile.h"
+#include "codegen/funcs.h"
 #include "compile/settings.h"
 #include "codegen/gen.h"
 #include "codegen/regalloc.h"
@@ -47,6 +48,42 @@ static void dump_ir(struct plan *p, struct ir *irs, struct strbuf *out)
 	}
 }
 
+/*
+ * A program with subprograms (for loops' bodies): the BTF of its
+ * functions, which the kernel wants of callbacks (their arguments: the
+ * program's context; bpf_loop's index and context; bpf_for_each_map_elem's
+ * map, key, value and context).
+ */
+static int describe_funcs(struct plan *p, struct prog *pg, const struct ir *ir)
+{
+	static const uint8_t nargs[] = { [FUNC_MAIN] = 1, [FUNC_LOOP_CB] = 2, [FUNC_MAP_CB] = 4 };
+	struct code_func *cf = NULL;
+	uint32_t n = ir_funcs(ir, &cf);
+	struct ir_btf_func *f;
+	struct ir_linked out = { 0 };
+	char err[256];
+	int rc = 0;
+
+	if (!n) {
+		free(cf);
+		return 0;
+	}
+	f = ARENA_ARRAY(&p->arena, struct ir_btf_func, n);
+	for (uint32_t i = 0; i < n; i++)
+		f[i] = (struct ir_btf_func){ i ? arena_printf(&p->arena, "lt_sub%u", i) : "lt_prog",
+					     nargs[cf[i].kind], i == 0, cf[i].insn };
+	free(cf);
+	if (ir_btf_funcs(f, n, &p->arena, &out, err, sizeof(err)) < 0) {
+		diag_error(&p->diag, pg->probe->span, E_CODEGEN, "%s: %s", pg->name, err);
+		rc = -1;
+	}
+	pg->btf = out.btf;
+	pg->btf_size = out.btf_size;
+	pg->func_info = out.func_info;
+	pg->nfuncs = out.nfuncs;
+	return rc;
+}
+
 /* Registers, then instructions: -d bpf shows them as they will load. */
 static int assemble(struct plan *p, struct prog *pg, struct ir *ir, struct strbuf *dump)
 {
@@ -58,9 +95,8 @@ static int assemble(struct plan *p, struct prog *pg, struct ir *ir, struct strbu
 		return -1;
 	}
 	pg->ninsns = n;
-	pg->nfuncs = ir_funcs(ir, &pg->funcs);
-	if (pg->funcs)
-		plan_defer_free(p, free, pg->funcs);
+	if (describe_funcs(p, pg, ir) < 0)
+		return -1;
 	if (dump) {
 		sb_printf(dump, "; %s\n", pg->name);
 		ir_bpf_dump(pg->insns, n, dump);

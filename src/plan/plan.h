@@ -91,10 +91,13 @@ struct prog {
 	   plan.maps.bpf, load-time values ids (plan/code.h) */
 	struct bpf_insn *insns;
 	uint32_t ninsns;
-	/* with subprograms (for loops): every function, the program first; else none */
-	struct code_func *funcs;
-	uint32_t nfuncs;
 	uint32_t scratch_size; /* bytes of its scratch map entry */
+	/* a program with subprograms (codegen/funcs.h): the BTF of its
+	   functions and where each begins (struct bpf_func_info), in the arena */
+	void *btf;
+	uint32_t btf_size;
+	void *func_info;
+	uint32_t nfuncs;
 };
 
 struct plan {

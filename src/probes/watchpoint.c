@@ -345,7 +345,7 @@ static int arm_prog(bool sync, char *err, size_t errlen)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	int fd = sys_prog_load(BPF_PROG_TYPE_KPROBE, "lt_watch_arm", sync ? stop : stop + 2,
-			       sync ? 4 : 2, 0, 0, NULL, NULL, 0);
+			       sync ? 4 : 2, 0, 0, NULL, 0);
 
 	if (fd < 0)
 		snprintf(err, errlen, "cannot load the program that stops the process for a "

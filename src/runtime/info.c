@@ -35,7 +35,7 @@ static bool loads(enum bpf_prog_type type, const struct bpf_insn *insns, uint32_
 
 	if (log)
 		log[0] = 0;
-	fd = sys_prog_load(type, "lt_info", insns, n, 0, 0, NULL, log, log ? logsz : 0);
+	fd = sys_prog_load(type, "lt_info", insns, n, 0, 0, log, log ? logsz : 0);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -204,7 +204,7 @@ static bool fentry(void)
 	if (id <= 0)
 		return false;
 	fd = sys_prog_load(BPF_PROG_TYPE_TRACING, "lt_info", insns, ARRAY_SIZE(insns),
-			   BPF_TRACE_FENTRY, id, NULL, NULL, 0);
+			   BPF_TRACE_FENTRY, id, NULL, 0);
 	if (fd < 0)
 		return false;
 	link = bpf_raw_tracepoint_open(NULL, fd);

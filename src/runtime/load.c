@@ -19,63 +19,69 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/*
- * A program with subprograms (for loops' bodies) goes with a BTF
- * description of its functions: the kernel wants it of callbacks.
- */
-static int func_btf(struct session *s, const struct prog *pg, struct sys_prog_btf *btf)
+/* A program's subprograms: their BTF into the kernel (funcs->btf_fd: its fd, -1 none) */
+static int load_funcs(struct session *s, const struct prog *pg, struct sys_prog_funcs *funcs)
 {
-	static const uint8_t nargs[] = { [FUNC_MAIN] = 1, [FUNC_LOOP_CB] = 2, [FUNC_MAP_CB] = 4 };
-	struct sys_func *f = util_xcalloc(pg->nfuncs + 1, sizeof(*f));
-	int rc;
+	size_t logsz = 64 * 1024;
+	char *log;
+	int e;
 
-	for (uint32_t i = 0; i < pg->nfuncs; i++)
-		f[i] = (struct sys_func){ pg->funcs[i].insn, nargs[pg->funcs[i].kind],
-					  pg->funcs[i].kind == FUNC_MAIN };
-	rc = sys_btf_funcs(f, pg->nfuncs, btf);
-	free(f);
-	if (rc < 0)
+	*funcs = (struct sys_prog_funcs){ -1, pg->func_info, pg->nfuncs };
+	if (!pg->nfuncs)
+		return 0;
+	funcs->btf_fd = sys_btf_load(pg->btf, pg->btf_size, NULL, 0);
+	if (funcs->btf_fd >= 0)
+		return 0;
+	/* again, with the kernel's log (it lists every type, then what is wrong) */
+	log = util_xmalloc(logsz);
+	log[0] = 0;
+	funcs->btf_fd = sys_btf_load(pg->btf, pg->btf_size, log, logsz);
+	e = errno;
+	if (funcs->btf_fd < 0)
 		diag_error(&s->plan.diag, pg->probe->span, E_VERIFIER,
-			   "the kernel refused the BTF of %s's for loops: %s", pg->name,
-			   strerror(errno));
-	return rc;
+			   "the kernel refused the BTF of %s's functions: %s%s%s", pg->name, strerror(e),
+			   log[0] ? "\n" : "", log);
+	free(log);
+	return funcs->btf_fd < 0 ? -1 : 0;
 }
 
-static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns,
-		     const struct sys_prog_btf *btf)
+static int load_prog(struct session *s, const struct prog *pg, const struct bpf_insn *insns)
 {
 	struct diag *dg = &s->plan.diag;
 	size_t logsz = s->plan.settings.v[SET_LOG_SIZE] ? s->plan.settings.v[SET_LOG_SIZE] : 4u << 20;
 	char name[16], *log;
 	int *fd = &s->prog_fds[pg->index];
+	struct sys_prog_funcs funcs;
 
 	sys_bpf_obj_name(name, sizeof(name), pg->name);
+	if (load_funcs(s, pg, &funcs) < 0)
+		return -1;
 	if (s->opts->r.verbose > 1 || getenv("LANTERN_VERIFIER_STATS")) {
 		/* -vv: the verifier's statistics (BPF_LOG_STATS), and the load's wall time */
 		char stats[1024] = "";
 		uint64_t t0 = util_now_ns();
-		*fd = sys_prog_load_stats(pg->type, name, insns, pg->ninsns, pg->attach_type,
-					  pg->attach_btf_id, btf, stats, sizeof(stats));
+		*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
+					  &funcs, stats, sizeof(stats), 4 /* BPF_LOG_STATS */);
 		for (char *nl; (nl = strchr(stats, '\n'));)
 			*nl = ' ';
 		fprintf(stderr, "lantern: %s: loaded in %.2f ms: %s\n", pg->name,
 			(double)(util_now_ns() - t0) / 1e6, stats);
 		if (*fd >= 0)
-			return 0;
+			goto loaded;
 	}
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    btf, NULL, 0);
+	*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id, &funcs,
+				  NULL, 0, 1);
 	if (*fd >= 0)
-		return 0;
+		goto loaded;
 
 	/* Again, with the verifier's log. */
 	log = util_xmalloc(logsz);
 	log[0] = 0;
-	*fd = sys_prog_load(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id,
-			    btf, log, logsz);
+	*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id, &funcs,
+				  log, logsz, 1);
 	if (*fd >= 0) {
 		free(log);
-		return 0;
+		goto loaded;
 	}
 	int e = errno;
 	diag_error(dg, pg->probe->span, E_VERIFIER, "the kernel refused the program of %s: %s",
@@ -102,7 +108,14 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	else if (e == EPERM && !log[0])
 		diag_hint(dg, "the kernel forbids it (a lockdown or security module policy)");
 	free(log);
+	if (funcs.btf_fd >= 0)
+		close(funcs.btf_fd);
 	return -1;
+loaded:
+	/* the program keeps its BTF */
+	if (funcs.btf_fd >= 0)
+		close(funcs.btf_fd);
+	return 0;
 }
 
 int rt_load_all(struct session *s)
@@ -132,17 +145,8 @@ int rt_load_all(struct session *s)
 			diag_error(&p->diag, pg->probe->span, E_CODEGEN,
 				   "%s: internal error: the code names a map or value that is not there",
 				   pg->name);
-		else if (!pg->nfuncs)
-			rc = load_prog(s, pg, insns, NULL);
-		else {
-			struct sys_prog_btf btf;
-			rc = func_btf(s, pg, &btf);
-			if (rc == 0)
-				rc = load_prog(s, pg, insns, &btf);
-			if (btf.fd >= 0)
-				close(btf.fd);
-			free(btf.info);
-		}
+		else
+			rc = load_prog(s, pg, insns);
 		free(insns);
 		if (rc < 0)
 			return -1;
@@ -233,13 +237,14 @@ static void *closer_main(void *arg)
  * Releasing a tracepoint attachment waits for an RCU grace period in the
  * kernel (tens of milliseconds). One after another, hundreds of probes take
  * half a minute; released from many threads at once, their waits share
- * grace periods.
+ * grace periods. A thread each when they are few (lantern trace -e's
+ * four: the kernel serialises the perf events' waits, not their links').
  */
 #define CLOSERS 64
 
 static void close_all(struct attach_ctx *ac)
 {
-	size_t n = ac->list.len, nthreads = MIN(CLOSERS, n / 4);
+	size_t n = ac->list.len, nthreads = MIN(CLOSERS, n);
 	pthread_t tid[CLOSERS];
 	struct closer work[CLOSERS];
 	size_t started = 0, done = 0;

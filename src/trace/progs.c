@@ -21,12 +21,35 @@
  * With -c, the exit program counts calls, errors and time per call in a
  * per-CPU map instead, and nothing is sent per call.
  *
- * Scratch memory (one entry per program), in bytes:
- *   [0, 168)        the task's struct pt_regs (the span of the argument registers)
- *   [176, 240)      the inflight entry being built
- *   [240, 248)      the enter program's write offset, spilled (see blur_off)
- *   [256, 384)      the record's header (struct trace_hdr)
- *   [384, ...)      its data: at most TRACE_DATA_MAX bytes per argument
+ * Only what the run needs is in them, decided here in user space, where
+ * it is known which calls are selected and what each reads
+ * (trace_sysdesc_reads): the programs look nothing up that the plan
+ * knows. The calls are grouped by the shape of their reads; each shape
+ * is a straight-line block of calls to the read subprograms, with
+ * constant arguments (shapes.c), found through the calls table (map
+ * "calls"), or straight away when only one way is possible (-e trace=
+ * on the selected calls' own tracepoints: one call, one block). The
+ * reads themselves (a string, bytes, iovecs, argv) are global
+ * subprograms (reads.c), made for the flags their callers use; their
+ * loops are bpf_loop()'s.
+ *
+ * Why this form: the verifier's work for `lantern trace /bin/true` (its
+ * enter + exit programs on raw_syscalls), measured on this kind of
+ * machine (2 vCPU, Linux 6.18, other work running; medians of 7):
+ *
+ *   a spec map interpreted at run time (before)      64,086 + 47,717 insns  ~170 ms
+ *   one inline straight-line block per shape         32,459 +  4,374 insns   ~60 ms
+ *     the bounded loops (argv, envp, iovecs) were most of it: without
+ *     them 1,751 + 2,830 insns, still ~6 ms (every block verified inline)
+ *   the blocks calling global read subprograms,       1,376 +  1,601 insns  3-9 ms
+ *     loops by bpf_loop(): a global subprogram is walked once, whatever
+ *     calls it, a callback until its state stops changing (its state
+ *     kept in the scratch entry, so twice)
+ *   per-shape programs by tail calls: not built. Each program load costs
+ *     0.2 ms however small (the three small programs here), and there
+ *     are ~25 entry and ~40 exit shapes: more than the whole budget.
+ *
+ * -e trace=openat's programs are straight-line: 260 + 261 insns, 0.8 ms.
  */
 #include "trace/emit.h"
 #include "plan/provider.h"
@@ -35,6 +58,7 @@
 #include "sys/tracefs.h"
 #include "sys/arch.h"
 #include "sys/syscalls.h"
+#include "types/btf.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -81,54 +105,38 @@ static void light_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
 	emit(b->ir, STX_MEM(BPF_W, R10, nr, e + (int16_t)offsetof(struct trace_inflight, nr)));
 	for (int k = 8; k < (int)offsetof(struct trace_inflight, nr); k += 8)
 		emit(b->ir, ST_MEM(BPF_DW, R10, e + k, 0));
-	emit(b->ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), 0));
+	emit(b->ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), (int32_t)INFL_WHOLE));
 	keep_inflight(b, tid, R10, e, slot);
 }
 
+/* What the enter program does for call nr: nothing, keep its time, or read it all (ENTER_*) */
+static uint8_t enter_class(const struct tb *b, int nr)
+{
+	const struct trace_call *c = &b->call[nr];
+
+	if (!c->selected)
+		return b->calls ? TARGET_ANY : ENTER_OUT;
+	if (b->o->summary && !b->o->summary_too)
+		return ENTER_LIGHT; /* -c: the exit needs the time and the number only */
+	if (c->quick && !b->calls) /* the exit reads the arguments from the registers, still there */
+		return trace_untimed_quick(b) ? ENTER_OUT : ENTER_LIGHT;
+	return ENTER_FULL;
+}
+
 /*
- * raw_syscalls:sys_enter (args[0] the task's pt_regs, args[1] the number),
- * or with per_call, syscalls:sys_enter_X (the number and the arguments in
- * the tracepoint's record)
+ * The arguments, the time and the header of a call's entry into the
+ * scratch entry: syscalls:sys_enter_X's args[] at 16, read, not loaded, as
+ * a program may not load past the shortest record it is attached to
+ * (close has one argument; what follows is not shown); raw_syscalls'
+ * from the task's registers.
  */
-static void gen_enter(struct tb *b, struct ir *ir)
+static void enter_args(struct tb *b, int32_t tid, int32_t tgid, int32_t nr)
 {
 	const struct arch_regs *regs = sys_arch_regs();
-	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), nr = ir_vreg(ir), sp = ir_vreg(ir);
-	int32_t t = ir_vreg(ir), off = ir_vreg(ir);
-	int16_t slot = ir_stack(ir, 8);
+	struct ir *ir = b->ir;
+	int32_t t = ir_vreg(ir);
 
-	trace_prologue(b, ir);
-	b->light = ir_label(ir);
-	trace_traced_only(b, tid, tgid, slot);
-	// the call, if it is selected
-	if (b->per_call)
-		emit(ir, LDX_MEM(BPF_W, nr, b->ctx, 8)); /* syscalls:sys_enter_X: __syscall_nr */
-	else
-		emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
-	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
-	emit(ir, STX_MEM(BPF_W, R10, nr, slot));
-	trace_lookup(b, b->spec, slot);
-	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
-	emit(ir, MOV64_REG(sp, R0));
-	emit(ir, LDX_MEM(BPF_W, t, sp, 0));
-	emit(ir, JMP_IMM(BPF_JEQ, t, 0, b->out));
-	if (b->o->summary && !b->o->summary_too) {
-		/* -c: the exit needs the time and the number only */
-		light_entry(b, tid, nr, slot);
-		trace_epilogue(b);
-		return;
-	}
-	if (!b->per_call) {
-		/* a quick call: the exit reads the arguments from the registers, still there */
-		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, trace_untimed_quick(b) ? b->out : b->light));
-	}
-	trace_scratch(b, slot);
 	if (b->per_call) {
-		/*
-		 * the tracepoint's args[], at 16: read, not loaded, as a
-		 * program may not load past the shortest record it is attached
-		 * to (close has one argument); what follows is not shown
-		 */
 		emit(ir, MOV64_REG(t, b->ctx));
 		emit(ir, ALU64_IMM(BPF_ADD, t, 16));
 		emit(ir, MOV64_IMM(R2, 8 * TRACE_NARGS));
@@ -150,59 +158,52 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	emit(ir, STX_MEM(BPF_DW, b->s, R0, INFL(ts)));
 	emit(ir, STX_MEM(BPF_W, b->s, nr, INFL(nr)));
 	emit(ir, ST_MEM(BPF_W, b->s, INFL(retry), 0));
-	if (!b->o->summary || b->o->summary_too) {
-		// a quick call sends its exit only
-		int32_t sent = ir_label(ir);
-		emit(ir, LDX_MEM(BPF_W, t, sp, 0));
-		emit(ir, JMP_IMM(BPF_JSET, t, SPEC_QUICK, sent));
-		emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_ENTER]));
-		emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
-		emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
-		emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
-		trace_put_comm(b);
-		emit(ir, MOV64_IMM(off, SCR_DATA));
-		for (int i = 0; i < TRACE_NARGS; i++) {
-			int32_t how = ir_vreg(ir), src = ir_vreg(ir), next = ir_label(ir);
-			int32_t not_str = ir_label(ir), not_mem = ir_label(ir);
-			emit(ir, LDX_MEM(BPF_B, how, sp, 4 + 6 * i));
-			emit(ir, JMP_IMM(BPF_JEQ, how, TR_NONE, next));
-			emit(ir, LDX_MEM(BPF_DW, src, b->s, HDR(a) + 8 * i));
-			emit(ir, JMP_IMM(BPF_JNE, how, TR_STR, not_str));
-			trace_read_str(b, i, sp, off, src, true);
-			emit(ir, JA(next));
-			emit(ir, LABEL(not_str));
-			emit(ir, JMP_IMM(BPF_JNE, how, TR_MEM_IN, not_mem));
-			trace_read_mem(b, i, sp, off, src, HDR(a), -1, true);
-			emit(ir, JA(next));
-			emit(ir, LABEL(not_mem));
-			if (i == 1) { /* writev's iovecs, sendmsg's msghdr */
-				int32_t not_iov = ir_label(ir), not_msg = ir_label(ir);
-				emit(ir, JMP_IMM(BPF_JNE, how, TR_IOV_IN, not_iov));
-				trace_read_iov(b, i, sp, off, src, HDR(a), false);
-				emit(ir, JA(next));
-				emit(ir, LABEL(not_iov));
-				emit(ir, JMP_IMM(BPF_JNE, how, TR_MSG_IN, not_msg));
-				trace_read_iov(b, i, sp, off, src, HDR(a), true);
-				emit(ir, JA(next));
-				emit(ir, LABEL(not_msg));
-			}
-			if (i >= 1 && i <= 3) { /* execve's argv, envp; execveat's */
-				emit(ir, JMP_IMM(BPF_JNE, how, TR_ARGV, next));
-				trace_read_argv(b, i, sp, off, src, slot);
-			}
-			emit(ir, LABEL(next));
-			trace_blur_off(b, off);
-		}
-		trace_send(b, off, slot);
-		emit(ir, LABEL(sent));
-	}
+	emit(ir, ST_MEM(BPF_DW, b->s, HDR(id), b->ids[TREC_ENTER]));
+	emit(ir, STX_MEM(BPF_W, b->s, tid, HDR(tid)));
+	emit(ir, STX_MEM(BPF_W, b->s, tgid, HDR(pid)));
+	emit(ir, STX_MEM(BPF_W, b->s, nr, HDR(nr)));
+	trace_put_comm(b);
+}
+
+/*
+ * raw_syscalls:sys_enter (args[0] the task's pt_regs, args[1] the number),
+ * or with per_call, syscalls:sys_enter_X (the number and the arguments in
+ * the tracepoint's record)
+ */
+static void gen_enter(struct tb *b, struct ir *ir)
+{
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), nr = ir_vreg(ir), off = ir_vreg(ir);
+	int32_t light = ir_label(ir), full = ir_label(ir), sendit = ir_label(ir), kept = ir_label(ir);
+	int32_t whole = ir_label(ir);
+	int16_t slot = ir_stack(ir, 8);
+
+	trace_prologue(b, ir);
+	trace_traced_only(b, tid, tgid, slot);
+	// the call: nothing if it is not selected; its time only; or all of it
+	if (b->per_call)
+		emit(ir, LDX_MEM(BPF_W, nr, b->ctx, 8)); /* syscalls:sys_enter_X: __syscall_nr */
+	else
+		emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
+	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
+	trace_dispatch(b, nr, TBL_ENTER, (int32_t[]){ b->out, light, full }, -1, slot);
+	emit(ir, LABEL(full));
+	trace_scratch(b, slot);
+	enter_args(b, tid, tgid, nr);
+	// what the call reads, to the ring buffer after the header
+	emit(ir, MOV64_IMM(off, SCR_DATA));
+	trace_enter_reads(b, off, sendit, whole, slot);
+	emit(ir, LABEL(sendit));
+	trace_send(b, off, slot);
+	emit(ir, JA(kept));
+	// a quick call sends its exit only
+	emit(ir, LABEL(whole));
+	emit(ir, ST_MEM(BPF_W, b->s, INFL(retry), (int32_t)INFL_WHOLE));
 	// keep the arguments for the exit
+	emit(ir, LABEL(kept));
 	keep_inflight(b, tid, b->s, SCR_INFL, slot);
-	if (!b->per_call) {
-		emit(ir, JA(b->out));
-		emit(ir, LABEL(b->light));
-		light_entry(b, tid, nr, slot);
-	}
+	emit(ir, JA(b->out));
+	emit(ir, LABEL(light));
+	light_entry(b, tid, nr, slot);
 	trace_epilogue(b);
 }
 
@@ -441,13 +442,17 @@ static bool per_call_mode(const struct trace_opts *o)
 
 	if (o->select_all || o->all || getenv("LANTERN_TRACE_RAW"))
 		return false;
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
+		n += o->selected[nr];
+	if (!n || n > PER_CALL_MAX)
+		return false;
 	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
 		const char *tp;
+		char ev[128];
 		if (!o->selected[nr])
 			continue;
-		if (++n > PER_CALL_MAX || !(tp = sys_syscall_tp_name(nr)))
+		if (!(tp = sys_syscall_tp_name(nr)))
 			return false;
-		char ev[128];
 		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
@@ -455,43 +460,64 @@ static bool per_call_mode(const struct trace_opts *o)
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
 			return false;
 	}
-	return n > 0;
+	return true;
 }
 
-/* The spec map's contents: every call, what to read for it, whether it is shown. */
-static void fill_spec(struct tb *b)
+/*
+ * What the programs do for each call: counted or shown, quick, what is
+ * read for it; the calls table (shapes.c), in map "calls" for the
+ * programs to look up
+ */
+static void plan_calls(struct tb *b)
 {
-	struct bpf_map_desc *d = &b->p->maps.bpf.data[b->spec];
-	size_t entry = 4 + sizeof(struct trace_spec);
-	uint8_t *init = arena_alloc(&b->p->arena, entry * SYSCALL_NR_LIMIT);
+	struct trace_call *calls = ARENA_ARRAY(&b->p->arena, struct trace_call, SYSCALL_NR_LIMIT);
+	struct trace_table *tbl = ARENA_NEW(&b->p->arena, struct trace_table);
+	bool shown = !b->o->summary || b->o->summary_too;
+	struct bpf_map_desc *d;
+	uint8_t *init;
 
-	for (uint32_t nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
-		struct trace_spec sp = { 0 };
-		const struct sysdesc *sd = trace_sysdesc_of((int)nr);
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+		struct trace_call *c = &calls[nr];
 		/* -c counts every selected call; a shown call's memory is read */
-		sp.selected = b->o->select_all || b->o->selected[nr];
-		if (sp.selected && (!b->o->summary || b->o->summary_too)) {
-			trace_sysdesc_reads(sd, b->o->strsize, sp.r);
-			if (trace_sysdesc_quick(sd) && !b->o->timeline)
-				sp.selected |= SPEC_QUICK;
-			for (int i = 0; i < TRACE_NARGS; i++)
-				if (sp.r[i].how == TR_MEM_OUT || sp.r[i].how == TR_IOV_OUT ||
-				    sp.r[i].how == TR_MSG_OUT)
-					sp.selected |= SPEC_OUT;
+		c->selected = b->o->select_all || b->o->selected[nr];
+		if (c->selected && shown) {
+			const struct sysdesc *sd = trace_sysdesc_brief(nr);
+			trace_sysdesc_reads(sd, b->o->strsize, c->r);
+			c->quick = trace_sysdesc_quick(sd) && !b->o->timeline;
 		}
-		memcpy(init + entry * nr, &nr, 4);
-		memcpy(init + entry * nr + 4, &sp, sizeof(sp));
 	}
+	b->call = calls;
+	b->tbl = tbl;
+	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
+		tbl->at[TBL_ENTER][nr] = enter_class(b, nr);
+		tbl->at[TBL_QUICK][nr] = calls[nr].selected && calls[nr].quick && trace_untimed_quick(b);
+	}
+	trace_plan_shapes(tbl, calls, b->calls);
+	/* the map: 4 bytes of key, then the rows; a number that never comes anywhere reads 0 */
+	b->calls_map = maps_add(&b->p->maps, "calls", BPF_MAP_TYPE_ARRAY, 4, sizeof(tbl->at), 1);
+	d = &b->p->maps.bpf.data[b->calls_map];
+	init = arena_alloc(&b->p->arena, 4 + sizeof(tbl->at));
+	for (size_t k = 0; k < sizeof(tbl->at); k++)
+		init[4 + k] = ((const uint8_t *)tbl->at)[k] == TARGET_ANY ? 0 : ((const uint8_t *)tbl->at)[k];
 	d->init = init;
-	d->ninit = SYSCALL_NR_LIMIT;
+	d->ninit = 1;
 }
 
 /* task_struct's pid, tgid and exit_code, from BTF: where fork and exit read them */
 static int task_offsets(struct tb *b)
 {
-	struct type *t = type_env_lookup(&b->p->types, "struct", "task_struct");
+	static const char *const names[] = { "pid", "tgid", "exit_code" };
+	uint32_t offs[3];
+	struct type *t;
 	const struct field *f;
 
+	if (types_btf_vmlinux_offsets("task_struct", names, offs, 3) == 0) {
+		b->task_pid = offs[0];
+		b->task_tgid = offs[1];
+		b->task_exit_code = offs[2];
+		return 0;
+	}
+	t = type_env_lookup(&b->p->types, "struct", "task_struct");
 	if (!t || t->kind != TY_RECORD) {
 		diag_error(&b->p->diag, SPAN_NONE, E_MECHANISM_MISSING,
 			   "lantern trace needs the kernel's BTF to follow tasks: %s",
@@ -521,11 +547,33 @@ static uint32_t pid_max(void)
 	return n >= 64 && n <= (1u << 22) ? (uint32_t)n : 1u << 22; /* PID_MAX_LIMIT */
 }
 
+static int plan_progs(struct tb *b)
+{
+	const struct trace_opts *o = b->o;
+
+	if (any_selected(o) &&
+	    (add_prog(b, "sys_enter", gen_enter) < 0 || add_prog(b, "sys_exit", trace_gen_exit) < 0))
+		return -1;
+	if ((o->follow || o->all) && add_prog(b, "sched_process_fork", gen_fork) < 0)
+		return -1;
+	if (trace_calls_plan(b) < 0)
+		return -1;
+	/* the exit program ends the run (no task left traced), -c too */
+	if (add_prog(b, "sched_process_exit", gen_task_exit) < 0)
+		return -1;
+	if ((!o->summary || o->summary_too) &&
+	    (add_prog(b, "signal_deliver", gen_signal) < 0 || add_prog(b, "signal_generate", gen_signal_ignored) < 0))
+		return -1;
+	return 0;
+}
+
 int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
-	       struct trace_maps *maps)
+	       struct trace_maps *maps, struct strbuf *dump)
 {
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
 	const char *e = getenv("LANTERN_RINGBUF_KB");
+	struct strbuf ir = { 0 }, bpf = { 0 };
+	int rc;
 
 	if (!sys_arch_regs()) {
 		diag_error(&p->diag, SPAN_NONE, E_MECHANISM_MISSING,
@@ -551,28 +599,25 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 	b.lost = p->maps.lost;
 	b.traced = maps_add(&p->maps, "traced", BPF_MAP_TYPE_ARRAY, 4, 8, (pid_max() + 63) / 64);
 	b.live = maps_add(&p->maps, "live", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
-	b.spec = maps_add(&p->maps, "spec", BPF_MAP_TYPE_ARRAY, 4, sizeof(struct trace_spec),
-			  SYSCALL_NR_LIMIT);
 	b.inflight = maps_add(&p->maps, "inflight", BPF_MAP_TYPE_HASH, 4,
 			      sizeof(struct trace_inflight), INFLIGHT_MAX);
-	b.counts = maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
-			    sizeof(struct trace_count), SYSCALL_NR_LIMIT);
+	/* -c, -C: what they count (a per-CPU map takes a while to make: only then) */
+	b.counts = o->summary ? maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+					 sizeof(struct trace_count), SYSCALL_NR_LIMIT)
+			      : -1;
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
-	fill_spec(&b);
 	b.calls = per_call_mode(o);
-	if (any_selected(o) &&
-	    (add_prog(&b, "sys_enter", gen_enter) < 0 || add_prog(&b, "sys_exit", trace_gen_exit) < 0))
-		return -1;
-	if ((o->follow || o->all) && add_prog(&b, "sched_process_fork", gen_fork) < 0)
-		return -1;
-	if (trace_calls_plan(&b) < 0)
-		return -1;
-	/* the exit program ends the run (no task left traced), -c too */
-	if (add_prog(&b, "sched_process_exit", gen_task_exit) < 0)
-		return -1;
-	if ((!o->summary || o->summary_too) &&
-	    (add_prog(&b, "signal_deliver", gen_signal) < 0 ||
-	     add_prog(&b, "signal_generate", gen_signal_ignored) < 0))
+	plan_calls(&b);
+	b.dump_ir = dump && (o->dump & DUMP_IR) ? &ir : NULL;
+	b.dump_bpf = dump && (o->dump & DUMP_BPF) ? &bpf : NULL;
+	rc = plan_progs(&b);
+	if (dump) {
+		sb_puts(dump, sb_str(&ir));
+		sb_puts(dump, sb_str(&bpf));
+	}
+	sb_free(&ir);
+	sb_free(&bpf);
+	if (rc < 0)
 		return -1;
 	p->maps.bpf.data[p->maps.scratch].value_size = ALIGN_UP(SCR_SIZE, 8);
 	p->maps.bpf.data[p->maps.scratch].max_entries = p->progs.len;

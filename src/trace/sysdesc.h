@@ -7,7 +7,9 @@
  *
  * The common calls have a description of their own (sysdesc.c); every
  * other one is described from its tracepoint format file (names and C
- * types), so no call prints as raw numbers only.
+ * types), so no call prints as raw numbers only. That file is read when
+ * the call is first printed: what the programs read is planned from
+ * lantern's own tables (trace_sysdesc_brief()).
  */
 #ifndef LANTERN_TRACE_SYSDESC_H
 #define LANTERN_TRACE_SYSDESC_H
@@ -190,6 +192,13 @@ enum trace_class {
  * bare one (six hexadecimal arguments). Never NULL for nr < 512.
  */
 const struct sysdesc *trace_sysdesc_of(int nr);
+/*
+ * What the plan needs of call nr (its reads, whether it is quick, its -e
+ * classes), from lantern's tables alone: the description of a call that
+ * trace_sysdesc_of() makes from its format file, with its string
+ * arguments only (the others in hexadecimal). Never NULL for nr < 512.
+ */
+const struct sysdesc *trace_sysdesc_brief(int nr);
 /* What the programs must read for each argument of d, with -s strsize. */
 void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS]);
 /*

@@ -64,6 +64,8 @@ static void trace_usage(FILE *f)
 	      "    --json         one JSON object per call (time, pid, tid, syscall, args, return, error, duration)\n"
 	      "    --timeline F   write F: a Chrome trace / Perfetto JSON timeline, one span per call\n"
 	      "    --calls L:P,.. library calls too, ltrace-style: --calls 'libc:malloc,free', 'libssl:SSL_*'\n"
+	      "    -d ir,bpf      print the BPF programs these options make (their IR, their instructions)\n"
+	      "                   and run nothing; no command is needed\n"
 	      "    -h, --help     this help\n",
 	      f);
 }
@@ -113,7 +115,7 @@ static int parse_set(const char *spec, bool sel[SYSCALL_NR_LIMIT])
 				break;
 			}
 			for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
-				if (sys_syscall_name(nr) && (trace_sysdesc_of(nr)->classes & bits))
+				if (sys_syscall_name(nr) && (trace_sysdesc_brief(nr)->classes & bits))
 					sel[nr] = true;
 		} else {
 			int nr = sys_syscall_number(tok);
@@ -190,6 +192,26 @@ static int parse_pids(struct trace_opts *o, const char *arg)
 	return rc;
 }
 
+/* -d ir,bpf: the stages shown (strace's -d, its own debugging output, has no use here) */
+static int parse_dump(struct trace_opts *o, const char *arg)
+{
+	char *copy = util_xstrdup(arg), *save = NULL;
+	int rc = 0;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "ir"))
+			o->dump |= DUMP_IR;
+		else if (!strcmp(tok, "bpf"))
+			o->dump |= DUMP_BPF;
+		else if (!strcmp(tok, "all"))
+			o->dump |= DUMP_IR | DUMP_BPF;
+		else
+			rc = bad("-d %s: lantern trace shows ir, bpf or all", tok);
+	}
+	free(copy);
+	return rc;
+}
+
 /* strace options lantern does not have: a message each */
 static const struct {
 	char opt;
@@ -248,7 +270,7 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 		for (char *c = a + 1; *c; c++) {
 			/* options with a value: the rest of this word, or the next one */
 			const char *val = NULL;
-			if (strchr("peosS", *c)) {
+			if (strchr("peosSd", *c)) {
 				val = c[1] ? c + 1 : (i + 1 < argc ? argv[++i] : NULL);
 				if (!val) {
 					fprintf(stderr, "lantern trace: -%c takes a value\n", *c);
@@ -288,6 +310,10 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 				    strcmp(val, "name") && strcmp(val, "avg-time") && strcmp(val, "nothing"))
 					return bad("-S %s: sort by time, calls, errors, name, avg-time or nothing", val);
 				o->sort_by = val;
+				break;
+			case 'd':
+				if (parse_dump(o, val) < 0)
+					return -1;
 				break;
 			case 'Z':
 				o->status = 1;
@@ -343,7 +369,7 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 		o->cmd = argv + i;
 	if (o->cmd && o->output)
 		o->quiet = true; /* strace: -q is implied when a command's output goes to a file */
-	if (!o->cmd && !o->pids.len && !o->all)
+	if (!o->cmd && !o->pids.len && !o->all && !o->dump)
 		return bad("%s", "nothing to trace: give a command, -p PID or -a");
 	if ((o->cmd && o->pids.len) || (o->all && (o->cmd || o->pids.len)))
 		return bad("%s", "a command, -p and -a cannot be used together");
@@ -618,9 +644,41 @@ static int trace_build(struct session *s)
 	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
 		return -1;
-	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs, &c->maps) < 0 || s->plan.diag.errors)
+	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs, &c->maps, NULL) < 0 || s->plan.diag.errors)
 		return -1;
 	return 0;
+}
+
+/* -d: the plan's programs into out, nothing run (no session); errors on stderr */
+static int dump_plan(struct trace_ctx *c, struct strbuf *out)
+{
+	struct compile_opts opts = { .script_name = "trace", .script = (char *)"" };
+	struct plan p;
+	int rc;
+
+	plan_init(&p, &opts);
+	rc = trace_plan(&p, &c->o, NULL, &c->funcs, &c->maps, out);
+	if (p.diag.errors)
+		rc = -1;
+	diag_flush(&p.diag, stderr);
+	plan_free(&p);
+	return rc;
+}
+
+int trace_dump(int argc, char **argv, struct strbuf *out)
+{
+	struct trace_ctx c = { 0 };
+	int first = 0, rc;
+
+	rc = parse(&c.o, argc, argv, &first);
+	if (rc == 0 && !c.o.dump)
+		rc = bad("%s", "trace_dump: no -d");
+	if (rc == 0)
+		rc = dump_plan(&c, out);
+	vec_free(&c.o.pids);
+	vec_free(&c.o.calls);
+	vec_free(&c.funcs);
+	return rc < 0 ? -1 : 0;
 }
 
 int trace_main(int argc, char **argv)
@@ -639,11 +697,18 @@ int trace_main(int argc, char **argv)
 	int first = 0, rc;
 
 	rc = parse(&c.o, argc, argv, &first);
-	if (rc != 0) {
+	if (rc != 0 || c.o.dump) {
+		struct strbuf dump = { 0 };
 		if (rc == 1)
 			trace_usage(stdout);
+		else if (rc == 0) /* -d: the programs, nothing run */
+			rc = dump_plan(&c, &dump) < 0 ? -1 : 1;
+		if (rc == 1)
+			fputs(sb_str(&dump), stdout);
+		sb_free(&dump);
 		vec_free(&c.o.pids);
 		vec_free(&c.o.calls);
+		vec_free(&c.funcs);
 		return rc == 1 ? 0 : 1;
 	}
 	opts.r.output = c.o.follow_files ? NULL : c.o.output;

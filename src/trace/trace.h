@@ -7,6 +7,8 @@
  *                  arguments, and what they point to, read in the kernel),
  *                  task fork and exit, signal delivery; the plan
  *   exit.c         the exit program: results, what the kernel filled, -c
+ *   shapes.c       what each call reads, compiled: a block per shape of reads
+ *   reads.c        the subprograms that read (strings, bytes, iovecs, argv)
  *   emit.c         what every program is built of (emit.h: scratch layout)
  *   calls.c        --calls: uprobes on library functions
  *   print.c        records -> strace's lines (printer.h: its state)
@@ -60,6 +62,7 @@ struct trace_opts {
 	const char *timeline; /* --timeline FILE */
 	char **cmd;	  /* CMD ARGS..., NULL-ended; NULL with -p / -a */
 	VEC(const char *) calls; /* --calls LIB:PATTERN[,PATTERN...] */
+	unsigned dump;	  /* -d ir,bpf: DUMP_IR, DUMP_BPF (plan/options.h): the programs, not run */
 };
 
 struct type;
@@ -117,12 +120,17 @@ struct trace_count {
 struct trace_maps {
 	int traced; /* thread ids, a bitmap: bit tid % 64 of word tid / 64 */
 	int live;   /* how many of them are set */
-	int counts; /* -c: struct trace_count per call, per CPU */
+	int counts; /* -c, -C: struct trace_count per call, per CPU; else -1 */
 };
 
-/* Build the plan: maps, programs and records (progs.c); *maps says which are which. */
+/*
+ * Build the plan: maps, programs and records (progs.c); *maps says which
+ * are which. dump: with o->dump, the programs' IR, then their
+ * instructions, as `lantern -d ir,bpf` shows a script's.
+ */
+struct strbuf;
 int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
-	       struct trace_maps *maps);
+	       struct trace_maps *maps, struct strbuf *dump);
 
 /* The printer (print.c): records in, strace's lines out. */
 struct trace_printer;
@@ -139,5 +147,7 @@ int trace_printer_timeline(struct trace_printer *tp, const char *path);
 void trace_printer_finish(struct trace_printer *tp, struct session *s);
 
 int trace_main(int argc, char **argv);
+/* lantern trace ARGV with -d: its programs into out, as trace_main() prints them; 0 or -1 */
+int trace_dump(int argc, char **argv, struct strbuf *out);
 
 #endif

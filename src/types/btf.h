@@ -20,6 +20,7 @@
 #define LANTERN_TYPES_BTF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
@@ -43,6 +44,18 @@ struct btf_src {
 	char err[256]; /* why there is no BTF */
 	bool err_said; /* a message gave err already */
 };
+
+/*
+ * The byte offsets of members names[0..n) of struct sname in vmlinux's
+ * BTF, read from the mapped file without parsing all of it (btf_scan.c):
+ * lantern trace needs three of task_struct's, and has them in ~1 ms where
+ * the whole BTF takes ~10 (a copy of its 5 MB, an index of its 150,000
+ * types). Members of the struct itself, not of its anonymous members, nor
+ * bitfields. 0, or -1 when it cannot tell (a kernel that does not map the
+ * file, before 6.15; LANTERN_BTF; no such struct or member): ask
+ * types_btf_src_named() then.
+ */
+int types_btf_vmlinux_offsets(const char *sname, const char *const *names, uint32_t *offs, size_t n);
 
 void types_btf_src_init(struct btf_src *b, struct arena *a);
 void types_btf_src_free(struct btf_src *b);
