@@ -196,6 +196,13 @@ void trace_prologue(struct tb *b, struct ir *ir)
 	b->s = ir_vreg(ir);
 	b->out = ir_label(ir);
 	emit(ir, MOV64_REG(b->ctx, R1));
+	if (b->p->maps.stop >= 0) {
+		// if (stop) return 0: the session stopped the probes (their release comes later)
+		int32_t t = ir_vreg(ir);
+		emit(ir, LD_MAP_VALUE(t, b->p->maps.stop));
+		emit(ir, LDX_MEM(BPF_DW, t, t, 0));
+		emit(ir, JMP_IMM(BPF_JNE, t, 0, b->out));
+	}
 }
 
 void trace_epilogue(struct tb *b)

@@ -621,5 +621,6 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 		return -1;
 	p->maps.bpf.data[p->maps.scratch].value_size = ALIGN_UP(SCR_SIZE, 8);
 	p->maps.bpf.data[p->maps.scratch].max_entries = p->progs.len;
+	p->checks_stop = p->maps.stop >= 0; /* trace_prologue() puts the check in */
 	return 0;
 }
