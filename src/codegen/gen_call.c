@@ -70,6 +70,11 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		return reg_val(t, call0(g, BPF_FUNC_get_numa_node_id));
 	case BI_JIFFIES:
 		return reg_val(t, call0(g, BPF_FUNC_jiffies64));
+	case BI_CTX:
+		// r = ctx: the program's context, as the kernel passed it
+		r = ir_vreg(g->ir);
+		emit(g->ir, MOV64_REG(r, g->ctx));
+		return reg_val(t, r);
 	case BI_CURTASK:
 		return reg_val(t, call0(g, BPF_FUNC_get_current_task));
 	case BI_COMM: {

@@ -69,6 +69,12 @@ static struct type *sema_check_curtask(struct check *c, struct expr *e)
 	return t ? type_ptr(&c->p->arena, t, false) : &ty_u64;
 }
 
+/* ctx: the probe's context, a kernel pointer (its type is the provider's: scripts cast it) */
+static struct type *sema_check_ctx(struct check *c, struct expr *e)
+{
+	return type_ptr(&c->p->arena, &ty_u8, false);
+}
+
 /* kstack, ustack: the whole stack, printed as bpftrace does */
 /* the stacks' format unless a call says: config = { stack_mode = perf } */
 static bool perf_mode(const struct check *c)

@@ -268,7 +268,9 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 					 "defined nowhere (not in the script, not in the kernel's BTF)", m.name);
 			push_member(c, &ms, m);
 		} while (eat(c, ','));
-		expect(c, ';');
+		/* the last member's ';' may be left out before '}' (clang takes it, with a warning) */
+		if (peek(c) != '}')
+			expect(c, ';');
 	}
 	layout(c, t, ms.v, ms.n, is_union);
 }
