@@ -311,8 +311,9 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 		r = nv.reg;
 		if (post) {
 			int32_t p = ir_vreg(g->ir);
+			int32_t step = x->type->kind == TY_PTR ? (int32_t)type_step(x->type) : 1;
 			emit(g->ir, MOV64_REG(p, r));
-			emit(g->ir, ALU64_IMM(BPF_ADD, p, inc ? -1 : 1));
+			emit(g->ir, ALU64_IMM(BPF_ADD, p, inc ? -step : step));
 			r = p;
 		}
 		return reg_val(e->type, r);

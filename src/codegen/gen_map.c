@@ -150,7 +150,11 @@ static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int
 void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr *amount)
 {
 	int32_t a = amount ? gen_scalar(g, amount) : ir_vreg(g->ir);
+	struct map_info *m = map->info;
 
+	/* a pointer moves by the size of what it points to */
+	if (m->value && m->value->kind == TY_PTR)
+		delta *= (int64_t)type_step(m->value);
 	if (!amount)
 		emit(g->ir, MOV64_IMM(a, (int32_t)delta));
 	gen_map_compound(g, map, OP_ADD, a);
@@ -316,7 +320,10 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 		return;
 	}
 	if (st->u.assign.op != OP_NONE) {
-		gen_map_compound(g, target, st->u.assign.op, gen_scalar(g, v));
+		int32_t n = gen_scalar(g, v);
+		if (m->value->kind == TY_PTR)
+			n = gen_ptr_scale(g, n, m->value); /* @p += n: n elements on */
+		gen_map_compound(g, target, st->u.assign.op, n);
 		return;
 	}
 	struct loc val = gen_temp_alloc(g, m->value->size);

@@ -270,8 +270,8 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs a map or a variable", ast_op_str(e->u.unary.op));
 		return &ty_none;
 	}
-	if (x->type->kind == TY_PTR && x->kind == EXPR_VAR)
-		return x->type; /* $p++: the next element */
+	if (x->type->kind == TY_PTR)
+		return x->type; /* $p++, @p++: the next element */
 	if (x->type->kind != TY_INT && x->type->kind != TY_NONE) {
 		CERR(c, x->span, E_BAD_OPERAND, "'%s' needs an integer, not %s", ast_op_str(e->u.unary.op),
 		     type_str_of(x->type));
@@ -520,6 +520,13 @@ static void check_assign_map(struct check *c, struct stmt *st)
 		if (t->kind != TY_NONE && t->kind != TY_INT) {
 			CERR(c, v->span, E_BAD_OPERAND, "'%s=' needs an integer, not %s",
 			     ast_op_str(st->u.assign.op), type_str_of(t));
+			return;
+		}
+		bool ptr_step = m->value && m->value->kind == TY_PTR &&
+				(st->u.assign.op == OP_ADD || st->u.assign.op == OP_SUB);
+		if (ptr_step) {
+			/* @p += n: n elements on (bpftrace 0.17) */
+			target->type = m->value;
 			return;
 		}
 		if (m->value && m->value->kind != TY_INT) {
