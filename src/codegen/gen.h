@@ -102,6 +102,7 @@ int32_t gen_load_int(struct gen *g, struct type *t, int32_t base, int32_t off);
 void gen_extend(struct gen *g, int32_t reg, struct type *t);
 /* Strings: compare a and b, leaving 1 in the result when equal. */
 int32_t gen_str_eq(struct gen *g, struct val a, struct val b);
+int32_t gen_mem_eq(struct gen *g, struct val a, struct val b);
 /* Read size bytes from an arbitrary (kernel or user) address into scratch. */
 void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
 		    bool user, bool str);

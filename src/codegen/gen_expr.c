@@ -149,8 +149,10 @@ static bool small_const(struct expr *e, int32_t *imm)
 
 static bool int_cmp(struct expr *e)
 {
-	return e->kind == EXPR_BINARY && is_cmp(e->u.binary.op) &&
-	       e->u.binary.lhs->type->kind != TY_STR;
+	enum type_kind k = e->kind == EXPR_BINARY ? e->u.binary.lhs->type->kind : TY_NONE;
+
+	return e->kind == EXPR_BINARY && is_cmp(e->u.binary.op) && k != TY_STR && k != TY_ARRAY &&
+	       k != TY_BUF;
 }
 
 /* if (lhs op rhs) goto label */
@@ -265,10 +267,11 @@ static struct val gen_binary(struct gen *g, struct expr *e)
 	enum op op = e->u.binary.op;
 	struct expr *l = e->u.binary.lhs, *rr = e->u.binary.rhs;
 
-	if ((op == OP_EQ || op == OP_NE) && l->type->kind == TY_STR) {
+	enum type_kind lk = l->type->kind;
+	if ((op == OP_EQ || op == OP_NE) && (lk == TY_STR || lk == TY_ARRAY || lk == TY_BUF)) {
 		uint32_t top = g->scratch_top;
 		struct val a = gen_load(g, gen_expr(g, l)), b = gen_load(g, gen_expr(g, rr));
-		int32_t r = gen_str_eq(g, a, b);
+		int32_t r = lk == TY_STR ? gen_str_eq(g, a, b) : gen_mem_eq(g, a, b);
 		g->scratch_top = top;
 		if (op == OP_NE)
 			emit(g->ir, ALU64_IMM(BPF_XOR, r, 1));

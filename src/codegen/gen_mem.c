@@ -154,6 +154,36 @@ void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int
 	gen_helper_check(g, fn, g->span);
 }
 
+/*
+ * r = the bytes of a and b are the same: arrays of one size; buf() values
+ * (their length, then as many bytes as the shorter has)
+ */
+int32_t gen_mem_eq(struct gen *g, struct val a, struct val b)
+{
+	uint32_t size = MIN(a.type->size, b.type->size);
+	int32_t r = ir_vreg(g->ir), x = ir_vreg(g->ir), y = ir_vreg(g->ir);
+	int32_t ne = ir_label(g->ir), done = ir_label(g->ir);
+	static const struct { uint32_t n; int sz; } words[] = { { 8, BPF_DW }, { 4, BPF_W }, { 2, BPF_H },
+								{ 1, BPF_B } };
+
+	// compare in the widest words that fit; any difference: not equal
+	for (uint32_t i = 0; i < size;) {
+		size_t k = 0;
+		while (i + words[k].n > size)
+			k++;
+		emit(g->ir, LDX_MEM(words[k].sz, x, a.reg, a.off + (int16_t)i));
+		emit(g->ir, LDX_MEM(words[k].sz, y, b.reg, b.off + (int16_t)i));
+		emit(g->ir, JMP_REG(BPF_JNE, x, y, ne));
+		i += words[k].n;
+	}
+	emit(g->ir, MOV64_IMM(r, 1));
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(ne));
+	emit(g->ir, MOV64_IMM(r, 0));
+	emit(g->ir, LABEL(done));
+	return r;
+}
+
 int32_t gen_str_eq(struct gen *g, struct val a, struct val b)
 {
 	uint32_t size = MAX(a.type->size, b.type->size);

@@ -214,6 +214,11 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_none;
 	if ((op == OP_EQ || op == OP_NE) && a->kind == TY_STR && b->kind == TY_STR)
 		return truth;
+	/* arrays of one shape, buf() values: byte for byte (bpftrace 0.17) */
+	if ((op == OP_EQ || op == OP_NE) &&
+	    ((a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->size == b->size) ||
+	     (a->kind == TY_BUF && b->kind == TY_BUF)))
+		return truth;
 	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
 		return truth;
 	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
