@@ -218,6 +218,10 @@ struct type *sema_check_macaddr(struct check *c, struct expr *e)
 		return t->kind == TY_NONE ? &ty_none : &ty_macaddr;
 	if ((t->kind == TY_ARRAY && t->size == 6) || (t->kind == TY_BUF && t->count == 6))
 		return &ty_macaddr;
+	/* a member char mac[6], which reads as a string */
+	const struct field *f = a->kind == EXPR_FIELD ? a->info : NULL;
+	if (t->kind == TY_STR && f && f->read_size == 6)
+		return &ty_macaddr;
 	CERR(c, a->span, E_ARG_TYPE, "macaddr() expects 6 bytes, got %s", type_str_of(t));
 	return &ty_none;
 }
