@@ -426,14 +426,11 @@ def needed_mechanisms(test, workdir):
         for ty in probe_types(p):
             if ty in PROBE_MECHANISM:
                 need.add(PROBE_MECHANISM[ty])
-    # probe listings: -l 'kprobe:vfs_*', -l | grep kprobes
-    listing = any(re.match(r'^-[a-zA-Z]*l[a-zA-Z]*$|^--list', w) for w in words)
+    # probe listings of a type: -l 'kprobe:vfs_*' (not `-l | grep kprobe`,
+    # whose probe type is no attach point)
     for w in words:
         m = re.match(r'([a-z]+):', w)
         if m and m.group(1) in LONG_PROBE_TYPES:
-            need.add(PROBE_MECHANISM[m.group(1)])
-        m = re.match(r'([a-z]+?)s?$', w)
-        if listing and m and m.group(1) in LONG_PROBE_TYPES:
             need.add(PROBE_MECHANISM[m.group(1)])
     return need
 
@@ -1138,6 +1135,11 @@ ERROR_RE = re.compile(r'(?:^|:\s)ERROR:\s*(.*)$|^(?:lantern|bpftrace):\s+(.*)$',
 def categorize(output, fallback):
     m = ERROR_RE.search(output)
     if not m:
+        if fallback.startswith('exit status'):
+            last = [l for l in output.strip().splitlines()
+                    if l.strip() and l.strip() != NOTIFY]
+            if last:
+                return '%s: %s' % (fallback, _generalise(last[-1].strip())[:100])
         return fallback
     msg = (m.group(1) or m.group(2) or '').strip()
     # the text that the caret line under the echoed source points at
@@ -1154,17 +1156,22 @@ def categorize(output, fallback):
             near = '%s %s' % (w.group(1), near)
     msg = re.sub(r'^E\d+:\s*', '', msg)
     keep = re.match(r'(unknown|unsupported|not supported|invalid)', msg, re.I)
-    if not keep:
-        msg = re.sub(r"'[^']*'", "'X'", msg)
-        msg = re.sub(r'"[^"]*"', '"X"', msg)
-    msg = re.sub(r'\b\d+\b', 'N', msg)
-    msg = re.sub(r'\bstring\[N\]|\bint(8|16|32|64)\b', 'TYPE', msg)
-    msg = msg[:110]
+    msg = _generalise(msg, quoted=not keep)[:110]
     if near and ('unexpected' in msg or 'syntax' in msg):
         w = near.split()[0]
         if re.match(r'^[A-Za-z_]\w*$', w):
             msg += " [after '%s']" % w
     return 'error: ' + msg
+
+
+def _generalise(msg, quoted=True):
+    msg = re.sub(r'/(?:tmp|proc)/\S*', 'PATH', msg)
+    if quoted:
+        msg = re.sub(r"'[^']*'", "'X'", msg)
+        msg = re.sub(r'"[^"]*"', '"X"', msg)
+    msg = re.sub(r'\b\d+\b', 'N', msg)
+    msg = re.sub(r'\bstring\[N\]|\b[us]?int(8|16|32|64)\b', 'TYPE', msg)
+    return msg
 
 
 # --------------------------------------------------------------------------
