@@ -1133,7 +1133,13 @@ ERROR_RE = re.compile(r'(?:^|:\s)ERROR:\s*(.*)$|^(?:lantern|bpftrace):\s+(.*)$',
 
 
 def categorize(output, fallback):
-    m = ERROR_RE.search(output)
+    m = None
+    for m in ERROR_RE.finditer(output):
+        # bpftrace 0.17 says this on every run: not the error
+        if 'RLIMIT_MEMLOCK' not in m.group(0):
+            break
+    else:
+        m = None
     if not m:
         if fallback.startswith('exit status'):
             last = [l for l in output.strip().splitlines()
@@ -1150,10 +1156,11 @@ def categorize(output, fallback):
         col = len(caret) - len(caret.lstrip())
         width = len(caret.strip())
         before = src[:col].rstrip()
-        w = re.search(r'([A-Za-z_][\w]*|\S)$', before)
+        # the last keyword-like word before it: `let $x`, `for ($kv :`
+        words = re.findall(r'(?<![$@\w])([A-Za-z_]\w*)', before)
         near = src[col:col + width].strip()
-        if w and ('unexpected' in msg or 'syntax' in msg):
-            near = '%s %s' % (w.group(1), near)
+        if words and ('unexpected' in msg or 'syntax' in msg):
+            near = '%s %s' % (words[-1], near)
     msg = re.sub(r'^E\d+:\s*', '', msg)
     keep = re.match(r'(unknown|unsupported|not supported|invalid)', msg, re.I)
     msg = _generalise(msg, quoted=not keep)[:110]
@@ -1171,6 +1178,7 @@ def _generalise(msg, quoted=True):
         msg = re.sub(r'"[^"]*"', '"X"', msg)
     msg = re.sub(r'\b\d+\b', 'N', msg)
     msg = re.sub(r'\bstring\[N\]|\b[us]?int(8|16|32|64)\b', 'TYPE', msg)
+    msg = re.sub(r'\b(struct|union|enum) \w+', r'\1 S', msg)
     return msg
 
 
@@ -1383,16 +1391,15 @@ def write_results(out, results, tree, tracer, args, elapsed, build_failed,
         lines.append('  %4d  %s' % (v, k))
     lines.append('')
     lines.append('failed, by category:')
-    for k, v in cats.most_common(40):
+    for k, v in cats.most_common():
         lines.append('  %4d  %s' % (v, k))
-    if len(cats) > 40:
-        lines.append('  (%d more categories in results.json)' % (len(cats) - 40))
-    lines.append('')
-    lines.append('results: %s/{results.txt,failures.txt,results.json}' % out)
-    text = '\n'.join(lines) + '\n'
+    tail = ['', 'results: %s/{summary.txt,results.txt,failures.txt,results.json}' % out]
     with open(os.path.join(out, 'summary.txt'), 'w') as f:
-        f.write(text)
-    return text
+        f.write('\n'.join(lines + tail) + '\n')
+    shown = len(lines) - len(cats) + 40
+    if len(cats) > 40:  # printed: the 40 largest
+        lines = lines[:shown] + ['  (%d more categories in summary.txt)' % (len(cats) - 40)]
+    return '\n'.join(lines + tail) + '\n'
 
 
 def _skip_group(reason):
