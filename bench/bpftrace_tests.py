@@ -1129,7 +1129,8 @@ def json_equal(path, output):
 # Failure categories: the first error the tracer printed, generalised
 # --------------------------------------------------------------------------
 
-ERROR_RE = re.compile(r'(?:^|:\s)ERROR:\s*(.*)$|^(?:lantern|bpftrace):\s+(.*)$', re.M)
+ERROR_RE = re.compile(r'(?:^|:\s)ERROR:\s*(.*)$|^(?:\S*/)?(?:lantern|bpftrace):\s+(.*)$',
+                      re.M)
 
 
 def categorize(output, fallback):
@@ -1162,7 +1163,8 @@ def categorize(output, fallback):
         if words and ('unexpected' in msg or 'syntax' in msg):
             near = '%s %s' % (words[-1], near)
     msg = re.sub(r'^E\d+:\s*', '', msg)
-    keep = re.match(r'(unknown|unsupported|not supported|invalid)', msg, re.I)
+    keep = re.match(r'(unknown|unsupported|not supported|invalid|unrecognized)',
+                    msg, re.I)
     msg = _generalise(msg, quoted=not keep)[:110]
     if near and ('unexpected' in msg or 'syntax' in msg):
         w = near.split()[0]
@@ -1172,7 +1174,7 @@ def categorize(output, fallback):
 
 
 def _generalise(msg, quoted=True):
-    msg = re.sub(r'/(?:tmp|proc)/\S*', 'PATH', msg)
+    msg = re.sub(r'/(?:tmp|proc)/[^\s\'"]*', 'PATH', msg)
     if quoted:
         msg = re.sub(r"'[^']*'", "'X'", msg)
         msg = re.sub(r'"[^"]*"', '"X"', msg)
@@ -1217,9 +1219,14 @@ def main():
                     help='list the tests and what would be skipped; run nothing')
     ap.add_argument('-v', '--verbose', action='store_true',
                     help='print the output of each failure as it happens')
+    ap.add_argument('--resummarize', action='store_true',
+                    help='recompute the categories and the summary of the '
+                    'results in --out (after a change of this script); run nothing')
     args = ap.parse_args()
 
     tree = Tree(args.src)
+    if args.resummarize:
+        return resummarize(tree, args)
     tracer = os.path.abspath(args.lantern) if os.sep in args.lantern \
         else (shutil.which(args.lantern) or args.lantern)
     if not os.access(tracer, os.X_OK):
@@ -1362,6 +1369,7 @@ def write_results(out, results, tree, tracer, args, elapsed, build_failed,
     with open(os.path.join(out, 'results.json'), 'w') as f:
         json.dump({'tree': tree.src, 'tracer': tracer, 'dialect': args.dialect,
                    'filter': args.filter, 'seconds': round(elapsed),
+                   'lock_wait': round(lock_wait),
                    'build_failed': build_failed, 'results': results}, f, indent=1)
 
     skips = collections.Counter(_skip_group(r['reason']) for r in results
@@ -1400,6 +1408,32 @@ def write_results(out, results, tree, tracer, args, elapsed, build_failed,
     if len(cats) > 40:  # printed: the 40 largest
         lines = lines[:shown] + ['  (%d more categories in summary.txt)' % (len(cats) - 40)]
     return '\n'.join(lines + tail) + '\n'
+
+
+def resummarize(tree, args):
+    out = args.out
+    with open(os.path.join(out, 'results.json')) as f:
+        d = json.load(f)
+    for r in d['results']:
+        if r['status'] != 'FAIL' or 'output' not in r:
+            continue
+        reason = r.get('reason', '')
+        m = re.match(r'(exit status \S+),', reason)
+        if reason.startswith('timeout'):
+            fb = 'timeout'
+        elif m:
+            fb = m.group(1)
+        elif reason.startswith(('SETUP', 'CLEANUP', 'BEFORE', 'exit status 0')):
+            continue
+        else:
+            fb = 'output differs'
+        r['category'] = categorize(r['output'], fb)
+    args.dialect = d.get('dialect')
+    args.filter = d.get('filter') or ''
+    print(write_results(out, d['results'], tree, d['tracer'], args,
+                        d.get('seconds', 0), d.get('build_failed', {}),
+                        d.get('lock_wait', 0)))
+    return 0
 
 
 def _skip_group(reason):
