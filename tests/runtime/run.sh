@@ -16,9 +16,14 @@
 # RUN is a bash command; `lantern` is the binary under test, $PROGS the
 # directory of the workload programs (tests/progs), $FIXTURES that of the
 # scripts tests run (tests/runtime/fixtures), $RUNTIME this directory (the
-# helper scripts) and $LANTERN_BIN the binary itself, not wrapped. ($! of
-# `lantern ... &` is the wrapper below, not lantern: it passes signals on,
-# but SIGSTOP; objects.sh PID looks at PID's children too.)
+# helper scripts) and $LANTERN_BIN the binary itself, not wrapped. The
+# functions of sync.sh are defined: `attached lantern ...` starts lantern in
+# the background and returns once its probes are attached, `asleep PID`
+# waits for a workload to be ready, `waitfor FILE REGEX` for output. A
+# test waits for events, not for time: a `sleep` in a test is part of its
+# workload, and says so. ($! of `lantern ... &` is the wrapper below, not
+# lantern: it passes signals on, but SIGSTOP, which only $LANTERN_PID of
+# `attached` stops; objects.sh PID looks at PID's children too.)
 #
 # Beyond its output, every test checks that:
 #
@@ -44,7 +49,8 @@
 #   in LeakSanitizer builds, which cannot be ptraced, it samples them while
 #   lantern runs) must be gone within 5 s after the test (gone.sh). Only the
 #   test's own lantern runs are looked at, so a tracer running elsewhere on
-#   the machine never fails a test.
+#   the machine never fails a test. (held.sh checks that a run held nothing
+#   at all at exit; the teardown tests use it.)
 #
 # The last line printed is "N passed, N failed".
 set -u
@@ -146,7 +152,7 @@ for t in "$here"/cases/*.test; do
 	(cd "$tmp/work" && LANTERN_TEST_RUNS="$tmp/runs" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$san" \
 		UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}$san" \
-		timeout -k 5 "${to:-20}" bash -c "$run") > "$tmp/got" 2>&1
+		timeout -k 5 "${to:-20}" bash -c ". '$here/sync.sh'; $run") > "$tmp/got" 2>&1
 	status=$?
 	why=""
 	runs=$(check_runs "$want_status")
