@@ -237,10 +237,16 @@ struct val gen_stack(struct gen *g, struct expr *e)
 	struct type *t = e->type;
 	uint32_t off = gen_scratch_alloc(g, t->size);
 
-	// id = get_stackid(ctx, &stacks, user ? BPF_F_USER_STACK : 0)
+	/*
+	 * A tracepoint probe run as a raw tracepoint: its kernel stack would
+	 * start with the program and bpf_trace_runN; skip them, so that it
+	 * starts where a tracepoint's does (__traceiter_...), as bpftrace's
+	 */
+	uint64_t skip = !t->user && g->pg->raw_tp && g->inst->prov->id == PROV_TRACEPOINT ? 2 : 0;
+	// id = get_stackid(ctx, &stacks, (user ? BPF_F_USER_STACK : 0) | frames to skip)
 	emit(g->ir, MOV64_REG(R1, g->ctx));
 	emit(g->ir, LD_MAP(R2, maps_stack_for(&g->p->maps, &g->p->arena, t)));
-	emit(g->ir, MOV64_IMM(R3, t->user ? BPF_F_USER_STACK : 0));
+	emit(g->ir, MOV64_IMM(R3, (t->user ? BPF_F_USER_STACK : 0) | (int32_t)skip));
 	emit(g->ir, CALL(BPF_FUNC_get_stackid, 3));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, R0, off));
 	if (t->user)
