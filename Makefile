@@ -14,7 +14,7 @@
 #   V=1           show the compiler's command lines
 
 CC      ?= gcc
-PKGS    := libbpf libdw libelf zlib
+PKGS    := libbpf libdw libelf zlib liblzma
 BUILD   ?= build
 SAN     ?=
 
@@ -159,7 +159,7 @@ fuzz-check: $(FUZZ_BIN)
 deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
-		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
+		libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
 		util-linux python3 systemtap-sdt-dev strace linux-perf \
 		libmicrohttpd-dev prometheus man-db bash-completion >/dev/null
 

@@ -15,6 +15,12 @@ struct elf_func {
 	uint64_t addr;	 /* virtual address (st_value) */
 	uint64_t offset; /* where it is in the file */
 	uint64_t size;	 /* its length in bytes (st_size; 0: unknown) */
+	/*
+	 * Which of the names of one address names it in stacks, lowest first:
+	 * .dynsym's (the exported name), a global of .symtab, a local; weak
+	 * after strong.
+	 */
+	uint8_t rank;
 };
 
 struct elf_funcs {
@@ -22,7 +28,10 @@ struct elf_funcs {
 	size_t n;
 };
 
-/* Read path's function symbols (.symtab, and .dynsym); -1 with err set. */
+/*
+ * Read path's function symbols: .symtab, .dynsym, and those of its
+ * separate debug file and MiniDebugInfo (debuginfo.h); -1 with err set.
+ */
 int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
 void sym_elf_funcs_free(struct elf_funcs *f);
 /* The libraries a file needs (DT_NEEDED: "libc.so.6"), at most max; their number, -1 unreadable. */

@@ -2,6 +2,7 @@
 #include "sym/symbols.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sym/procmaps.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -10,8 +11,9 @@
 #include <string.h>
 
 struct addr_sym {
-	uint64_t addr;
+	uint64_t addr, size; /* size 0: up to the next symbol */
 	char *name;
+	uint8_t rank; /* among the names of one address, the lowest names it (elf.h) */
 };
 
 struct symtab {
@@ -19,10 +21,23 @@ struct symtab {
 	size_t n;
 };
 
+static void symtab_push_sized(struct symtab *t, size_t *cap, uint64_t addr, uint64_t size,
+			      const char *name, uint8_t rank)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		t->v = util_xrealloc(t->v, *cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct addr_sym){ addr, size, util_xstrdup(name), rank };
+}
+
 static int by_addr(const void *a, const void *b)
 {
-	uint64_t x = ((const struct addr_sym *)a)->addr, y = ((const struct addr_sym *)b)->addr;
-	return x < y ? -1 : x > y;
+	const struct addr_sym *p = a, *q = b;
+
+	if (p->addr != q->addr)
+		return p->addr < q->addr ? -1 : 1;
+	return p->rank - q->rank;
 }
 
 /* the last symbol at or below addr */
@@ -37,16 +52,17 @@ static const struct addr_sym *nearest(const struct symtab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return lo ? &t->v[lo - 1] : NULL;
+	if (!lo)
+		return NULL;
+	/* the best-ranked name of that address */
+	while (lo > 1 && t->v[lo - 2].addr == t->v[lo - 1].addr)
+		lo--;
+	return &t->v[lo - 1];
 }
 
 static void symtab_push(struct symtab *t, size_t *cap, uint64_t addr, const char *name)
 {
-	if (t->n == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		t->v = util_xrealloc(t->v, *cap * sizeof(*t->v));
-	}
-	t->v[t->n++] = (struct addr_sym){ addr, util_xstrdup(name) };
+	symtab_push_sized(t, cap, addr, 0, name, 0);
 }
 
 static void symtab_free(struct symtab *t)
@@ -108,7 +124,7 @@ static int by_name(const void *a, const void *b)
 
 static uint64_t ksym_address_locked(const char *name)
 {
-	struct addr_sym key = { 0, (char *)name }, *hit;
+	struct addr_sym key = { .name = (char *)name }, *hit;
 
 	if (!by_name_loaded) {
 		FILE *f = fopen("/proc/kallsyms", "r");
@@ -159,8 +175,9 @@ static struct user_file *user_file(const char *path)
 	uf->nsegs = sym_elf_segments(path, uf->segs, 16);
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
-			symtab_push(&uf->syms, &cap, funcs.v[i].addr,
-				    funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name);
+			symtab_push_sized(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].size,
+					  funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name,
+					  funcs.v[i].rank);
 		sym_elf_funcs_free(&funcs);
 		if (uf->syms.n)
 			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
@@ -173,10 +190,14 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 /*
  * /proc/PID/maps as last read, per process: a process that has exited
  * (the -c command, when the maps print) still has its stacks resolved.
+ * Read again when older than MAPS_FRESH_NS, so that printing many stacks
+ * reads it once.
  */
+#define MAPS_FRESH_NS 100000000ull
 struct maps_snap {
 	int pid;
-	char *text;
+	struct sym_maps maps;
+	uint64_t read_ns;
 };
 static struct maps_snap *snaps;
 static size_t nsnaps;
@@ -190,58 +211,57 @@ static struct maps_snap *snap_of(int pid)
 }
 
 /* pid's mappings now (and remembered), or as last seen; NULL if never. */
-static const char *process_maps(int pid)
+static const struct sym_maps *process_maps(int pid, bool force)
 {
-	char path[64];
-	size_t len = 0;
 	struct maps_snap *sn = snap_of(pid);
+	struct sym_maps m;
+	uint64_t now = util_now_ns();
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	char *text = util_read_file(path, &len);
-	if (!text || !len) { /* gone, or a zombie without memory */
-		free(text);
-		return sn ? sn->text : NULL;
-	}
+	if (sn && !force && now - sn->read_ns < MAPS_FRESH_NS)
+		return &sn->maps;
+	if (!sym_maps_read(pid, &m))
+		return sn ? &sn->maps : NULL;
 	if (!sn) {
 		snaps = util_xrealloc(snaps, (nsnaps + 1) * sizeof(*snaps));
 		sn = &snaps[nsnaps++];
 		sn->pid = pid;
 	} else {
-		free(sn->text);
+		sym_maps_free(&sn->maps);
 	}
-	sn->text = text;
-	return text;
+	sn->maps = m;
+	sn->read_ns = now;
+	return &sn->maps;
+}
+
+/* A file's function at vaddr: within its size when it has one. */
+static const struct addr_sym *file_sym(const struct user_file *uf, uint64_t vaddr)
+{
+	const struct addr_sym *s = nearest(&uf->syms, vaddr);
+
+	if (s && s->size && vaddr - s->addr >= s->size)
+		return NULL; /* past its end: a function no table names */
+	return s;
 }
 
 static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 {
-	char line[PATH_MAX + 128], file[PATH_MAX];
-	unsigned long long lo, hi, off;
-	char perms[8];
-	const char *maps = process_maps(pid);
+	const struct sym_maps *maps = process_maps(pid, false);
+	const struct sym_mapping *mp = maps ? sym_maps_find(maps, addr) : NULL;
 
-	for (const char *p = maps, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		/* one line at a time: sscanf() would go on to the next */
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		snprintf(line, sizeof(line), "%.*s", (int)MIN(n, sizeof(line) - 1), p);
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off, file) != 5 ||
-		    addr < lo || addr >= hi || file[0] != '/')
-			continue;
-		struct user_file *uf = user_file(file);
-		uint64_t foff = addr - lo + off;
-		for (int i = 0; i < uf->nsegs; i++) {
-			const struct elf_segment *sg = &uf->segs[i];
-			if (foff < sg->offset || foff >= sg->offset + sg->size)
-				continue;
-			uint64_t vaddr = foff - sg->offset + sg->vaddr;
-			const struct addr_sym *s = nearest(&uf->syms, vaddr);
-			if (s) {
-				*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
-				return true;
-			}
-		}
+	if (!mp || mp->path[0] != '/')
 		return false;
+	struct user_file *uf = user_file(mp->path);
+	uint64_t foff = addr - mp->lo + mp->offset;
+	for (int i = 0; i < uf->nsegs; i++) {
+		const struct elf_segment *sg = &uf->segs[i];
+		if (foff < sg->offset || foff >= sg->offset + sg->size)
+			continue;
+		uint64_t vaddr = foff - sg->offset + sg->vaddr;
+		const struct addr_sym *s = file_sym(uf, vaddr);
+		if (s) {
+			*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
+			return true;
+		}
 	}
 	return false;
 }
@@ -249,7 +269,7 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 void sym_remember_process(int pid)
 {
 	pthread_mutex_lock(&sym_lock);
-	process_maps(pid);
+	process_maps(pid, true);
 	pthread_mutex_unlock(&sym_lock);
 }
 
@@ -297,7 +317,7 @@ void sym_release(void)
 	files = NULL;
 	nfiles = 0;
 	for (size_t i = 0; i < nsnaps; i++)
-		free(snaps[i].text);
+		sym_maps_free(&snaps[i].maps);
 	free(snaps);
 	snaps = NULL;
 	nsnaps = 0;
