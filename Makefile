@@ -40,7 +40,8 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
 PROG_CXX_SRCS := $(sort $(wildcard tests/progs/*.cc))
-PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%) $(PROG_CXX_SRCS:tests/progs/%.cc=$(BUILD)/progs/%)
+PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%) $(PROG_CXX_SRCS:tests/progs/%.cc=$(BUILD)/progs/%) \
+	     $(BUILD)/progs/calls_loop_fp
 
 all: $(BUILD)/lantern $(PROG_BINS)
 
@@ -67,6 +68,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblantern.a
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@) $(CC) -O1 -g -Wall -pthread -o $@ $<
+
+# the same with frame pointers: the kernel walks its user stacks (ustack_unwind=auto)
+$(BUILD)/progs/%_fp: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@) $(CC) -O1 -g -fno-omit-frame-pointer -Wall -pthread -o $@ $<
 
 # C++ workloads: demangled names
 $(BUILD)/progs/%: tests/progs/%.cc

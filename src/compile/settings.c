@@ -21,6 +21,7 @@ static const struct setting_def {
 	const char *env[2];
 	uint64_t def, lo, hi;
 	const char *what, *unit;
+	const char *const *names; /* a value by name: names[value] (NULL-ended), else a number */
 } defs[SET_COUNT_] = {
 	{ SET_MAX_STRLEN, "max_strlen", { "MAX_STRLEN", "STRLEN" }, STRLEN_DEFAULT, 2, STRLEN_MAX,
 	  "a string size is", "bytes" },
@@ -32,6 +33,11 @@ static const struct setting_def {
 	  "the verifier's log holds", "bytes" },
 	{ SET_MAX_PROBES, "max_probes", { "MAX_PROBES", NULL }, 512, 1, UINT32_MAX,
 	  "a script attaches", "probes" },
+	{ SET_USTACK_UNWIND, "ustack_unwind", { "USTACK_UNWIND", NULL }, UNWIND_AUTO, UNWIND_AUTO,
+	  UNWIND_DWARF, "user stacks are walked by", "auto, fp or dwarf",
+	  (const char *const[]){ "auto", "fp", "dwarf", NULL } },
+	{ SET_USTACK_SNAPSHOT, "ustack_snapshot", { "USTACK_SNAPSHOT", NULL }, USTACK_SNAPSHOT_DEFAULT,
+	  512, USTACK_SNAPSHOT_MAX, "a user stack's snapshot is", "bytes" },
 };
 _Static_assert(sizeof(defs) / sizeof(defs[0]) == SET_COUNT_, "a row per setting");
 
@@ -55,6 +61,13 @@ static bool parse_number(const char *text, const struct setting_def *d, uint64_t
 	char *end;
 	unsigned long long n;
 
+	for (size_t i = 0; d->names && d->names[i]; i++)
+		if (!strcasecmp(text, d->names[i])) {
+			*out = i;
+			return true;
+		}
+	if (d->names)
+		return false;
 	errno = 0;
 	n = strtoull(text, &end, 0);
 	if (errno || *end || end == text || *text == '-' || n < d->lo || n > d->hi)
@@ -79,6 +92,17 @@ static const char *env_value(const struct setting_def *d, char *var, size_t n)
 	return NULL;
 }
 
+/* "2 to 8192 bytes", or the names a value may have */
+static const char *range_text(const struct setting_def *d, char *buf, size_t n)
+{
+	if (d->names)
+		snprintf(buf, n, "%s", d->unit);
+	else
+		snprintf(buf, n, "%llu to %llu %s", (unsigned long long)d->lo,
+			 (unsigned long long)d->hi, d->unit);
+	return buf;
+}
+
 static int from_script(struct plan *p, const struct setting_item *it)
 {
 	const struct setting_def *d = def_named(it->name);
@@ -86,13 +110,13 @@ static int from_script(struct plan *p, const struct setting_item *it)
 	if (!d) {
 		diag_error(&p->diag, it->span, E_UNKNOWN_IDENT, "unknown setting '%s'", it->name);
 		diag_hint(&p->diag, "the settings lantern knows: max_strlen, max_map_keys, "
-				    "max_cat_bytes, log_size, max_probes");
+				    "max_cat_bytes, log_size, max_probes, ustack_unwind, ustack_snapshot");
 		return -1;
 	}
 	if (!parse_number(it->value, d, &p->settings.v[d->id])) {
-		diag_error(&p->diag, it->span, E_TOO_BIG, "%s = %s: %s %llu to %llu %s", d->name,
-			   it->value, d->what, (unsigned long long)d->lo, (unsigned long long)d->hi,
-			   d->unit);
+		char r[96];
+		diag_error(&p->diag, it->span, E_TOO_BIG, "%s = %s: %s %s", d->name, it->value,
+			   d->what, range_text(d, r, sizeof(r)));
 		return -1;
 	}
 	p->settings.from[d->id] = SETTING_SCRIPT;
@@ -117,8 +141,9 @@ int compile_settings(struct plan *p, const struct setting_item *script, size_t n
 		if (!e)
 			continue;
 		if (!parse_number(e, d, &p->settings.v[d->id])) {
-			diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: %s %llu to %llu %s", var, e,
-				   d->what, (unsigned long long)d->lo, (unsigned long long)d->hi, d->unit);
+			char r[96];
+			diag_error(&p->diag, SPAN_NONE, E_TOO_BIG, "%s=%s: %s %s", var, e, d->what,
+				   range_text(d, r, sizeof(r)));
 			rc = -1;
 			continue;
 		}

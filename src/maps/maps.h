@@ -69,6 +69,13 @@ struct map_set {
 	VEC(struct stack_map) stacks;
 	int scratch, ringbuf, lost; /* indexes in bpf; -1 before maps_plan() */
 	int stop; /* an array of one u64: non-zero once the session stopped the probes */
+	/*
+	 * User stacks unwound in user space (ustacks.h), -1 without: ustack_seq,
+	 * a per-CPU array of one {u64 sequence, u64 snapshots lost}; ustack_fp,
+	 * a hash of the processes (u32 tgid) whose stacks the kernel walks
+	 * (frame pointers), filled by the session.
+	 */
+	int ustack_seq, ustack_fp;
 };
 
 void maps_init(struct map_set *ms);
@@ -97,6 +104,7 @@ struct live_maps {
 	const struct map_set *set;
 	int *fd;
 	size_t n;
+	struct maps_ustacks *ustacks; /* the stacks unwound in user space (ustacks.h) */
 };
 
 /* Create every map of set (and fill those with contents); errors in d. 0 or -1. */

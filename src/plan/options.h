@@ -82,9 +82,20 @@ enum setting_id {
 	SET_MAX_CAT_BYTES, /* bytes cat() prints */
 	SET_LOG_SIZE,	   /* bytes of the verifier's log read when a program is refused */
 	SET_MAX_PROBES,	   /* probes a script may attach */
+	SET_USTACK_UNWIND, /* how user stacks are walked: enum ustack_unwind */
+	SET_USTACK_SNAPSHOT, /* bytes of a user stack a program copies for the unwinder */
 	SET_COUNT_
 };
 enum setting_from { SETTING_DEFAULT, SETTING_SCRIPT, SETTING_ENV };
+
+/*
+ * ustack_unwind (LANTERN_USTACK_UNWIND): auto walks the frame pointers in
+ * the kernel where the process's program keeps them and unwinds the others
+ * in user space from a snapshot (DWARF CFI); fp and dwarf force either.
+ */
+enum ustack_unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_DWARF };
+#define USTACK_SNAPSHOT_DEFAULT 8192
+#define USTACK_SNAPSHOT_MAX 16384
 struct settings {
 	uint64_t v[SET_COUNT_];
 	uint8_t from[SET_COUNT_]; /* enum setting_from: where each came from */

@@ -11,6 +11,7 @@
 #include "runtime/load.h"
 #include "runtime/loop.h"
 #include "runtime/metrics.h"
+#include "runtime/ustack.h"
 #include "output/folded.h"
 #include "sym/symbols.h"
 #include "sys/tracefs.h"
@@ -160,6 +161,7 @@ static void session_free(struct session *s)
 	s->metrics = NULL;
 	rt_release_all(s);
 	rt_child_reap(s);
+	rt_ustack_free(s);
 	sym_release();
 	if (s->out)
 		util_out_close(s->out, util_out_name(s->out, s->opts->r.output));
