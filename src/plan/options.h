@@ -25,6 +25,7 @@ enum output_format {
 	OUTPUT_JSON, /* one JSON object per line, as bpftrace -f json */
 	OUTPUT_FOLDED,	   /* maps keyed by stacks as folded stacks (flamegraph.pl's input) */
 	OUTPUT_PROMETHEUS, /* maps in Prometheus's text exposition format */
+	OUTPUT_PPROF,	   /* events as text; the stack maps as a pprof profile into -o's file */
 };
 
 /* -B: how the output is buffered (as bpftrace's -B) */
@@ -71,6 +72,7 @@ struct run_opts {
 	char **cmd_argv;	   /* lantern trace CMD ARGS...: run as given, not split */
 	pid_t pid;		   /* -p */
 	const char *flamegraph;	   /* --flamegraph FILE.svg: the stack maps as an SVG at exit */
+	const char *pprof;	   /* --pprof FILE, -f pprof -o FILE: the stack maps as a pprof profile */
 	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
 	enum output_buffering buffering; /* -B */
 };

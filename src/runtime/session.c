@@ -13,6 +13,7 @@
 #include "runtime/metrics.h"
 #include "runtime/ustack.h"
 #include "output/folded.h"
+#include "output/pprof.h"
 #include "sym/symbols.h"
 #include "sys/tracefs.h"
 
@@ -128,6 +129,8 @@ static void script_finish(struct session *s, struct strbuf *out)
 	sb_reset(out);
 	if (s->opts->r.flamegraph &&
 	    out_flamegraph_write(&s->oc, s->opts->r.flamegraph, "Flame Graph") < 0 && !s->exit_code)
+		s->exit_code = 1;
+	if (s->opts->r.pprof && out_pprof_write(&s->oc, s->opts->r.pprof) < 0 && !s->exit_code)
 		s->exit_code = 1;
 }
 

@@ -353,3 +353,20 @@ void sym_elf_usdt_free(struct usdt_sites *u)
 	u->v = NULL;
 	u->n = 0;
 }
+
+bool sym_elf_build_id_hex(const char *path, char *out, size_t n)
+{
+	struct elf_file f;
+	char err[256];
+	unsigned char id[64];
+	size_t len;
+
+	out[0] = 0;
+	if (open_elf(path, &f, err, sizeof(err)) < 0)
+		return false;
+	len = sym_build_id(f.e, id, sizeof(id));
+	if (len && 2 * len < n)
+		sym_build_id_hex(id, len, out);
+	close_elf(&f);
+	return out[0] != 0;
+}

@@ -6,6 +6,7 @@
 #ifndef LANTERN_SYM_ELF_H
 #define LANTERN_SYM_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,9 @@ int sym_elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
 const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char *name);
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
+
+/* path's build-id in hex into out (n bytes); false without one. */
+bool sym_elf_build_id_hex(const char *path, char *out, size_t n);
 
 /* A loadable segment: file bytes [offset, offset + size) at vaddr. */
 struct elf_segment {

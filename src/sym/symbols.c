@@ -151,6 +151,7 @@ static uint64_t ksym_address_locked(const char *name)
 /* a mapped file: its function symbols by address and its segments */
 struct user_file {
 	char *path;
+	char build_id[129]; /* hex, "" without */
 	struct symtab syms;
 	struct elf_segment segs[16];
 	int nsegs;
@@ -173,6 +174,7 @@ static struct user_file *user_file(const char *path)
 	memset(uf, 0, sizeof(*uf));
 	uf->path = util_xstrdup(path);
 	uf->nsegs = sym_elf_segments(path, uf->segs, 16);
+	sym_elf_build_id_hex(path, uf->build_id, sizeof(uf->build_id));
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
 			symtab_push_sized(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].size,
@@ -264,6 +266,20 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 		}
 	}
 	return false;
+}
+
+bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	const struct sym_maps *maps = process_maps(pid, false);
+	const struct sym_mapping *mp = maps ? sym_maps_find(maps, addr) : NULL;
+	bool ok = mp && mp->path[0] == '/';
+	if (ok) {
+		struct user_file *uf = user_file(mp->path);
+		*out = (struct sym_umap){ mp->lo, mp->hi, mp->offset, uf->path, uf->build_id };
+	}
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
 }
 
 void sym_remember_process(int pid)
