@@ -143,6 +143,7 @@ static uint64_t mapping_id(struct pp *pp, const struct sym_umap *um, bool kernel
 		m->filename = str_id(pp, kernel ? "[kernel.kallsyms]" : um->path);
 		m->build_id = str_id(pp, kernel ? "" : um->build_id);
 		m->has_functions = true;
+		m->has_inline_frames = !kernel;
 		GROW(pp->prof.mapping, pp->prof.n_mapping, pp->cap_maps);
 		pp->prof.mapping[pp->prof.n_mapping++] = m;
 	}
@@ -150,12 +151,14 @@ static uint64_t mapping_id(struct pp *pp, const struct sym_umap *um, bool kernel
 }
 
 /* The location of a frame: its mapping, and its function when it has a name. */
-static uint64_t location_id(struct pp *pp, bool user, int pid, uint64_t addr)
+static uint64_t location_id(struct pp *pp, bool user, int pid, uint64_t addr, bool leaf)
 {
 	char key[64];
 	bool added;
 
-	snprintf(key, sizeof(key), "%c%d %llx", user ? 'u' : 'k', user ? pid : 0, (unsigned long long)addr);
+	/* a return address and the same address as a leaf have different inlined functions */
+	snprintf(key, sizeof(key), "%c%d %llx%s", user ? 'u' : 'k', user ? pid : 0,
+		 (unsigned long long)addr, leaf ? "" : "r");
 	uint64_t id = ids_get(&pp->locs, key, &added);
 	if (!added)
 		return id;
@@ -168,12 +171,16 @@ static uint64_t location_id(struct pp *pp, bool user, int pid, uint64_t addr)
 	if (!user || sym_usym_mapping(pid, addr, &um))
 		l->mapping_id = mapping_id(pp, &um, !user);
 	if (sym_resolve(user, pid, addr, &sym)) {
-		OutPprof__Line *ln = util_xmalloc(sizeof(*ln));
-		out_pprof__line__init(ln);
-		ln->function_id = func_id(pp, sym.name, user && um.path ? um.path : "");
-		l->line = util_xmalloc(sizeof(*l->line));
-		l->line[0] = ln;
-		l->n_line = 1;
+		const char *inl[SYM_INLINE_MAX], *file = user && um.path ? um.path : "";
+		/* the functions inlined there first, innermost first; the frame's own last */
+		int n = user ? sym_usym_inlines(pid, addr - !leaf, inl, SYM_INLINE_MAX) : 0;
+		l->line = util_xmalloc((size_t)(n + 1) * sizeof(*l->line));
+		for (int i = 0; i <= n; i++) {
+			OutPprof__Line *ln = util_xmalloc(sizeof(*ln));
+			out_pprof__line__init(ln);
+			ln->function_id = func_id(pp, i < n ? inl[i] : sym.name, file);
+			l->line[l->n_line++] = ln;
+		}
 	}
 	GROW(pp->prof.location, pp->prof.n_location, pp->cap_locs);
 	pp->prof.location[pp->prof.n_location++] = l;
@@ -191,7 +198,7 @@ static void add_frames(struct pp *pp, const struct out_ctx *oc, OutPprof__Sample
 		return;
 	for (uint32_t i = 0; i < t->count && i < STACK_MAX_FRAMES && ips[i]; i++) {
 		s->location_id = util_xrealloc(s->location_id, (s->n_location_id + 1) * 8);
-		s->location_id[s->n_location_id++] = location_id(pp, t->user, pid, ips[i]);
+		s->location_id[s->n_location_id++] = location_id(pp, t->user, pid, ips[i], i == 0);
 	}
 }
 

@@ -2,6 +2,7 @@
 #include "sym/symbols.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sym/inline.h"
 #include "sym/procmaps.h"
 
 #include <limits.h>
@@ -151,6 +152,8 @@ static uint64_t ksym_address_locked(const char *name)
 /* a mapped file: its function symbols by address and its segments */
 struct user_file {
 	char *path;
+	struct sym_dwarf *dw; /* inlined functions (inline.h); NULL before dw_tried or without */
+	bool dw_tried;
 	char build_id[129]; /* hex, "" without */
 	struct symtab syms;
 	struct elf_segment segs[16];
@@ -268,6 +271,30 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 	return false;
 }
 
+int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&sym_lock);
+	const struct sym_maps *maps = process_maps(pid, false);
+	const struct sym_mapping *mp = maps ? sym_maps_find(maps, addr) : NULL;
+	if (mp && mp->path[0] == '/') {
+		struct user_file *uf = user_file(mp->path);
+		uint64_t foff = addr - mp->lo + mp->offset;
+		if (!uf->dw_tried) {
+			uf->dw_tried = true;
+			uf->dw = sym_dwarf_open(uf->path);
+		}
+		for (int i = 0; i < uf->nsegs && uf->dw; i++) {
+			const struct elf_segment *sg = &uf->segs[i];
+			if (foff >= sg->offset && foff < sg->offset + sg->size)
+				n = sym_dwarf_inlines(uf->dw, foff - sg->offset + sg->vaddr, names, max);
+		}
+	}
+	pthread_mutex_unlock(&sym_lock);
+	return n;
+}
+
 bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out)
 {
 	pthread_mutex_lock(&sym_lock);
@@ -326,6 +353,7 @@ void sym_release(void)
 	symtab_free(&by_name_tab);
 	by_name_loaded = false;
 	for (size_t i = 0; i < nfiles; i++) {
+		sym_dwarf_close(files[i].dw);
 		symtab_free(&files[i].syms);
 		free(files[i].path);
 	}

@@ -29,6 +29,13 @@ static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *ou
  * it exits (sym_usym_resolve() also remembers them whenever it reads them).
  */
 void sym_remember_process(int pid);
+/*
+ * The functions inlined at a user address of process pid (from the file's
+ * DWARF, or its debug file's), innermost first, at most max; how many (0
+ * without debug information). For a return address, ask for addr - 1.
+ */
+#define SYM_INLINE_MAX 16
+int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max);
 /* The mapping of pid that holds a user address: for profiles (pprof's Mapping). */
 struct sym_umap {
 	uint64_t lo, hi, offset; /* [lo, hi) maps the file from offset */
