@@ -53,6 +53,7 @@ void sym_maps_parse(char *text, struct sym_maps *out)
 	out->v = NULL;
 	out->n = 0;
 	out->text = text;
+	out->len = text ? strlen(text) : 0;
 	for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
 		unsigned long long lo, hi, off, ino;
 		unsigned maj, min;
@@ -88,6 +89,20 @@ bool sym_maps_read(pid_t pid, struct sym_maps *out)
 	}
 	sym_maps_parse(text, out);
 	return true;
+}
+
+void sym_maps_copy(const struct sym_maps *m, struct sym_maps *out)
+{
+	char *text = util_xmalloc(m->len + 1);
+
+	memcpy(text, m->text, m->len + 1);
+	*out = *m;
+	out->text = text;
+	out->v = util_xmalloc((m->n + 1) * sizeof(*m->v));
+	for (size_t i = 0; i < m->n; i++) {
+		out->v[i] = m->v[i];
+		out->v[i].path = text + (m->v[i].path - m->text);
+	}
 }
 
 void sym_maps_free(struct sym_maps *m)

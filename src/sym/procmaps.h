@@ -32,7 +32,8 @@ struct sym_mapping {
 struct sym_maps {
 	struct sym_mapping *v; /* by address */
 	size_t n;
-	char *text; /* the lines the paths point into */
+	char *text; /* the lines the paths point into (their newlines made NULs) */
+	size_t len; /* of text */
 };
 
 /* Parse the text of /proc/PID/maps (taken: freed by sym_maps_free). */
@@ -40,6 +41,8 @@ void sym_maps_parse(char *text, struct sym_maps *out);
 /* Read and parse /proc/pid/maps; false when the process cannot be read. */
 bool sym_maps_read(pid_t pid, struct sym_maps *out);
 void sym_maps_free(struct sym_maps *m);
+/* A copy of m (its text copied too). */
+void sym_maps_copy(const struct sym_maps *m, struct sym_maps *out);
 /* The mapping holding addr, or NULL. */
 const struct sym_mapping *sym_maps_find(const struct sym_maps *m, uint64_t addr);
 

@@ -271,6 +271,16 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 	return false;
 }
 
+bool sym_remembered_maps(int pid, struct sym_maps *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	struct maps_snap *sn = snap_of(pid);
+	if (sn && sn->maps.text)
+		sym_maps_copy(&sn->maps, out);
+	pthread_mutex_unlock(&sym_lock);
+	return sn && sn->maps.text;
+}
+
 int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
 {
 	int n = 0;

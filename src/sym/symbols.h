@@ -29,6 +29,9 @@ static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *ou
  * it exits (sym_usym_resolve() also remembers them whenever it reads them).
  */
 void sym_remember_process(int pid);
+struct sym_maps;
+/* pid's mappings as last remembered (a copy, sym_maps_free() it); false if never. */
+bool sym_remembered_maps(int pid, struct sym_maps *out);
 /*
  * The functions inlined at a user address of process pid (from the file's
  * DWARF, or its debug file's), innermost first, at most max; how many (0

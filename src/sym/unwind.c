@@ -9,6 +9,7 @@
  */
 #include "sym/unwind.h"
 #include "base/util.h"
+#include "sym/symbols.h"
 #include "sym/uwfile.h"
 #include "sys/arch.h"
 
@@ -242,8 +243,12 @@ static void proc_refresh(struct uw_proc *p)
 	struct sym_maps m;
 
 	p->read_ns = util_now_ns();
-	if (!sym_maps_read(p->pid, &m))
-		return; /* gone: keep what was seen */
+	if (!sym_maps_read(p->pid, &m)) {
+		/* gone: keep what was seen, else what the session remembered of it */
+		if (!p->maps.n && sym_remembered_maps(p->pid, &m))
+			p->maps = m;
+		return;
+	}
 	sym_maps_free(&p->maps);
 	p->maps = m;
 }
