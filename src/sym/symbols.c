@@ -154,6 +154,7 @@ struct user_file {
 	char *path;
 	struct sym_dwarf *dw; /* inlined functions (inline.h); NULL before dw_tried or without */
 	bool dw_tried;
+	struct inl_memo *memo; /* the inlined functions of the addresses looked up */
 	char build_id[129]; /* hex, "" without */
 	struct symtab syms;
 	struct elf_segment segs[16];
@@ -281,6 +282,42 @@ bool sym_remembered_maps(int pid, struct sym_maps *out)
 	return sn && sn->maps.text;
 }
 
+/*
+ * A direct-mapped memo of the inlined functions per address: printing a
+ * profile asks for the same return addresses over and over.
+ */
+#define INL_MEMO 2048
+#define INL_MEMO_NAMES 4
+struct inl_memo {
+	uint64_t vaddr;
+	int8_t n; /* -1: empty */
+	const char *names[INL_MEMO_NAMES];
+};
+
+static int file_inlines(struct user_file *uf, uint64_t vaddr, const char **names, int max)
+{
+	struct inl_memo *m;
+	int n;
+
+	if (!uf->memo) {
+		uf->memo = util_xmalloc(INL_MEMO * sizeof(*uf->memo));
+		for (int i = 0; i < INL_MEMO; i++)
+			uf->memo[i].n = -1;
+	}
+	m = &uf->memo[(vaddr ^ (vaddr >> 11)) % INL_MEMO];
+	if (m->n >= 0 && m->vaddr == vaddr && m->n <= max) {
+		memcpy(names, m->names, (size_t)m->n * sizeof(*names));
+		return m->n;
+	}
+	n = sym_dwarf_inlines(uf->dw, vaddr, names, max);
+	if (n <= INL_MEMO_NAMES) {
+		m->vaddr = vaddr;
+		m->n = (int8_t)n;
+		memcpy(m->names, names, (size_t)n * sizeof(*names));
+	}
+	return n;
+}
+
 int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
 {
 	int n = 0;
@@ -298,7 +335,7 @@ int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
 		for (int i = 0; i < uf->nsegs && uf->dw; i++) {
 			const struct elf_segment *sg = &uf->segs[i];
 			if (foff >= sg->offset && foff < sg->offset + sg->size)
-				n = sym_dwarf_inlines(uf->dw, foff - sg->offset + sg->vaddr, names, max);
+				n = file_inlines(uf, foff - sg->offset + sg->vaddr, names, max);
 		}
 	}
 	pthread_mutex_unlock(&sym_lock);
@@ -364,6 +401,7 @@ void sym_release(void)
 	by_name_loaded = false;
 	for (size_t i = 0; i < nfiles; i++) {
 		sym_dwarf_close(files[i].dw);
+		free(files[i].memo);
 		symtab_free(&files[i].syms);
 		free(files[i].path);
 	}
