@@ -11,7 +11,8 @@
 #include "compile/settings.h"
 
 static const char *vars[] = { "LANTERN_STRLEN", "BPFTRACE_STRLEN", "LANTERN_MAX_STRLEN",
-			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX" };
+			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX", "LANTERN_USTACK_UNWIND",
+			      "LANTERN_USTACK_SNAPSHOT" };
 
 static void clear_env(void)
 {
@@ -87,11 +88,46 @@ static void test_errors(void **state)
 	clear_env();
 }
 
+/* ustack_unwind by name (auto, fp, dwarf: any case), ustack_snapshot within its bounds */
+static void test_ustack(void **state)
+{
+	struct compile_opts o;
+	struct plan p;
+	const struct setting_item fp[] = { { "ustack_unwind", "fp", SPAN_NONE },
+					   { "ustack_snapshot", "4096", SPAN_NONE } };
+	const struct setting_item bad[] = { { "ustack_unwind", "frames", SPAN_NONE } };
+
+	clear_env();
+	assert_int_equal(resolve(&p, &o, NULL, 0), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_AUTO);
+	assert_int_equal(p.settings.v[SET_USTACK_SNAPSHOT], USTACK_SNAPSHOT_DEFAULT);
+	plan_free(&p);
+	assert_int_equal(resolve(&p, &o, fp, 2), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_FP);
+	assert_int_equal(p.settings.v[SET_USTACK_SNAPSHOT], 4096);
+	plan_free(&p);
+	setenv("LANTERN_USTACK_UNWIND", "DWARF", 1);
+	assert_int_equal(resolve(&p, &o, fp, 2), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_DWARF);
+	plan_free(&p);
+	clear_env();
+	assert_int_equal(resolve(&p, &o, bad, 1), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "ustack_unwind = frames: user stacks are walked by "
+						      "auto, fp or dwarf"));
+	plan_free(&p);
+	setenv("LANTERN_USTACK_SNAPSHOT", "100000", 1);
+	assert_int_equal(resolve(&p, &o, NULL, 0), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "512 to 16384 bytes"));
+	plan_free(&p);
+	clear_env();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_ustack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
