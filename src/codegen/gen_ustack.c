@@ -17,6 +17,8 @@
 #include "maps/ustacks.h"
 #include "sys/arch.h"
 
+#include <stddef.h>
+
 /* Whether ustack values of this program may be snapshots. */
 bool gen_ustack_dwarf(const struct gen *g)
 {
@@ -33,9 +35,12 @@ static void ustack_maps(struct gen *g)
 	struct map_set *ms = &g->p->maps;
 
 	if (ms->ustack_seq < 0)
-		ms->ustack_seq = maps_add(ms, "ustack_seq", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 16, 1);
-	if (ms->ustack_fp < 0 && g->p->settings.v[SET_USTACK_UNWIND] == UNWIND_AUTO)
+		ms->ustack_seq = maps_add(ms, "ustack_seq", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
+					  sizeof(struct ustack_cpu), 1);
+	if (ms->ustack_fp < 0 && g->p->settings.v[SET_USTACK_UNWIND] == UNWIND_AUTO) {
 		ms->ustack_fp = maps_add(ms, "ustack_fp", BPF_MAP_TYPE_HASH, 4, 8, 65536);
+		ms->ustack_gen = maps_add(ms, "ustack_gen", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+	}
 }
 
 /* rec + USTACK_STACK.. = the user stack from sp: all of it, else 512-byte pieces up to the first that fails */
@@ -106,27 +111,18 @@ static void send_snapshot(struct gen *g, uint32_t rec, int32_t len, int32_t seqp
 	emit(g->ir, LABEL(ok));
 }
 
-/* The record of a snapshot: the token, pid_tgid, registers and stack; false if none can be taken. */
-static void snapshot(struct gen *g, struct type *t, int32_t pidtgid, int32_t id, int32_t out)
+/* The record of a snapshot: the token, pid_tgid, registers and stack (seqp: this CPU's ustack_cpu). */
+static void snapshot(struct gen *g, struct type *t, int32_t pidtgid, int32_t seqp, int32_t id,
+		     int32_t out)
 {
 	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	uint32_t size = (uint32_t)g->p->settings.v[SET_USTACK_SNAPSHOT] & ~15u;
 	uint32_t rec = gen_scratch_alloc(g, USTACK_STACK + size);
-	struct loc zero = gen_temp_alloc(g, 8);
-	int32_t seqp = ir_vreg(g->ir), seq = ir_vreg(g->ir), sp = ir_vreg(g->ir);
+	int32_t seq = ir_vreg(g->ir), sp = ir_vreg(g->ir);
 
 	r->kind = REC_USTACK;
 	r->args = type_tuple(&g->p->arena, &t, 1);
 	r->size = USTACK_STACK;
-	// seqp = map_lookup_elem(&ustack_seq, &0); if (!seqp) goto out (id = -1)
-	emit(g->ir, MOV64_IMM(id, -1));
-	emit(g->ir, ST_MEM(BPF_DW, zero.base, zero.off, 0));
-	emit(g->ir, LD_MAP(R1, g->p->maps.ustack_seq));
-	emit(g->ir, MOV64_REG(R2, zero.base));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R2, zero.off));
-	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
-	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, out));
-	emit(g->ir, MOV64_REG(seqp, R0));
 	// regs = task_pt_regs(get_current_task_btf()): the user mode's registers
 	emit(g->ir, CALL(BPF_FUNC_get_current_task_btf, 0));
 	emit(g->ir, MOV64_REG(R1, R0));
@@ -154,27 +150,79 @@ static void snapshot(struct gen *g, struct type *t, int32_t pidtgid, int32_t id,
 	emit(g->ir, MOV64_REG(id, tok));
 }
 
+/* r = map_lookup_elem(&map, &key): key a u32 at k */
+static int32_t lookup(struct gen *g, int map, struct loc k)
+{
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, LD_MAP(R1, map));
+	emit(g->ir, MOV64_REG(R2, k.base));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, k.off));
+	emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
+	emit(g->ir, MOV64_REG(r, R0));
+	return r;
+}
+
+/*
+ * Whether the kernel walks this process's frame pointers: this CPU's
+ * answer for the last process while ustack_gen has not changed (two array
+ * lookups, which the verifier inlines), else ustack_fp's, kept. Jumps to fp.
+ */
+static void choose_walk(struct gen *g, int32_t cpu, int32_t tgid, int32_t fp)
+{
+	const struct map_set *ms = &g->p->maps;
+	struct loc k = gen_temp_alloc(g, 8);
+	int32_t gen = ir_vreg(g->ir), x = ir_vreg(g->ir), ask = ir_label(g->ir);
+	int32_t got = ir_label(g->ir), keep = ir_label(g->ir);
+
+	// gen = ustack_gen[0] (0 if none)
+	emit(g->ir, ST_MEM(BPF_DW, k.base, k.off, 0));
+	int32_t gp = lookup(g, ms->ustack_gen, k);
+	emit(g->ir, MOV64_IMM(gen, 0));
+	emit(g->ir, JMP_IMM(BPF_JEQ, gp, 0, ask));
+	emit(g->ir, LDX_MEM(BPF_DW, gen, gp, 0));
+	// if (cpu->tgid == tgid && cpu->gen == gen) the answer is cpu->fp
+	emit(g->ir, LDX_MEM(BPF_DW, x, cpu, offsetof(struct ustack_cpu, tgid)));
+	emit(g->ir, JMP_REG(BPF_JNE, x, tgid, ask));
+	emit(g->ir, LDX_MEM(BPF_DW, x, cpu, offsetof(struct ustack_cpu, gen)));
+	emit(g->ir, JMP_REG(BPF_JNE, x, gen, ask));
+	emit(g->ir, LDX_MEM(BPF_DW, x, cpu, offsetof(struct ustack_cpu, fp)));
+	emit(g->ir, JA(got));
+	// else x = map_lookup_elem(&ustack_fp, &tgid) != 0, kept for the next event
+	emit(g->ir, LABEL(ask));
+	emit(g->ir, STX_MEM(BPF_W, k.base, tgid, k.off));
+	int32_t hit = lookup(g, ms->ustack_fp, k);
+	emit(g->ir, MOV64_IMM(x, 0));
+	emit(g->ir, JMP_IMM(BPF_JEQ, hit, 0, keep));
+	emit(g->ir, MOV64_IMM(x, 1));
+	emit(g->ir, LABEL(keep));
+	emit(g->ir, STX_MEM(BPF_DW, cpu, tgid, offsetof(struct ustack_cpu, tgid)));
+	emit(g->ir, STX_MEM(BPF_DW, cpu, gen, offsetof(struct ustack_cpu, gen)));
+	emit(g->ir, STX_MEM(BPF_DW, cpu, x, offsetof(struct ustack_cpu, fp)));
+	emit(g->ir, LABEL(got));
+	emit(g->ir, JMP_IMM(BPF_JNE, x, 0, fp));
+}
+
 void gen_ustack(struct gen *g, struct type *t, uint32_t off)
 {
 	int32_t pidtgid = ir_vreg(g->ir), tgid = ir_vreg(g->ir), id = ir_vreg(g->ir);
 	int32_t fp = ir_label(g->ir), done = ir_label(g->ir);
+	struct loc zero;
 
 	ustack_maps(g);
 	emit(g->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 	emit(g->ir, MOV64_REG(pidtgid, R0));
 	emit(g->ir, MOV64_REG(tgid, R0));
 	emit(g->ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	if (g->p->maps.ustack_fp >= 0) {
-		// if (map_lookup_elem(&ustack_fp, &tgid)) goto fp: the kernel walks its frame pointers
-		struct loc k = gen_temp_alloc(g, 8);
-		emit(g->ir, STX_MEM(BPF_W, k.base, tgid, k.off));
-		emit(g->ir, LD_MAP(R1, g->p->maps.ustack_fp));
-		emit(g->ir, MOV64_REG(R2, k.base));
-		emit(g->ir, ALU64_IMM(BPF_ADD, R2, k.off));
-		emit(g->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
-		emit(g->ir, JMP_IMM(BPF_JNE, R0, 0, fp));
-	}
-	snapshot(g, t, pidtgid, id, done);
+	// cpu = map_lookup_elem(&ustack_seq, &0); if (!cpu) id = -1
+	emit(g->ir, MOV64_IMM(id, -1));
+	zero = gen_temp_alloc(g, 8);
+	emit(g->ir, ST_MEM(BPF_DW, zero.base, zero.off, 0));
+	int32_t cpu = lookup(g, g->p->maps.ustack_seq, zero);
+	emit(g->ir, JMP_IMM(BPF_JEQ, cpu, 0, done));
+	if (g->p->maps.ustack_fp >= 0)
+		choose_walk(g, cpu, tgid, fp);
+	snapshot(g, t, pidtgid, cpu, id, done);
 	emit(g->ir, JA(done));
 	emit(g->ir, LABEL(fp));
 	// id = get_stackid(ctx, &stacks, BPF_F_USER_STACK)

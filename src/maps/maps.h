@@ -56,6 +56,17 @@ struct bpf_map_desc {
 	uint32_t ninit;
 };
 
+/*
+ * ustack_seq's value, per CPU: the snapshots' sequence, those the ring
+ * buffer refused, and the last process's walk (ustack_fp's answer for
+ * tgid, valid while ustack_gen is gen): a program on a frame-pointer
+ * process looks up no hash.
+ */
+struct ustack_cpu {
+	uint64_t seq, lost;
+	uint64_t tgid, gen, fp;
+};
+
 /* A stack trace map: the kernel tells stacks apart by their first `frames` frames. */
 struct stack_map {
 	bool user;
@@ -71,11 +82,12 @@ struct map_set {
 	int stop; /* an array of one u64: non-zero once the session stopped the probes */
 	/*
 	 * User stacks unwound in user space (ustacks.h), -1 without: ustack_seq,
-	 * a per-CPU array of one {u64 sequence, u64 snapshots lost}; ustack_fp,
-	 * a hash of the processes (u32 tgid) whose stacks the kernel walks
-	 * (frame pointers), filled by the session.
+	 * a per-CPU array of one struct ustack_cpu; ustack_fp, a hash of the
+	 * processes (u32 tgid) whose stacks the kernel walks (frame pointers),
+	 * filled by the session, which counts its changes in ustack_gen (an
+	 * array of one u64).
 	 */
-	int ustack_seq, ustack_fp;
+	int ustack_seq, ustack_fp, ustack_gen;
 };
 
 void maps_init(struct map_set *ms);

@@ -62,6 +62,20 @@ static struct proc *proc_slot(struct rt_ustacks *u, int pid)
 	return &u->procs[h];
 }
 
+/* ustack_fp changed: the CPUs' remembered answers are stale (gen_ustack.c) */
+static void changed(struct session *s)
+{
+	int fd = live_fd(&s->maps, s->plan.maps.ustack_gen);
+	uint32_t zero = 0;
+	uint64_t gen = 0;
+
+	if (fd < 0)
+		return;
+	bpf_map_lookup_elem(fd, &zero, &gen);
+	gen++;
+	bpf_map_update_elem(fd, &zero, &gen, BPF_ANY);
+}
+
 /* A process seen for the first time: its mappings remembered; under auto, its walk chosen. */
 static void first_seen(struct session *s, struct rt_ustacks *u, struct proc *p, int pid)
 {
@@ -75,8 +89,10 @@ static void first_seen(struct session *s, struct rt_ustacks *u, struct proc *p, 
 	if (fd < 0)
 		return;
 	p->fp = (int8_t)(sym_unwind_exe_fp(pid, &p->dev, &p->ino) == 1);
-	if (p->fp)
+	if (p->fp) {
 		bpf_map_update_elem(fd, &key, &one, BPF_ANY);
+		changed(s);
+	}
 }
 
 void rt_ustack_snapshot(struct session *s, const struct record_desc *r, const uint8_t *data,
@@ -149,6 +165,7 @@ void rt_ustack_tick(struct session *s)
 		uint32_t key = (uint32_t)p->pid;
 		bpf_map_delete_elem(fd, &key);
 		p->fp = 0;
+		changed(s);
 	}
 }
 
@@ -187,13 +204,13 @@ void rt_ustack_report(struct session *s)
 	int fd = live_fd(&s->maps, s->plan.maps.ustack_seq);
 
 	if (fd >= 0) {
-		/* [cpu] {seq, lost}: the snapshots the ring buffer refused */
+		/* per CPU: the snapshots the ring buffer refused */
 		int n = libbpf_num_possible_cpus();
-		uint64_t *v = util_xcalloc((size_t)(n > 0 ? n : 1) * 2, 8);
+		struct ustack_cpu *v = util_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*v));
 		uint32_t zero = 0;
 		if (bpf_map_lookup_elem(fd, &zero, v) == 0)
 			for (int i = 0; i < n; i++)
-				lost += v[2 * i + 1];
+				lost += v[i].lost;
 		free(v);
 	}
 	if (u)
