@@ -17,7 +17,7 @@
 #   V=1           show the compiler's command lines
 
 CC      ?= gcc
-PKGS    := libbpf libdw libelf zlib
+PKGS    := libbpf libdw libelf zlib liblzma libprotobuf-c
 BUILD   ?= build
 SAN     ?=
 
@@ -26,7 +26,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 OPT     ?= -O2 -g
 CFLAGS  += $(OPT) -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
-	   -Wshadow -Wvla -fno-strict-aliasing -D_GNU_SOURCE -Isrc $(PKG_CFLAGS) -MMD -MP $(SAN)
+	   -Wshadow -Wvla -fno-strict-aliasing -D_GNU_SOURCE -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -MMD -MP $(SAN)
 LDFLAGS += $(SAN)
 # libbpf, libelf and zlib are linked in (STATIC_LIBS=0 links them
 # dynamically): fewer libraries to load at start-up, one file to install.
@@ -38,12 +38,15 @@ LDLIBS  += $(PKG_LIBS)
 endif
 
 LIB_SRCS  := $(sort $(shell find src -name '*.c' ! -path src/main.c))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# C generated from src/output/profile.proto (pprof) by protoc-c
+GEN_PROTO := $(BUILD)/gen/output/profile.pb-c
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_PROTO).o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
 PROG_CXX_SRCS := $(sort $(wildcard tests/progs/*.cc))
-PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%) $(PROG_CXX_SRCS:tests/progs/%.cc=$(BUILD)/progs/%)
+PROG_BINS := $(PROG_SRCS:tests/progs/%.c=$(BUILD)/progs/%) $(PROG_CXX_SRCS:tests/progs/%.cc=$(BUILD)/progs/%) \
+	     $(BUILD)/progs/calls_loop_fp
 
 RECORD := $(BUILD)/tests/record
 
@@ -55,6 +58,15 @@ say = $(if $(V),,@echo "  $(1) $(2)";)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<) $(CC) $(CFLAGS) -c $< -o $@
+
+$(GEN_PROTO).c $(GEN_PROTO).h: src/output/profile.proto
+	@mkdir -p $(dir $@)
+	$(call say,PROTOC,$<) protoc-c --c_out=$(dir $@) --proto_path=src/output $<
+
+$(GEN_PROTO).o: $(GEN_PROTO).c $(GEN_PROTO).h
+	$(call say,CC,$<) $(CC) $(OPT) -std=gnu11 -fno-strict-aliasing $(PKG_CFLAGS) $(SAN) -c $< -o $@
+
+$(BUILD)/src/output/pprof.o: $(GEN_PROTO).h
 
 $(BUILD)/liblantern.a: $(LIB_OBJS)
 	@rm -f $@
@@ -78,6 +90,11 @@ $(BUILD)/progs/%: tests/progs/%.c
 $(RECORD): tests/record.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@) $(CC) -O2 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $<
+
+# the same with frame pointers: the kernel walks its user stacks (ustack_unwind=auto)
+$(BUILD)/progs/%_fp: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@) $(CC) -O1 -g -fno-omit-frame-pointer -Wall -pthread -o $@ $<
 
 # C++ workloads: demangled names
 $(BUILD)/progs/%: tests/progs/%.cc
@@ -189,7 +206,8 @@ fuzz-check: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 deps:
 	apt-get update -qq || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
-		libbpf-dev libdw-dev libelf-dev zlib1g-dev libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
+		libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libprotobuf-c-dev protobuf-c-compiler \
+		protobuf-compiler libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
 		util-linux python3 systemtap-sdt-dev strace linux-perf \
 		libmicrohttpd-dev prometheus man-db bash-completion >/dev/null
 

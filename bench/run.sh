@@ -23,7 +23,7 @@ case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 export LANTERN=${LANTERN:-$BUILD/lantern}
 export BPFTRACE=${BPFTRACE:-bpftrace}
 export REPS=${REPS:-5}
-BENCHES=${BENCHES:-"b1 b2 b3 b6 b7 b8 b9 b10 b11 b13 b14 b16"}
+BENCHES=${BENCHES:-"b1 b2 b3 b6 b7 b8 b9 b10 b11 b13 b14 b15 b16"}
 export RESULTS=${RESULTS:-$here/results}
 
 die() { echo "bench: $*" >&2; exit 1; }
@@ -81,6 +81,8 @@ if [ ! -x "$PROGS/getppid_loop" ]; then
 	for c in "$top"/tests/progs/*.c; do
 		gcc -O1 -g -o "$PROGS/$(basename "$c" .c)" "$c" || die "cannot build $c"
 	done
+	gcc -O1 -g -fno-omit-frame-pointer -o "$PROGS/calls_loop_fp" "$top/tests/progs/calls_loop.c" ||
+		die "cannot build calls_loop_fp"
 fi
 
 # getppid_loop iterations for about 1 s untraced

@@ -217,7 +217,7 @@ _lantern()
 		_lantern_probes
 		return
 		;;
-	-o | --flamegraph | -I | --include)
+	-o | --flamegraph | --pprof | -I | --include)
 		_lantern_files
 		return
 		;;
@@ -226,7 +226,7 @@ _lantern()
 		return
 		;;
 	-f)
-		_lantern_values 'text json folded prometheus'
+		_lantern_values 'text json folded prometheus pprof'
 		return
 		;;
 	-d)
@@ -249,7 +249,7 @@ _lantern()
 
 	if [[ $cur == -* ]]; then
 		_lantern_values '-e -o -f -B -q -v -k -kk -c -p -d -l -lv -I --include --dry-run
-			--unsafe --no-warnings --info --flamegraph --metrics -h --help -V --version'
+			--unsafe --no-warnings --info --flamegraph --pprof --metrics -h --help -V --version'
 		return
 	fi
 
@@ -257,7 +257,7 @@ _lantern()
 	local i list=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-e | -o | -f | -B | -d | -c | -p | -I | --include | --flamegraph | --metrics) ((i++)) ;;
+		-e | -o | -f | -B | -d | -c | -p | -I | --include | --flamegraph | --pprof | --metrics) ((i++)) ;;
 		--*) ;;
 		-*l*) [[ ${words[i]} =~ ^-[qvhVl]+$ ]] && list=1 ;;
 		esac

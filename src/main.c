@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	      "    -o FILE        write the output to FILE\n"
 	      "    -f FORMAT      output format: text (the default), json (one JSON object a line),\n"
 	      "                   folded (maps keyed by stacks as folded stacks, flamegraph.pl's input)\n"
-	      "                   or prometheus (the maps as Prometheus metrics)\n"
+	      "                   prometheus (the maps as Prometheus metrics) or pprof (with -o FILE:\n"
+	      "                   the maps keyed by stacks as a pprof profile, gzip'ed)\n"
 	      "    -B MODE        output buffering: line (the default), full or none\n"
 	      "    -q             quiet: no 'Attaching N probes...'\n"
 	      "    -v             verbose\n"
@@ -56,6 +57,8 @@ static void usage(FILE *f)
 	      "                   the file (lantern always does, without -p)\n"
 	      "    --flamegraph FILE.svg  at exit, write the maps keyed by kstack/ustack as an\n"
 	      "                   interactive SVG flame graph\n"
+	      "    --pprof FILE   at exit, write the maps keyed by kstack/ustack as a pprof profile\n"
+	      "                   (Pyroscope, Parca, Grafana, go tool pprof)\n"
 	      "    --metrics ADDR:PORT    serve the maps at http://ADDR:PORT/metrics in Prometheus's\n"
 	      "                   format while the script runs (e.g. --metrics 0.0.0.0:9435)\n"
 	      "    -h, --help     this help\n"
@@ -68,6 +71,10 @@ static void usage(FILE *f)
 	      "    BPFTRACE_MAX_PROBES     [default: 512] probes a script attaches\n"
 	      "    BPFTRACE_LOG_SIZE       [default: 4194304] bytes of the verifier's log\n"
 	      "    BPFTRACE_NO_CPP_DEMANGLE  [default: 0] C++ names in stacks stay mangled\n"
+	      "    LANTERN_USTACK_UNWIND   [default: auto] user stacks by frame pointers where\n"
+	      "                            programs keep them, else unwound by lantern (fp, dwarf)\n"
+	      "    LANTERN_USTACK_SNAPSHOT [default: 8192] bytes of a user stack copied to unwind\n"
+	      "    LANTERN_DEBUG_DIRS      [default: /usr/lib/debug] where debug files are\n"
 	      "\n"
 	      "EXAMPLES:\n"
 	      "    lantern -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
@@ -113,6 +120,7 @@ static int parse_format(const char *arg, enum output_format *out)
 		{ "json", OUTPUT_JSON },
 		{ "folded", OUTPUT_FOLDED },
 		{ "prometheus", OUTPUT_PROMETHEUS },
+		{ "pprof", OUTPUT_PPROF },
 	};
 
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -123,7 +131,7 @@ static int parse_format(const char *arg, enum output_format *out)
 	}
 	fprintf(stderr,
 		"ERROR: Invalid output format \"%s\"\n"
-		"Valid formats: 'text', 'json', 'folded', 'prometheus'\n",
+		"Valid formats: 'text', 'json', 'folded', 'prometheus', 'pprof'\n",
 		arg);
 	return -1;
 }
@@ -178,8 +186,8 @@ static void push_arg(const char ***v, int *n, const char *arg)
 	(*v)[(*n)++] = arg;
 }
 
-enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS, OPT_INFO,
-       OPT_USDT_FILE_ACTIVATION, OPT_DIALECT };
+enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_PPROF, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS,
+       OPT_INFO, OPT_USDT_FILE_ACTIVATION, OPT_DIALECT };
 
 /* --dialect 0.17|0.26|auto (and LANTERN_DIALECT): which bpftrace's language */
 static int parse_dialect(const char *arg, const char *from, enum dialect *out)
@@ -223,6 +231,7 @@ static enum action parse_option(int c, struct options *o, const char **program)
 	case OPT_UNSAFE: o->c.unsafe = true; break;
 	case OPT_NO_WARNINGS: o->c.no_warnings = true; break;
 	case OPT_FLAMEGRAPH: o->r.flamegraph = optarg; break;
+	case OPT_PPROF: o->r.pprof = optarg; break;
 	case OPT_METRICS: o->r.metrics = optarg; break;
 	case OPT_INFO: return ACT_INFO;
 	case OPT_USDT_FILE_ACTIVATION: break; /* what lantern always does: the kernel raises the semaphores */
@@ -298,6 +307,16 @@ static int run(struct options *o, const char *program, enum action act, int argc
 		free(text);
 		return 1;
 	}
+	/* -f pprof -o FILE: the profile goes to FILE, the rest (printf) to stdout */
+	if (o->r.format == OUTPUT_PPROF) {
+		if (!o->r.output) {
+			fputs("ERROR: -f pprof writes a binary profile: give its file with -o FILE\n", stderr);
+			free(text);
+			return 1;
+		}
+		o->r.pprof = o->r.output;
+		o->r.output = NULL;
+	}
 	/* what of the command line changes the code */
 	o->c.child = o->r.cmd != NULL;
 	o->c.child_cmd = o->r.cmd;
@@ -354,6 +373,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
 		{ "flamegraph", required_argument, NULL, OPT_FLAMEGRAPH },
+		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "no-warnings", no_argument, NULL, OPT_NO_WARNINGS },

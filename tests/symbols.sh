@@ -7,7 +7,7 @@
 #
 # 1. every global symbol of build/src/FOLDER/*.o starts with a prefix of
 #    FOLDER's row in src/README.md's layer table;
-# 2. none is also defined by libc, libbpf, libelf, libdw, zlib or
+# 2. none is also defined by libc, libbpf, libelf, libdw, zlib, liblzma, libprotobuf-c or
 #    libmicrohttpd (their shared objects, and the static archives that are
 #    linked in);
 # 3. the executable's dynamic symbol table defines only copies of library
@@ -58,7 +58,7 @@ done
 
 # the libraries: shared objects by their soname, archives where linked statically
 libfiles=$(gcc -print-file-name=libc.so.6)
-for pkg in libbpf libelf libdw zlib libmicrohttpd; do
+for pkg in libbpf libelf libdw zlib liblzma libprotobuf-c libmicrohttpd; do
 	dir=$(pkg-config --variable=libdir "$pkg" 2>/dev/null)
 	[ -z "$dir" ] && continue
 	for l in $(pkg-config --libs-only-l "$pkg" | sed 's/-l//g'); do

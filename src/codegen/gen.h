@@ -137,6 +137,20 @@ void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr 
  */
 void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent);
 
+/* user stacks unwound in user space (gen_ustack.c) */
+bool gen_ustack_dwarf(const struct gen *g);
+/* The ustack of type t at scratch + off: a snapshot, or the kernel's walk where frame pointers are */
+void gen_ustack(struct gen *g, struct type *t, uint32_t off);
+/* Whether updates of map m may have to go to user space (its key holds a user stack) */
+bool gen_ustack_divert_key(const struct gen *g, const struct map_info *m);
+/*
+ * When key's user stack is a snapshot, send the update (op: enum
+ * maps_upd_op; the value in register v, or at val, or none) to user space
+ * and jump to done; else fall through to the update in the program.
+ */
+void gen_ustack_divert(struct gen *g, struct map_info *m, struct loc key, int op, int32_t v,
+		       const struct loc *val, int32_t done);
+
 /* builtin variables and functions: one hook each, named in sema's tables */
 struct val gen_builtin(struct gen *g, struct expr *e);
 struct val gen_call(struct gen *g, struct expr *e);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: their code (the gen column of ast/builtin.def). */
 #include "codegen/gen.h"
+#include "maps/ustacks.h"
 #include "plan/provider.h"
 #include "sym/symbols.h"
 #include "sys/arch.h"
@@ -237,6 +238,11 @@ struct val gen_stack(struct gen *g, struct expr *e)
 	struct type *t = e->type;
 	uint32_t off = gen_scratch_alloc(g, t->size);
 
+	/* one frame is the pc: the kernel's walk gives it, with no snapshot */
+	if (t->user && t->count > 1 && gen_ustack_dwarf(g)) {
+		gen_ustack(g, t, off);
+		return mem_val(t, g->scratch, off);
+	}
 	/*
 	 * A tracepoint probe run as a raw tracepoint: its kernel stack would
 	 * start with the program and bpf_trace_runN; skip them, so that it
@@ -325,13 +331,18 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 	struct expr *a = e->u.call.args.v[0];
 	struct map_info *m = a->info;
 	struct loc key = gen_map_key(g, m, &a->u.map.keys);
+	int32_t done = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 
+	if (done >= 0)
+		gen_ustack_divert(g, m, key, UPD_DELETE, -1, NULL, done);
 	// map_delete_elem(&map, key)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
 	emit(g->ir, MOV64_REG(R2, key.base));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
 	gen_helper_check(g, BPF_FUNC_map_delete_elem, e->span);
+	if (done >= 0)
+		emit(g->ir, LABEL(done));
 	return void_val();
 }
 

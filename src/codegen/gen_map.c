@@ -8,6 +8,7 @@
  */
 #include "codegen/gen.h"
 #include "maps/buckets.h"
+#include "maps/ustacks.h"
 
 #include <errno.h>
 
@@ -115,15 +116,28 @@ static void alu_reg(struct gen *g, enum op op, int32_t dst, int32_t src)
 	emit(g->ir, ALU64_REG(alu[op], dst, src));
 }
 
+/* A compound assignment's operator as user space applies it (maps/ustacks.h) */
+static int upd_op_of(enum op op)
+{
+	static const uint8_t ops[OP_COUNT_] = {
+		[OP_ADD] = UPD_ADD, [OP_SUB] = UPD_SUB, [OP_MUL] = UPD_MUL, [OP_DIV] = UPD_DIV,
+		[OP_MOD] = UPD_MOD, [OP_BAND] = UPD_AND, [OP_BOR] = UPD_OR, [OP_BXOR] = UPD_XOR,
+		[OP_SHL] = UPD_SHL, [OP_SHR] = UPD_SHR,
+	};
+	return ops[op] ? ops[op] : UPD_ADD;
+}
+
 /* @m[k] op= amount: in place when the key exists, else insert (0 op amount). */
 static void gen_map_compound(struct gen *g, struct expr *target, enum op op, int32_t amount)
 {
 	struct map_info *m = target->info;
 	struct loc key = gen_map_key(g, m, &target->u.map.keys);
-	int32_t p = gen_map_lookup(g, m, key);
 	int32_t init = ir_label(g->ir), done = ir_label(g->ir);
 	int32_t x = ir_vreg(g->ir);
 
+	if (gen_ustack_divert_key(g, m))
+		gen_ustack_divert(g, m, key, upd_op_of(op), amount, NULL, done);
+	int32_t p = gen_map_lookup(g, m, key);
 	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, init));
 	if (op == OP_ADD || op == OP_SUB) {
 		// lock *(u64 *)p += amount (or -amount)
@@ -237,10 +251,19 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 	enum type_kind k = t->kind;
 	int32_t v = -1;
 	int32_t init = ir_label(g->ir), done = ir_label(g->ir), store = ir_label(g->ir);
+	int32_t end = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 
 	if (k != TY_COUNT)
 		v = gen_scalar(g, call->u.call.args.v[0]);
 	struct loc key = gen_map_key(g, m, &target->u.map.keys);
+	if (gen_ustack_divert_key(g, m)) {
+		int32_t zero = v;
+		if (zero < 0) { /* count(): no value */
+			zero = ir_vreg(g->ir);
+			emit(g->ir, MOV64_IMM(zero, 0));
+		}
+		gen_ustack_divert(g, m, key, UPD_AGG, zero, NULL, end);
+	}
 	if (k == TY_HIST || k == TY_LHIST) {
 		int32_t b = k == TY_HIST ? gen_hist_bucket(g, v) : gen_lhist_bucket(g, v, t);
 		emit(g->ir, STX_MEM(BPF_DW, key.base, b, key.off + m->key_size - 8));
@@ -308,6 +331,8 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 	emit(g->ir, LABEL(done));
 	if ((k == TY_HIST || k == TY_LHIST) && g->p->opts->hist_sums)
 		gen_hist_sum(g, m, key, v);
+	if (end >= 0)
+		emit(g->ir, LABEL(end));
 }
 
 void gen_assign_map(struct gen *g, struct stmt *st)
@@ -329,7 +354,12 @@ void gen_assign_map(struct gen *g, struct stmt *st)
 	struct loc val = gen_temp_alloc(g, m->value->size);
 	gen_expr_into(g, v, m->value, val.base, val.off);
 	struct loc key = gen_map_key(g, m, &target->u.map.keys);
+	int32_t done = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
+	if (done >= 0)
+		gen_ustack_divert(g, m, key, UPD_STORE, -1, &val, done);
 	gen_map_update(g, m, key, val);
+	if (done >= 0)
+		emit(g->ir, LABEL(done));
 }
 
 void gen_output(struct gen *g, uint32_t off, uint32_t size, bool urgent)

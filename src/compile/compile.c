@@ -31,6 +31,14 @@ static uint32_t ringbuf_bytes(const struct plan *p)
 		if (!((*ip)->prov->flags & PROV_F_USER) && sema_probe_prints((*ip)->probe))
 			want = 2u << 20;
 	}
+	/* user stacks' snapshots (codegen/gen_ustack.c): a few KB each */
+	if (p->settings.v[SET_USTACK_UNWIND] != UNWIND_FP)
+		vec_foreach(&p->insts, ip)
+		{
+			struct probe *pr = (*ip)->probe;
+			if (sema_probe_uses_builtin(pr, BI_USTACK) || sema_probe_calls(pr, FN_USTACK))
+				want = MAX(want, 8u << 20);
+		}
 	if (e)
 		want = strtoull(e, NULL, 10) * 1024;
 	/* a power of two, at least a page */

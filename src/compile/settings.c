@@ -14,6 +14,7 @@ enum setting_kind { SK_NUM, SK_BOOL, SK_CHOICE, SK_STR };
 
 static const char *const stack_modes[] = { "bpftrace", "perf", "raw", "build_id", NULL };
 static const char *const missing[] = { "error", "warn", "ignore", NULL };
+static const char *const unwinds[] = { "auto", "fp", "dwarf", NULL };
 
 /*
  * One row per setting: its config name (bpftrace 0.26's), its environment
@@ -29,6 +30,7 @@ static const struct setting_def {
 	const char *const *choices; /* SK_CHOICE */
 	const char *sdef, *sdef_modern; /* SK_STR */
 	const char *what, *unit;
+	const char *const *names; /* a value by name: names[value] (NULL-ended), else a number */
 } defs[SET_COUNT_] = {
 	{ SET_MAX_STRLEN, "max_strlen", { "MAX_STRLEN", "STRLEN" }, SK_NUM, STRLEN_DEFAULT,
 	  STRLEN_MODERN, 2, STRLEN_MAX, NULL, NULL, NULL, "a string size is", "bytes" },
@@ -51,6 +53,11 @@ static const struct setting_def {
 	  MISSING_ERROR, MISSING_ERROR, 0, 0, missing, NULL, NULL, NULL, NULL },
 	{ SET_STR_TRUNC_TRAILER, "str_trunc_trailer", { "STR_TRUNC_TRAILER", NULL }, SK_STR, 0, 0,
 	  0, 0, NULL, "", "..", NULL, NULL },
+	{ SET_USTACK_UNWIND, "ustack_unwind", { "USTACK_UNWIND", NULL }, SK_CHOICE, UNWIND_AUTO,
+	  UNWIND_AUTO, 0, 0, unwinds, NULL, NULL, NULL, NULL },
+	{ SET_USTACK_SNAPSHOT, "ustack_snapshot", { "USTACK_SNAPSHOT", NULL }, SK_NUM,
+	  USTACK_SNAPSHOT_DEFAULT, USTACK_SNAPSHOT_DEFAULT, 512, USTACK_SNAPSHOT_MAX, NULL, NULL, NULL,
+	  "a user stack's snapshot is", "bytes" },
 };
 _Static_assert(sizeof(defs) / sizeof(defs[0]) == SET_COUNT_, "a row per setting");
 
@@ -209,7 +216,8 @@ static int other_name(struct plan *p, const struct setting_item *it)
 	else
 		diag_hint(&p->diag, "the config variables lantern knows: max_strlen, max_map_keys, "
 				    "max_cat_bytes, log_size, max_probes, print_maps_on_exit, "
-				    "cpp_demangle, stack_mode, missing_probes, str_trunc_trailer");
+				    "cpp_demangle, stack_mode, missing_probes, str_trunc_trailer, "
+				    "ustack_unwind, ustack_snapshot");
 	return -1;
 }
 

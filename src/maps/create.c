@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Kernel maps from a plan's map descriptions, and their release. */
 #include "maps/maps.h"
+#include "maps/ustacks.h"
 #include "sys/bpfsys.h"
 
 #include <bpf/bpf.h>
@@ -26,6 +27,7 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg
 {
 	lm->set = set;
 	lm->n = set->bpf.len;
+	lm->ustacks = NULL;
 	lm->fd = util_xmalloc(sizeof(int) * (lm->n + 1));
 	for (size_t i = 0; i < lm->n; i++)
 		lm->fd[i] = -1;
@@ -63,5 +65,6 @@ void maps_close(struct live_maps *lm)
 			close(lm->fd[i]);
 	free(lm->fd);
 	lm->fd = NULL;
+	maps_ustacks_free(lm);
 	lm->n = 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "maps/mapread.h"
 #include "maps/buckets.h"
+#include "maps/ustacks.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -70,11 +71,52 @@ struct raw {
 	uint8_t *value;
 };
 
+struct raw_vec {
+	struct raw *data;
+	size_t len, cap;
+};
+
 static int cmp_raw_key(const void *x, const void *y, void *arg)
 {
 	const struct raw *a = x, *b = y;
 	size_t n = *(size_t *)arg;
 	return memcmp(a->key, b->key, n);
+}
+
+/*
+ * A map that holds unwound user stacks (ustacks.h): the kernel's ids of
+ * its stacks as the table's, so that a stack is one key however it was
+ * walked; entries that became equal merged (hist buckets add up later).
+ */
+static void canonical_stacks(const struct live_maps *lm, const struct map_info *m,
+			     struct raw_vec *raws)
+{
+	size_t ukey = m->key->size, k = 0;
+	int ncpu = 2;
+
+	for (size_t i = 0; i < raws->len; i++)
+		maps_key_ustacks_resolve(lm, m->key, raws->data[i].key, true);
+	if (m->value->kind == TY_HIST || m->value->kind == TY_LHIST || !raws->len)
+		return;
+	qsort_r(raws->data, raws->len, sizeof(struct raw), cmp_raw_key, &ukey);
+	for (size_t i = 0; i < raws->len; i++) {
+		struct raw *r = &raws->data[i], *last = k ? &raws->data[k - 1] : NULL;
+		if (!last || memcmp(last->key, r->key, ukey)) {
+			raws->data[k++] = *r;
+			continue;
+		}
+		if (m->percpu) { /* two merged values merged again */
+			size_t vs = m->value->size, stride = ALIGN_UP(vs, 8);
+			uint8_t *two = util_xcalloc(ncpu, stride);
+			memcpy(two, last->value, vs);
+			memcpy(two + stride, r->value, vs);
+			maps_agg_merge(m->value, two, ncpu, stride, last->value);
+			free(two);
+		}
+		free(r->key);
+		free(r->value);
+	}
+	raws->len = k;
 }
 
 int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_entries *out)
@@ -85,7 +127,7 @@ int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_e
 	size_t ksize = m->key_size, ukey = m->key ? m->key->size : 0;
 	uint8_t *key = util_xcalloc(1, ksize + 8), *next = util_xcalloc(1, ksize + 8);
 	uint8_t *vbuf = util_xmalloc(stride * ncpu);
-	VEC(struct raw) raws = { 0 };
+	struct raw_vec raws = { 0 };
 	bool first = true;
 
 	memset(out, 0, sizeof(*out));
@@ -105,6 +147,8 @@ int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_e
 	free(key);
 	free(next);
 	free(vbuf);
+	if (lm->ustacks && maps_key_has_ustack(m->key))
+		canonical_stacks(lm, m, &raws);
 
 	out->v = util_xcalloc(raws.len + 1, sizeof(struct map_entry));
 	if (!is_bucketed(m)) {
@@ -207,6 +251,10 @@ int maps_zero(const struct live_maps *lm, const struct map_info *m)
 
 bool maps_stack_read(const struct live_maps *lm, const struct type *t, int64_t id, uint64_t *ips)
 {
+	if (id >= 0 && ((uint64_t)id & STACK_ID_TOKEN))
+		id = maps_ustack_token_get(lm, (uint64_t)id);
+	if (id >= 0 && ((uint64_t)id & STACK_ID_INTERN))
+		return maps_ustack_frames(lm, id, ips, t->count);
 	const struct stack_map *sm = maps_stack_find(lm->set, t);
 	int fd = sm ? live_fd(lm, sm->bpf_map) : -1;
 	uint32_t key = (uint32_t)id;

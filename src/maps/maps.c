@@ -9,6 +9,7 @@ void maps_init(struct map_set *ms)
 {
 	memset(ms, 0, sizeof(*ms));
 	ms->scratch = ms->ringbuf = ms->lost = ms->stop = -1;
+	ms->ustack_seq = ms->ustack_fp = ms->ustack_gen = -1;
 }
 
 void maps_free(struct map_set *ms)

@@ -61,6 +61,17 @@ struct bpf_map_desc {
 	uint32_t ninit;
 };
 
+/*
+ * ustack_seq's value, per CPU: the snapshots' sequence, those the ring
+ * buffer refused, and the last process's walk (ustack_fp's answer for
+ * tgid, valid while ustack_gen is gen): a program on a frame-pointer
+ * process looks up no hash.
+ */
+struct ustack_cpu {
+	uint64_t seq, lost;
+	uint64_t tgid, gen, fp;
+};
+
 /* A stack trace map: the kernel tells stacks apart by their first `frames` frames. */
 struct stack_map {
 	bool user;
@@ -74,6 +85,14 @@ struct map_set {
 	VEC(struct stack_map) stacks;
 	int scratch, ringbuf, lost; /* indexes in bpf; -1 before maps_plan() */
 	int stop; /* an array of one u64: non-zero once the session stopped the probes */
+	/*
+	 * User stacks unwound in user space (ustacks.h), -1 without: ustack_seq,
+	 * a per-CPU array of one struct ustack_cpu; ustack_fp, a hash of the
+	 * processes (u32 tgid) whose stacks the kernel walks (frame pointers),
+	 * filled by the session, which counts its changes in ustack_gen (an
+	 * array of one u64).
+	 */
+	int ustack_seq, ustack_fp, ustack_gen;
 };
 
 void maps_init(struct map_set *ms);
@@ -102,6 +121,7 @@ struct live_maps {
 	const struct map_set *set;
 	int *fd;
 	size_t n;
+	struct maps_ustacks *ustacks; /* the stacks unwound in user space (ustacks.h) */
 };
 
 /* Create every map of set (and fill those with contents); errors in d. 0 or -1. */

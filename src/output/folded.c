@@ -60,8 +60,7 @@ static size_t stack_maps(const struct plan *p)
 	return n;
 }
 
-/* The entry's sample count: > 0, or 0 to leave it out. */
-static uint64_t entry_count(const struct type *t, const struct map_item *it)
+uint64_t out_folded_count(const struct type *t, const struct map_item *it)
 {
 	int64_t v;
 
@@ -112,7 +111,7 @@ static void folded_map_entry(struct map_walk *w, const struct map_item *it)
 	const struct map_info *m = w->m;
 	const struct type *k = m->key;
 	struct strbuf *out = w->out;
-	uint64_t count = entry_count(m->value, it);
+	uint64_t count = out_folded_count(m->value, it);
 
 	if (!count || !it->key || !out_map_has_stack_key(m))
 		return;

@@ -15,6 +15,10 @@ bool out_map_has_stack_key(const struct map_info *m);
 /* Does any map of the plan? */
 bool out_plan_has_stack_map(const struct plan *p);
 
+struct map_item;
+/* An entry's samples as folded stacks (and pprof) count them: > 0, or 0 to leave it out. */
+uint64_t out_folded_count(const struct type *t, const struct map_item *it);
+
 /*
  * The plan's stack maps, folded, as an SVG flame graph in path. 0, or -1
  * with the reason on stderr: nothing to draw (no stack map, or no samples:

@@ -13,6 +13,7 @@
  */
 #include "output/hist.h"
 #include "output/mapprint.h"
+#include "output/pprof.h"
 #include "output/writer.h"
 
 static void text_attached(struct strbuf *out, int nprobes)
@@ -97,6 +98,8 @@ const struct writer *out_writer_for(enum output_format f)
 		return &out_folded_writer;
 	case OUTPUT_PROMETHEUS:
 		return &out_prometheus_writer;
+	case OUTPUT_PPROF:
+		return &out_pprof_writer;
 	default:
 		return &out_text_writer;
 	}

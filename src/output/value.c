@@ -87,6 +87,15 @@ void out_stack_format(const struct out_ctx *oc, struct strbuf *out, const struct
 		struct sym sym;
 		bool ok = sym_resolve(t->user, pid, ips[i], &sym);
 		unsigned long long a = (unsigned long long)ips[i];
+		const char *inl[SYM_INLINE_MAX];
+		/* functions inlined there, innermost first (a return address: its call) */
+		int ninl = t->user ? sym_usym_inlines(pid, ips[i] - (i > 0), inl, SYM_INLINE_MAX) : 0;
+		for (int k = 0; k < ninl; k++) {
+			if (t->perf)
+				sb_printf(out, "\t%llx %s (inlined)\n", a, inl[k]);
+			else
+				sb_printf(out, "%s%s (inlined)\n", indent, inl[k]);
+		}
 		if (!t->perf && ok)
 			sb_printf(out, "%s%s+%llu\n", indent, sym.name, (unsigned long long)sym.offset);
 		else if (!t->perf)
@@ -120,6 +129,7 @@ bool out_stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct
 		n++;
 	for (uint32_t i = n; i-- > 0;) {
 		struct sym sym;
+		const char *inl[SYM_INLINE_MAX];
 		if (i + 1 < n)
 			sb_putc(out, ';');
 		if (!sym_resolve(t->user, pid, ips[i], &sym)) {
@@ -130,6 +140,13 @@ bool out_stack_folded(const struct out_ctx *oc, struct strbuf *out, const struct
 		}
 		if (kernel_mark && !t->user)
 			sb_puts(out, "_[k]");
+		/* the functions inlined there, outermost first: callees of the frame */
+		int ninl = t->user ? sym_usym_inlines(pid, ips[i] - (i > 0), inl, SYM_INLINE_MAX) : 0;
+		for (int k = ninl; k-- > 0;) {
+			sb_putc(out, ';');
+			for (const char *c = inl[k]; *c; c++)
+				sb_putc(out, *c == ';' || (unsigned char)*c < 0x20 ? '_' : *c);
+		}
 	}
 	return n > 0;
 }

@@ -32,6 +32,7 @@ enum output_format {
 	OUTPUT_JSON, /* one JSON object per line, as bpftrace -f json */
 	OUTPUT_FOLDED,	   /* maps keyed by stacks as folded stacks (flamegraph.pl's input) */
 	OUTPUT_PROMETHEUS, /* maps in Prometheus's text exposition format */
+	OUTPUT_PPROF,	   /* events as text; the stack maps as a pprof profile into -o's file */
 };
 
 /* -B: how the output is buffered (as bpftrace's -B) */
@@ -79,6 +80,7 @@ struct run_opts {
 	char **cmd_argv;	   /* lantern trace CMD ARGS...: run as given, not split */
 	pid_t pid;		   /* -p */
 	const char *flamegraph;	   /* --flamegraph FILE.svg: the stack maps as an SVG at exit */
+	const char *pprof;	   /* --pprof FILE, -f pprof -o FILE: the stack maps as a pprof profile */
 	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
 	enum output_buffering buffering; /* -B */
 };
@@ -95,11 +97,22 @@ enum setting_id {
 	SET_STACK_MODE,		/* enum stack_mode: kstack's and ustack's format */
 	SET_MISSING_PROBES,	/* enum missing_probes: an attach point that matches nothing */
 	SET_STR_TRUNC_TRAILER,	/* (a string: settings.str) what ends a string str() cut */
+	SET_USTACK_UNWIND, /* how user stacks are walked: enum ustack_unwind */
+	SET_USTACK_SNAPSHOT, /* bytes of a user stack a program copies for the unwinder */
 	SET_COUNT_
 };
 enum stack_mode { STACK_MODE_BPFTRACE, STACK_MODE_PERF, STACK_MODE_RAW, STACK_MODE_BUILD_ID };
 enum missing_probes { MISSING_ERROR, MISSING_WARN, MISSING_IGNORE };
 enum setting_from { SETTING_DEFAULT, SETTING_SCRIPT, SETTING_ENV };
+
+/*
+ * ustack_unwind (LANTERN_USTACK_UNWIND): auto walks the frame pointers in
+ * the kernel where the process's program keeps them and unwinds the others
+ * in user space from a snapshot (DWARF CFI); fp and dwarf force either.
+ */
+enum ustack_unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_DWARF };
+#define USTACK_SNAPSHOT_DEFAULT 8192
+#define USTACK_SNAPSHOT_MAX 16384
 struct settings {
 	uint64_t v[SET_COUNT_];	   /* numbers; bools 0 or 1; choices their index */
 	const char *str[SET_COUNT_]; /* the settings that are strings */

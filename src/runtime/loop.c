@@ -17,6 +17,7 @@
 #include "runtime/load.h"
 #include "runtime/records.h"
 #include "runtime/tracepipe.h"
+#include "runtime/ustack.h"
 #include "sys/ringbuf.h"
 #include "sym/symbols.h"
 
@@ -262,6 +263,7 @@ int rt_loop(struct session *s)
 		if (util_now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
 			report_lost(&l);
+			rt_ustack_tick(s);
 			last_check = util_now_ns();
 		}
 		for (int i = 0; i < n; i++) {
@@ -304,6 +306,7 @@ int rt_loop(struct session *s)
 	report_lost(&l);
 	rt_out_flush(s);
 	report_full_maps(s);
+	rt_ustack_report(s);
 
 	sb_free(&l.line);
 	sb_free(&l.text);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Record handlers, one per record kind: see records.h. */
 #include "runtime/records.h"
+#include "runtime/ustack.h"
 #include "maps/mapread.h"
 #include "output/printf.h"
 #include "output/timefmt.h"
@@ -212,12 +213,25 @@ static int rec_runtime_error(struct loop *l, const struct record_desc *r, const 
 	return 0;
 }
 
+static int rec_ustack(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	rt_ustack_snapshot(l->s, r, data, l->size);
+	return 0;
+}
+
+static int rec_ustack_update(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	rt_ustack_update(l->s, r, data);
+	return 0;
+}
+
 static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
 	[REC_JOIN] = rec_join,		  [REC_SYSTEM] = rec_stream, [REC_CAT] = rec_stream,
 	[REC_PRINT_VALUE] = rec_print_value, [REC_FRONTEND] = rec_frontend,
 	[REC_HELPER_ERROR] = rec_helper_error, [REC_RUNTIME_ERROR] = rec_runtime_error,
+	[REC_USTACK] = rec_ustack, [REC_USTACK_UPDATE] = rec_ustack_update,
 };
 
 int rt_on_record(void *ctx, void *data, size_t size)

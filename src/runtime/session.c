@@ -11,8 +11,10 @@
 #include "runtime/load.h"
 #include "runtime/loop.h"
 #include "runtime/metrics.h"
+#include "runtime/ustack.h"
 #include "output/folded.h"
 #include "sym/demangle.h"
+#include "output/pprof.h"
 #include "sym/symbols.h"
 #include "sys/tracefs.h"
 
@@ -145,6 +147,8 @@ static void script_finish(struct session *s, struct strbuf *out)
 	if (s->opts->r.flamegraph &&
 	    out_flamegraph_write(&s->oc, s->opts->r.flamegraph, "Flame Graph") < 0 && !s->exit_code)
 		s->exit_code = 1;
+	if (s->opts->r.pprof && out_pprof_write(&s->oc, s->opts->r.pprof) < 0 && !s->exit_code)
+		s->exit_code = 1;
 }
 
 /* SIGUSR1: the maps, without the blank lines of the end (as bpftrace) */
@@ -177,6 +181,7 @@ static void session_free(struct session *s)
 	s->metrics = NULL;
 	rt_release_all(s);
 	rt_child_reap(s);
+	rt_ustack_free(s);
 	sym_release();
 	if (s->out)
 		util_out_close(s->out, util_out_name(s->out, s->opts->r.output));

@@ -58,6 +58,7 @@ struct session {
 	bool child_exited;
 
 	struct metrics_server *metrics; /* --metrics, while running */
+	struct rt_ustacks *ustacks;	/* user stacks unwound in user space (ustack.h) */
 
 	volatile bool done; /* exit() seen, signal, child gone */
 	bool signalled;	    /* SIGINT, SIGTERM or SIGHUP ended the run */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "sym/elf.h"
+#include "sym/debuginfo.h"
 #include "sym/demangle.h"
 #include "base/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -105,17 +107,21 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct elf_func *)a)->name, ((const struct elf_func *)b)->name);
 }
 
-int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen)
+/* rank of a symbol at an address others share: lower names it (elf.h) */
+static uint8_t sym_rank(int type, const GElf_Sym *sym)
 {
-	struct elf_file f;
-	Elf_Scn *scn = NULL;
-	size_t cap = 0;
+	int bind = GELF_ST_BIND(sym->st_info);
+	bool global = bind == STB_GLOBAL || bind == STB_WEAK;
 
-	out->v = NULL;
-	out->n = 0;
-	if (open_elf(path, &f, err, errlen) < 0)
-		return -1;
-	while ((scn = elf_nextscn(f.e, scn))) {
+	return (uint8_t)((type == SHT_DYNSYM ? 0 : global ? 1 : 2) * 2 + (bind == STB_WEAK));
+}
+
+/* The function symbols of se's symbol tables, placed through the segments of e. */
+static void add_syms(Elf *se, Elf *e, struct elf_funcs *out, size_t *cap)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(se, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *data;
 		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
@@ -133,21 +139,63 @@ int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_
 			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
 			    !sym.st_value)
 				continue;
-			name = elf_strptr(f.e, sh.sh_link, sym.st_name);
-			if (!name || !*name || (off = vaddr_offset(f.e, sym.st_value)) < 0)
+			name = elf_strptr(se, sh.sh_link, sym.st_name);
+			if (!name || !*name || *name == '@' || (off = vaddr_offset(e, sym.st_value)) < 0)
 				continue;
-			if (out->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				out->v = util_xrealloc(out->v, cap * sizeof(*out->v));
+			if (out->n == *cap) {
+				*cap = *cap ? *cap * 2 : 256;
+				out->v = util_xrealloc(out->v, *cap * sizeof(*out->v));
 			}
-			out->v[out->n++] = (struct elf_func){ util_xstrdup(name), NULL, sym.st_value,
-							       (uint64_t)off, sym.st_size };
+			/* "memcpy@@GLIBC_2.14" (a .symtab's versioned name): memcpy */
+			out->v[out->n++] = (struct elf_func){ util_xstrndup(name, strcspn(name, "@")), NULL,
+							       sym.st_value, (uint64_t)off, sym.st_size,
+							       sym_rank((int)sh.sh_type, &sym) };
 		}
 	}
+}
+
+static int by_name_rank(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->rank - y->rank;
+}
+
+/* The symbols of path's separate debug file and of its MiniDebugInfo (debuginfo.h). */
+static void add_debug_syms(Elf *e, const char *path, struct elf_funcs *out, size_t *cap)
+{
+	char dpath[PATH_MAX], err[256];
+	struct elf_file d;
+	void *mem;
+	Elf *mini;
+
+	if (sym_debug_file(e, path, dpath, sizeof(dpath)) && open_elf(dpath, &d, err, sizeof(err)) == 0) {
+		add_syms(d.e, e, out, cap);
+		close_elf(&d);
+	}
+	if ((mini = sym_minidebug_open(e, &mem))) {
+		add_syms(mini, e, out, cap);
+		elf_end(mini);
+		free(mem);
+	}
+}
+
+int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen)
+{
+	struct elf_file f;
+	size_t cap = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	if (open_elf(path, &f, err, errlen) < 0)
+		return -1;
+	add_syms(f.e, f.e, out, &cap);
+	add_debug_syms(f.e, path, out, &cap);
 	close_elf(&f);
-	/* by name, once each (.symtab and .dynsym repeat names) */
+	/* by name, once each, the best ranked (.symtab, .dynsym and the debug files repeat names) */
 	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), by_name);
+		qsort(out->v, out->n, sizeof(*out->v), by_name_rank);
 	size_t k = 0;
 	for (size_t i = 0; i < out->n; i++) {
 		if (k && !strcmp(out->v[k - 1].name, out->v[i].name)) {
@@ -304,4 +352,21 @@ void sym_elf_usdt_free(struct usdt_sites *u)
 	free(u->v);
 	u->v = NULL;
 	u->n = 0;
+}
+
+bool sym_elf_build_id_hex(const char *path, char *out, size_t n)
+{
+	struct elf_file f;
+	char err[256];
+	unsigned char id[64];
+	size_t len;
+
+	out[0] = 0;
+	if (open_elf(path, &f, err, sizeof(err)) < 0)
+		return false;
+	len = sym_build_id(f.e, id, sizeof(id));
+	if (len && 2 * len < n)
+		sym_build_id_hex(id, len, out);
+	close_elf(&f);
+	return out[0] != 0;
 }

@@ -6,6 +6,7 @@
 #ifndef LANTERN_SYM_ELF_H
 #define LANTERN_SYM_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,6 +16,12 @@ struct elf_func {
 	uint64_t addr;	 /* virtual address (st_value) */
 	uint64_t offset; /* where it is in the file */
 	uint64_t size;	 /* its length in bytes (st_size; 0: unknown) */
+	/*
+	 * Which of the names of one address names it in stacks, lowest first:
+	 * .dynsym's (the exported name), a global of .symtab, a local; weak
+	 * after strong.
+	 */
+	uint8_t rank;
 };
 
 struct elf_funcs {
@@ -22,7 +29,10 @@ struct elf_funcs {
 	size_t n;
 };
 
-/* Read path's function symbols (.symtab, and .dynsym); -1 with err set. */
+/*
+ * Read path's function symbols: .symtab, .dynsym, and those of its
+ * separate debug file and MiniDebugInfo (debuginfo.h); -1 with err set.
+ */
 int sym_elf_funcs_load(const char *path, struct elf_funcs *out, char *err, size_t errlen);
 void sym_elf_funcs_free(struct elf_funcs *f);
 /* The libraries a file needs (DT_NEEDED: "libc.so.6"), at most max; their number, -1 unreadable. */
@@ -31,6 +41,9 @@ int sym_elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
 const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char *name);
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
+
+/* path's build-id in hex into out (n bytes); false without one. */
+bool sym_elf_build_id_hex(const char *path, char *out, size_t n);
 
 /* A loadable segment: file bytes [offset, offset + size) at vaddr. */
 struct elf_segment {

@@ -45,3 +45,83 @@ void sym_proc_files_free(char **files)
 		free(*f);
 	free(files);
 }
+
+void sym_maps_parse(char *text, struct sym_maps *out)
+{
+	size_t cap = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	out->text = text;
+	out->len = text ? strlen(text) : 0;
+	for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		unsigned long long lo, hi, off, ino;
+		unsigned maj, min;
+		char perms[8];
+		int pos = 0;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min,
+			   &ino, &pos) < 7)
+			continue;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			out->v = util_xrealloc(out->v, cap * sizeof(*out->v));
+		}
+		out->v[out->n++] = (struct sym_mapping){
+			lo, hi, off, ((uint64_t)maj << 32) | min, ino, perms[2] == 'x', line + pos,
+		};
+	}
+}
+
+bool sym_maps_read(pid_t pid, struct sym_maps *out)
+{
+	char path[64];
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	char *text = util_read_file(path, &len);
+	if (!text || !len) { /* gone, or a zombie without memory */
+		free(text);
+		memset(out, 0, sizeof(*out));
+		return false;
+	}
+	sym_maps_parse(text, out);
+	return true;
+}
+
+void sym_maps_copy(const struct sym_maps *m, struct sym_maps *out)
+{
+	char *text = util_xmalloc(m->len + 1);
+
+	memcpy(text, m->text, m->len + 1);
+	*out = *m;
+	out->text = text;
+	out->v = util_xmalloc((m->n + 1) * sizeof(*m->v));
+	for (size_t i = 0; i < m->n; i++) {
+		out->v[i] = m->v[i];
+		out->v[i].path = text + (m->v[i].path - m->text);
+	}
+}
+
+void sym_maps_free(struct sym_maps *m)
+{
+	free(m->v);
+	free(m->text);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct sym_mapping *sym_maps_find(const struct sym_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->v[mid].hi <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->v[lo].lo <= addr ? &m->v[lo] : NULL;
+}

@@ -2,6 +2,8 @@
 #include "sym/symbols.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sym/inline.h"
+#include "sym/procmaps.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -10,8 +12,9 @@
 #include <string.h>
 
 struct addr_sym {
-	uint64_t addr;
+	uint64_t addr, size; /* size 0: up to the next symbol */
 	char *name;
+	uint8_t rank; /* among the names of one address, the lowest names it (elf.h) */
 };
 
 struct symtab {
@@ -19,10 +22,23 @@ struct symtab {
 	size_t n;
 };
 
+static void symtab_push_sized(struct symtab *t, size_t *cap, uint64_t addr, uint64_t size,
+			      const char *name, uint8_t rank)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		t->v = util_xrealloc(t->v, *cap * sizeof(*t->v));
+	}
+	t->v[t->n++] = (struct addr_sym){ addr, size, util_xstrdup(name), rank };
+}
+
 static int by_addr(const void *a, const void *b)
 {
-	uint64_t x = ((const struct addr_sym *)a)->addr, y = ((const struct addr_sym *)b)->addr;
-	return x < y ? -1 : x > y;
+	const struct addr_sym *p = a, *q = b;
+
+	if (p->addr != q->addr)
+		return p->addr < q->addr ? -1 : 1;
+	return p->rank - q->rank;
 }
 
 /* the last symbol at or below addr */
@@ -37,16 +53,17 @@ static const struct addr_sym *nearest(const struct symtab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return lo ? &t->v[lo - 1] : NULL;
+	if (!lo)
+		return NULL;
+	/* the best-ranked name of that address */
+	while (lo > 1 && t->v[lo - 2].addr == t->v[lo - 1].addr)
+		lo--;
+	return &t->v[lo - 1];
 }
 
 static void symtab_push(struct symtab *t, size_t *cap, uint64_t addr, const char *name)
 {
-	if (t->n == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		t->v = util_xrealloc(t->v, *cap * sizeof(*t->v));
-	}
-	t->v[t->n++] = (struct addr_sym){ addr, util_xstrdup(name) };
+	symtab_push_sized(t, cap, addr, 0, name, 0);
 }
 
 static void symtab_free(struct symtab *t)
@@ -108,7 +125,7 @@ static int by_name(const void *a, const void *b)
 
 static uint64_t ksym_address_locked(const char *name)
 {
-	struct addr_sym key = { 0, (char *)name }, *hit;
+	struct addr_sym key = { .name = (char *)name }, *hit;
 
 	if (!by_name_loaded) {
 		FILE *f = fopen("/proc/kallsyms", "r");
@@ -132,10 +149,13 @@ static uint64_t ksym_address_locked(const char *name)
 
 /* --- user ------------------------------------------------------------------ */
 
-/* a mapped file: its function symbols by address and its segments, loaded on first use */
+/* a mapped file: its function symbols by address and its segments */
 struct user_file {
 	char *path;
-	bool loaded;
+	struct sym_dwarf *dw; /* inlined functions (inline.h); NULL before dw_tried or without */
+	bool dw_tried;
+	struct inl_memo *memo; /* the inlined functions of the addresses looked up */
+	char build_id[129]; /* hex, "" without */
 	struct symtab syms;
 	struct elf_segment segs[16];
 	int nsegs;
@@ -144,39 +164,26 @@ struct user_file {
 static struct user_file *files;
 static size_t nfiles;
 
-/* the n bytes at s are path */
-static bool path_is(const char *path, const char *s, size_t n)
+static struct user_file *user_file(const char *path)
 {
-	return !strncmp(path, s, n) && !path[n];
-}
-
-/* The index of path (n bytes) in files, added if new; its symbols load later. */
-static size_t user_file_index(const char *path, size_t n)
-{
-	for (size_t i = 0; i < nfiles; i++)
-		if (path_is(files[i].path, path, n))
-			return i;
-	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
-	memset(&files[nfiles], 0, sizeof(*files));
-	files[nfiles].path = util_xstrndup(path, n);
-	return nfiles++;
-}
-
-static struct user_file *user_file(size_t i)
-{
-	struct user_file *uf = &files[i];
 	struct elf_funcs funcs;
 	char err[256];
 	size_t cap = 0;
 
-	if (uf->loaded)
-		return uf;
-	uf->loaded = true;
-	uf->nsegs = sym_elf_segments(uf->path, uf->segs, 16);
-	if (sym_elf_funcs_load(uf->path, &funcs, err, sizeof(err)) == 0) {
-		for (size_t j = 0; j < funcs.n; j++) /* C++ names as written (demangle.h) */
-			symtab_push(&uf->syms, &cap, funcs.v[j].addr,
-				    funcs.v[j].demangled ? funcs.v[j].demangled : funcs.v[j].name);
+	for (size_t i = 0; i < nfiles; i++)
+		if (!strcmp(files[i].path, path))
+			return &files[i];
+	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
+	struct user_file *uf = &files[nfiles++];
+	memset(uf, 0, sizeof(*uf));
+	uf->path = util_xstrdup(path);
+	uf->nsegs = sym_elf_segments(path, uf->segs, 16);
+	sym_elf_build_id_hex(path, uf->build_id, sizeof(uf->build_id));
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+		for (size_t i = 0; i < funcs.n; i++) /* C++ names as written (demangle.h) */
+			symtab_push_sized(&uf->syms, &cap, funcs.v[i].addr, funcs.v[i].size,
+					  funcs.v[i].demangled ? funcs.v[i].demangled : funcs.v[i].name,
+					  funcs.v[i].rank);
 		sym_elf_funcs_free(&funcs);
 		if (uf->syms.n)
 			qsort(uf->syms.v, uf->syms.n, sizeof(*uf->syms.v), by_addr);
@@ -187,184 +194,150 @@ static struct user_file *user_file(size_t i)
 static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
- * A process's executable file mappings, as /proc/PID/maps last showed
- * them: a process that has exited (the -c command when the maps print, a
- * short-lived one in a map the metrics serve) still has its stacks
- * resolved. Kept parsed, by pid, and read again only when older than
- * MAPS_FRESH_MS (or MAPS_MISS_MS for an address in none of them: a library
- * loaded since), not for every frame: a scrape of thousands of user stacks
- * reads each process once. Those not looked up for MAPS_KEEP_S go (a live
- * process is read again when asked; an exited one's stacks show addresses),
- * so a long run over many short processes does not keep them all.
+ * A process's mappings, as /proc/PID/maps last showed them: a process that
+ * has exited (the -c command when the maps print, a short-lived one in a
+ * map the metrics serve) still has its stacks resolved. Kept parsed, by
+ * pid, and read again only when older than MAPS_FRESH_MS (or MAPS_MISS_MS
+ * for an address in none of them: a library loaded since), not for every
+ * frame: a scrape of thousands of user stacks reads each process once.
+ * Those not looked up for MAPS_KEEP_S go (a live process is read again
+ * when asked; an exited one's stacks show addresses), so a long run over
+ * many short processes does not keep them all.
  */
 #define MAPS_FRESH_MS 1000
-#define MAPS_MISS_MS  50
-#define MAPS_KEEP_S   600
-#define MAPS_SWEEP_S  10
-
-struct proc_map {
-	uint64_t lo, hi, off; /* [lo, hi) maps the file from offset off */
-	size_t file;	      /* index in files */
-};
-
-struct proc_maps {
+#define MAPS_MISS_MS 50
+#define MAPS_KEEP_S 600
+#define MAPS_SWEEP_S 10
+struct maps_snap {
 	int pid;
-	bool gone;	  /* the last read failed: the process has exited */
-	uint64_t read_ns; /* when read (or tried) last, 0: never */
+	struct sym_maps maps;
+	uint64_t read_ns; /* when read (or tried) last */
 	uint64_t used_ns; /* when looked up last */
-	struct proc_map *v;
-	size_t n;
 };
-
-static struct proc_maps *procs; /* sorted by pid */
-static size_t nprocs, procs_cap;
+static struct maps_snap *snaps; /* sorted by pid */
+static size_t nsnaps, snaps_cap;
 static uint64_t swept_ns;
 
-/* pid's entry, added (never read) if new */
-static struct proc_maps *proc_of(int pid)
+static struct maps_snap *snap_of(int pid)
 {
-	size_t lo = 0, hi = nprocs;
+	size_t lo = 0, hi = nsnaps;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (procs[mid].pid == pid)
-			return &procs[mid];
-		if (procs[mid].pid < pid)
+		if (snaps[mid].pid == pid)
+			return &snaps[mid];
+		if (snaps[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (nprocs == procs_cap) {
-		procs_cap = procs_cap ? procs_cap * 2 : 64;
-		procs = util_xrealloc(procs, procs_cap * sizeof(*procs));
-	}
-	memmove(&procs[lo + 1], &procs[lo], (nprocs - lo) * sizeof(*procs));
-	nprocs++;
-	procs[lo] = (struct proc_maps){ .pid = pid };
-	return &procs[lo];
+	return NULL;
 }
 
-/* Drop the entries not looked up for MAPS_KEEP_S (every MAPS_SWEEP_S at most). */
-static void procs_sweep(uint64_t now)
+static struct maps_snap *snap_add(int pid)
+{
+	size_t lo = 0;
+
+	while (lo < nsnaps && snaps[lo].pid < pid)
+		lo++;
+	if (nsnaps == snaps_cap) {
+		snaps_cap = snaps_cap ? snaps_cap * 2 : 64;
+		snaps = util_xrealloc(snaps, snaps_cap * sizeof(*snaps));
+	}
+	memmove(&snaps[lo + 1], &snaps[lo], (nsnaps - lo) * sizeof(*snaps));
+	nsnaps++;
+	snaps[lo] = (struct maps_snap){ .pid = pid };
+	return &snaps[lo];
+}
+
+/* Drop the processes not looked up for MAPS_KEEP_S (every MAPS_SWEEP_S at most). */
+static void snaps_sweep(uint64_t now)
 {
 	size_t k = 0;
 
 	if (now - swept_ns < MAPS_SWEEP_S * 1000000000ull)
 		return;
 	swept_ns = now;
-	for (size_t i = 0; i < nprocs; i++) {
-		if (now - procs[i].used_ns > MAPS_KEEP_S * 1000000000ull) {
-			free(procs[i].v);
+	for (size_t i = 0; i < nsnaps; i++) {
+		if (now - snaps[i].used_ns > MAPS_KEEP_S * 1000000000ull) {
+			sym_maps_free(&snaps[i].maps);
 			continue;
 		}
-		procs[k++] = procs[i];
+		snaps[k++] = snaps[i];
 	}
-	nprocs = k;
-}
-
-static uint64_t hex(const char **p)
-{
-	char *end;
-	uint64_t v = strtoull(*p, &end, 16);
-
-	*p = end;
-	return v;
+	nsnaps = k;
 }
 
 /*
- * Read pid's mappings into pm: the executable ones of files. Those last
- * read stay when the process is gone (or a zombie without memory).
+ * pid's mappings (and remembered): read again when older than fresh_ms
+ * (0: now); as last seen when it is gone; NULL if never seen.
  */
-static void proc_read(struct proc_maps *pm, uint64_t now)
+static const struct sym_maps *process_maps_within(int pid, uint64_t fresh_ms)
 {
-	char path[64];
-	size_t len = 0, cap = 0, n = 0;
-	struct proc_map *v = NULL;
+	uint64_t now = util_now_ns();
+	struct maps_snap *sn;
+	struct sym_maps m;
 
-	pm->read_ns = now;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pm->pid);
-	char *text = util_read_file(path, &len);
-	if (!text || !len) {
-		free(text);
-		pm->gone = true;
-		return;
+	snaps_sweep(now);
+	sn = snap_of(pid);
+	if (sn) {
+		sn->used_ns = now;
+		if (now - sn->read_ns < fresh_ms * 1000000ull)
+			return &sn->maps;
+		sn->read_ns = now;
 	}
-	/* lo-hi perms offset dev inode path */
-	for (const char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		const char *q = p, *eol = nl ? nl : p + strlen(p), *f;
-		uint64_t lo = hex(&q), hi;
-		if (*q++ != '-')
-			continue;
-		hi = hex(&q);
-		if (*q++ != ' ' || eol - q < 5 || q[2] != 'x')
-			continue; /* perms "r-xp": executable only */
-		q += 4;
-		uint64_t off = hex(&q);
-		for (int field = 0; field < 2 && q < eol; field++) { /* dev, inode */
-			while (q < eol && *q == ' ')
-				q++;
-			while (q < eol && *q != ' ')
-				q++;
-		}
-		while (q < eol && *q == ' ')
-			q++;
-		/* not a file: anonymous, [vdso], ... */
-		if (q >= eol || *q != '/')
-			continue;
-		for (f = q; f < eol && *f != ' '; f++) /* " (deleted)" left out */
-			;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = util_xrealloc(v, cap * sizeof(*v));
-		}
-		/* a file's mappings come together: most often the last one's */
-		size_t fi;
-		if (n && path_is(files[v[n - 1].file].path, q, (size_t)(f - q)))
-			fi = v[n - 1].file;
-		else
-			fi = user_file_index(q, (size_t)(f - q));
-		v[n++] = (struct proc_map){ lo, hi, off, fi };
+	if (!sym_maps_read(pid, &m))
+		return sn ? &sn->maps : NULL;
+	if (!sn) {
+		sn = snap_add(pid);
+		sn->used_ns = sn->read_ns = now;
+	} else {
+		sym_maps_free(&sn->maps);
 	}
-	free(text);
-	free(pm->v);
-	pm->v = v;
-	pm->n = n;
-	pm->gone = false;
+	sn->maps = m;
+	return &sn->maps;
 }
 
-static const struct proc_map *proc_map_of(const struct proc_maps *pm, uint64_t addr)
+static const struct sym_maps *process_maps(int pid, bool force)
 {
-	for (size_t i = 0; i < pm->n; i++)
-		if (addr >= pm->v[i].lo && addr < pm->v[i].hi)
-			return &pm->v[i];
-	return NULL;
+	return process_maps_within(pid, force ? 0 : MAPS_FRESH_MS);
+}
+
+/* The mapping of addr in pid: read again (at most every MAPS_MISS_MS) if it is in none */
+static const struct sym_mapping *process_mapping(int pid, uint64_t addr)
+{
+	const struct sym_maps *maps = process_maps(pid, false);
+	const struct sym_mapping *mp = maps ? sym_maps_find(maps, addr) : NULL;
+
+	if (!mp && maps && (maps = process_maps_within(pid, MAPS_MISS_MS)))
+		mp = sym_maps_find(maps, addr);
+	return mp;
+}
+
+/* A file's function at vaddr: within its size when it has one. */
+static const struct addr_sym *file_sym(const struct user_file *uf, uint64_t vaddr)
+{
+	const struct addr_sym *s = nearest(&uf->syms, vaddr);
+
+	if (s && s->size && vaddr - s->addr >= s->size)
+		return NULL; /* past its end: a function no table names */
+	return s;
 }
 
 static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 {
-	uint64_t now = util_now_ns();
+	const struct sym_mapping *mp = process_mapping(pid, addr);
 
-	procs_sweep(now);
-	struct proc_maps *pm = proc_of(pid);
-	if (!pm->read_ns || now - pm->read_ns > MAPS_FRESH_MS * 1000000ull)
-		proc_read(pm, now);
-	pm->used_ns = now;
-	const struct proc_map *m = proc_map_of(pm, addr);
-	if (!m && !pm->gone && now - pm->read_ns > MAPS_MISS_MS * 1000000ull) {
-		proc_read(pm, now);
-		m = proc_map_of(pm, addr);
-	}
-	if (!m)
+	if (!mp || mp->path[0] != '/')
 		return false;
-	struct user_file *uf = user_file(m->file);
-	uint64_t foff = addr - m->lo + m->off;
+	struct user_file *uf = user_file(mp->path);
+	uint64_t foff = addr - mp->lo + mp->offset;
 	for (int i = 0; i < uf->nsegs; i++) {
 		const struct elf_segment *sg = &uf->segs[i];
 		if (foff < sg->offset || foff >= sg->offset + sg->size)
 			continue;
 		uint64_t vaddr = foff - sg->offset + sg->vaddr;
-		const struct addr_sym *s = nearest(&uf->syms, vaddr);
+		const struct addr_sym *s = file_sym(uf, vaddr);
 		if (s) {
 			*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
 			return true;
@@ -373,15 +346,92 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 	return false;
 }
 
-void sym_remember_process(int pid)
+bool sym_remembered_maps(int pid, struct sym_maps *out)
 {
-	uint64_t now = util_now_ns();
+	pthread_mutex_lock(&sym_lock);
+	struct maps_snap *sn = snap_of(pid);
+	if (sn && sn->maps.text)
+		sym_maps_copy(&sn->maps, out);
+	pthread_mutex_unlock(&sym_lock);
+	return sn && sn->maps.text;
+}
+
+/*
+ * A direct-mapped memo of the inlined functions per address: printing a
+ * profile asks for the same return addresses over and over.
+ */
+#define INL_MEMO 2048
+#define INL_MEMO_NAMES 4
+struct inl_memo {
+	uint64_t vaddr;
+	int8_t n; /* -1: empty */
+	const char *names[INL_MEMO_NAMES];
+};
+
+static int file_inlines(struct user_file *uf, uint64_t vaddr, const char **names, int max)
+{
+	struct inl_memo *m;
+	int n;
+
+	if (!uf->memo) {
+		uf->memo = util_xmalloc(INL_MEMO * sizeof(*uf->memo));
+		for (int i = 0; i < INL_MEMO; i++)
+			uf->memo[i].n = -1;
+	}
+	m = &uf->memo[(vaddr ^ (vaddr >> 11)) % INL_MEMO];
+	if (m->n >= 0 && m->vaddr == vaddr && m->n <= max) {
+		memcpy(names, m->names, (size_t)m->n * sizeof(*names));
+		return m->n;
+	}
+	n = sym_dwarf_inlines(uf->dw, vaddr, names, max);
+	if (n <= INL_MEMO_NAMES) {
+		m->vaddr = vaddr;
+		m->n = (int8_t)n;
+		memcpy(m->names, names, (size_t)n * sizeof(*names));
+	}
+	return n;
+}
+
+int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
+{
+	int n = 0;
 
 	pthread_mutex_lock(&sym_lock);
-	procs_sweep(now);
-	struct proc_maps *pm = proc_of(pid);
-	proc_read(pm, now);
-	pm->used_ns = now;
+	const struct sym_mapping *mp = process_mapping(pid, addr);
+	if (mp && mp->path[0] == '/') {
+		struct user_file *uf = user_file(mp->path);
+		uint64_t foff = addr - mp->lo + mp->offset;
+		if (!uf->dw_tried) {
+			uf->dw_tried = true;
+			uf->dw = sym_dwarf_open(uf->path);
+		}
+		for (int i = 0; i < uf->nsegs && uf->dw; i++) {
+			const struct elf_segment *sg = &uf->segs[i];
+			if (foff >= sg->offset && foff < sg->offset + sg->size)
+				n = file_inlines(uf, foff - sg->offset + sg->vaddr, names, max);
+		}
+	}
+	pthread_mutex_unlock(&sym_lock);
+	return n;
+}
+
+bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	const struct sym_mapping *mp = process_mapping(pid, addr);
+	bool ok = mp && mp->path[0] == '/';
+	if (ok) {
+		struct user_file *uf = user_file(mp->path);
+		*out = (struct sym_umap){ mp->lo, mp->hi, mp->offset, uf->path, uf->build_id };
+	}
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
+}
+
+void sym_remember_process(int pid)
+{
+	pthread_mutex_lock(&sym_lock);
+	process_maps(pid, true);
 	pthread_mutex_unlock(&sym_lock);
 }
 
@@ -422,16 +472,17 @@ void sym_release(void)
 	symtab_free(&by_name_tab);
 	by_name_loaded = false;
 	for (size_t i = 0; i < nfiles; i++) {
+		sym_dwarf_close(files[i].dw);
+		free(files[i].memo);
 		symtab_free(&files[i].syms);
 		free(files[i].path);
 	}
 	free(files);
 	files = NULL;
 	nfiles = 0;
-	for (size_t i = 0; i < nprocs; i++)
-		free(procs[i].v);
-	free(procs);
-	procs = NULL;
-	nprocs = procs_cap = 0;
-	swept_ns = 0;
+	for (size_t i = 0; i < nsnaps; i++)
+		sym_maps_free(&snaps[i].maps);
+	free(snaps);
+	snaps = NULL;
+	nsnaps = snaps_cap = 0;
 }

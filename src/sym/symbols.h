@@ -29,6 +29,23 @@ static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *ou
  * it exits (sym_usym_resolve() also remembers them whenever it reads them).
  */
 void sym_remember_process(int pid);
+struct sym_maps;
+/* pid's mappings as last remembered (a copy, sym_maps_free() it); false if never. */
+bool sym_remembered_maps(int pid, struct sym_maps *out);
+/*
+ * The functions inlined at a user address of process pid (from the file's
+ * DWARF, or its debug file's), innermost first, at most max; how many (0
+ * without debug information). For a return address, ask for addr - 1.
+ */
+#define SYM_INLINE_MAX 16
+int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max);
+/* The mapping of pid that holds a user address: for profiles (pprof's Mapping). */
+struct sym_umap {
+	uint64_t lo, hi, offset; /* [lo, hi) maps the file from offset */
+	const char *path;
+	const char *build_id; /* hex, "" without */
+};
+bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out);
 /* The address of a kernel symbol (any kind kallsyms lists), or 0. */
 uint64_t sym_ksym_address(const char *name);
 void sym_release(void);

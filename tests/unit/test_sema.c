@@ -285,7 +285,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:12-28: ERROR: E214: unknown config variable 'bad_config'\n"
 		  "config = { bad_config = raw } begin {}\n"
 		  "           ~~~~~~~~~~~~~~~~\n"
-		  "hint: the config variables lantern knows: max_strlen, max_map_keys, max_cat_bytes, log_size, max_probes, print_maps_on_exit, cpp_demangle, stack_mode, missing_probes, str_trunc_trailer\n" },
+		  "hint: the config variables lantern knows: max_strlen, max_map_keys, max_cat_bytes, log_size, max_probes, print_maps_on_exit, cpp_demangle, stack_mode, missing_probes, str_trunc_trailer, ustack_unwind, ustack_snapshot\n" },
 	{ "config = { max_strlenn = 1 } begin {}",
 	  "stdin:1:12-27: ERROR: E214: unknown config variable 'max_strlenn'\n"
 		  "config = { max_strlenn = 1 } begin {}\n"

@@ -12,7 +12,8 @@
 
 static const char *vars[] = { "LANTERN_STRLEN", "BPFTRACE_STRLEN", "LANTERN_MAX_STRLEN",
 			      "BPFTRACE_MAX_STRLEN", "BPFTRACE_MAP_KEYS_MAX",
-			      "BPFTRACE_STACK_MODE", "BPFTRACE_PRINT_MAPS_ON_EXIT" };
+			      "BPFTRACE_STACK_MODE", "BPFTRACE_PRINT_MAPS_ON_EXIT", "LANTERN_USTACK_UNWIND",
+			      "LANTERN_USTACK_SNAPSHOT" };
 
 static void clear_env(void)
 {
@@ -138,6 +139,40 @@ static void test_modern(void **state)
 	assert_non_null(strstr(sb_str(&p.diag.out),
 			       "stack_mode = sideways: it is one of bpftrace, perf, raw, build_id"));
 	plan_free(&p);
+	clear_env();
+}
+
+/* ustack_unwind by name (auto, fp, dwarf: any case), ustack_snapshot within its bounds */
+static void test_ustack(void **state)
+{
+	struct compile_opts o;
+	struct plan p;
+	const struct setting_item fp[] = { { "ustack_unwind", "fp", SPAN_NONE },
+					   { "ustack_snapshot", "4096", SPAN_NONE } };
+	const struct setting_item bad[] = { { "ustack_unwind", "frames", SPAN_NONE } };
+
+	clear_env();
+	assert_int_equal(resolve(&p, &o, NULL, 0), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_AUTO);
+	assert_int_equal(p.settings.v[SET_USTACK_SNAPSHOT], USTACK_SNAPSHOT_DEFAULT);
+	plan_free(&p);
+	assert_int_equal(resolve(&p, &o, fp, 2), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_FP);
+	assert_int_equal(p.settings.v[SET_USTACK_SNAPSHOT], 4096);
+	plan_free(&p);
+	setenv("LANTERN_USTACK_UNWIND", "DWARF", 1);
+	assert_int_equal(resolve(&p, &o, fp, 2), 0);
+	assert_int_equal(p.settings.v[SET_USTACK_UNWIND], UNWIND_DWARF);
+	plan_free(&p);
+	clear_env();
+	assert_int_equal(resolve(&p, &o, bad, 1), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "ustack_unwind = frames: it is one of auto, fp, dwarf"));
+	plan_free(&p);
+	setenv("LANTERN_USTACK_SNAPSHOT", "100000", 1);
+	assert_int_equal(resolve(&p, &o, NULL, 0), -1);
+	assert_non_null(strstr(sb_str(&p.diag.out), "512 to 16384 bytes"));
+	plan_free(&p);
+	clear_env();
 }
 
 int main(void)
@@ -146,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_modern),
+		cmocka_unit_test(test_ustack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

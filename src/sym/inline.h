@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The functions a compiler inlined at an address, from a file's DWARF (its
+ * own .debug_info, else its separate debug file's: debuginfo.h): the
+ * frames a user stack shows for them (inline.c). Internal to sym/;
+ * symbols.h's sym_usym_inlines() is the entry point.
+ */
+#ifndef LANTERN_SYM_INLINE_H
+#define LANTERN_SYM_INLINE_H
+
+#include <stdint.h>
+
+struct sym_dwarf;
+
+/* path's DWARF, or NULL when neither it nor a debug file has any. */
+struct sym_dwarf *sym_dwarf_open(const char *path);
+/* The functions inlined at vaddr, innermost first, at most max; how many. */
+int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, int max);
+void sym_dwarf_close(struct sym_dwarf *d);
+
+#endif

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The unwinder's files: opened once (by device and inode, and shared by
+ * build-id), their CFI through libdw, a direct-mapped cache of rows, and
+ * whether they keep frame pointers. See uwfile.h.
+ */
+#include "sym/uwfile.h"
+#include "base/util.h"
+#include "sym/debuginfo.h"
+
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ROWS 4096	  /* cached rows per file (direct-mapped by address) */
+#define MAX_SEGS 16
+#define FP_SAMPLE 2000 /* functions whose prologue is looked at */
+
+struct uw_file {
+	uint64_t dev, ino;
+	unsigned char id[64]; /* build-id */
+	size_t idlen;
+	struct uw_file *same; /* the file of the same build-id opened first, or NULL */
+	int fd;
+	Elf *elf;
+	void *image; /* the vdso's copy */
+	Dwarf_CFI *eh;
+	Dwarf *dbg; /* the debug file's (or the file's own) DWARF, for .debug_frame */
+	Elf *dbg_elf;
+	int dbg_fd;
+	Dwarf_CFI *dcfi;
+	bool dbg_tried;
+	struct { uint64_t offset, vaddr, size; } segs[MAX_SEGS];
+	int nsegs;
+	int fp; /* -1: not counted yet */
+	struct uw_row *rows;
+};
+
+static struct uw_file **files;
+static size_t nfiles;
+
+static void read_segments(struct uw_file *f)
+{
+	size_t n;
+
+	if (elf_getphdrnum(f->elf, &n) != 0)
+		return;
+	for (size_t i = 0; i < n && f->nsegs < MAX_SEGS; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			f->segs[f->nsegs++] = (typeof(f->segs[0])){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+	}
+}
+
+/* Our own vdso: the kernel maps the same image into every 64-bit process. */
+static Elf *open_vdso(struct uw_file *f)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR);
+	struct sym_maps self;
+	const struct sym_mapping *m;
+
+	if (!base || !sym_maps_read(getpid(), &self))
+		return NULL;
+	m = sym_maps_find(&self, base);
+	if (m) {
+		f->image = util_xmalloc(m->hi - m->lo);
+		memcpy(f->image, (void *)base, m->hi - m->lo);
+		f->elf = elf_memory(f->image, m->hi - m->lo);
+	}
+	sym_maps_free(&self);
+	return f->elf;
+}
+
+static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev, uint64_t ino)
+{
+	struct uw_file *f = util_xcalloc(1, sizeof(*f));
+
+	f->dev = dev;
+	f->ino = ino;
+	f->fd = f->dbg_fd = -1;
+	f->fp = -1;
+	elf_version(EV_CURRENT);
+	if (!strcmp(path, "[vdso]")) {
+		open_vdso(f);
+	} else {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0 && alt)
+			f->fd = open(alt, O_RDONLY | O_CLOEXEC);
+		if (f->fd >= 0)
+			f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+		read_segments(f);
+		f->idlen = sym_build_id(f->elf, f->id, sizeof(f->id));
+		f->eh = dwarf_getcfi_elf(f->elf);
+	}
+	for (size_t i = 0; i < nfiles && f->idlen; i++)
+		if (files[i]->idlen == f->idlen && !memcmp(files[i]->id, f->id, f->idlen) &&
+		    !files[i]->same) {
+			f->same = files[i];
+			break;
+		}
+	if (!f->same)
+		f->rows = util_xcalloc(ROWS, sizeof(*f->rows));
+	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
+	files[nfiles++] = f;
+	return f;
+}
+
+static struct uw_file *find_file(uint64_t dev, uint64_t ino, const char *path)
+{
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i]->dev == dev && files[i]->ino == ino && (ino || !strcmp(path, "[vdso]")))
+			return files[i];
+	return NULL;
+}
+
+struct uw_file *sym_uw_file_path(const char *path, uint64_t dev, uint64_t ino)
+{
+	struct uw_file *f = find_file(dev, ino, path);
+
+	return f ? f : file_open(path, NULL, dev, ino);
+}
+
+struct uw_file *sym_uw_file(int pid, const struct sym_mapping *m)
+{
+	char alt[PATH_MAX + 64];
+	struct uw_file *f;
+
+	if (m->path[0] != '/' && strcmp(m->path, "[vdso]"))
+		return NULL;
+	if ((f = find_file(m->dev, m->ino, m->path)))
+		return f->elf ? f : NULL;
+	/* another mount namespace's file, or one deleted since: through /proc */
+	snprintf(alt, sizeof(alt), "/proc/%d/map_files/%llx-%llx", pid, (unsigned long long)m->lo,
+		 (unsigned long long)m->hi);
+	f = file_open(m->path, alt, m->dev, m->ino);
+	return f->elf ? f : NULL;
+}
+
+bool sym_uw_vaddr(const struct uw_file *f, const struct sym_mapping *m, uint64_t addr,
+		  uint64_t *vaddr)
+{
+	uint64_t off = addr - m->lo + m->offset;
+
+	for (int i = 0; i < f->nsegs; i++)
+		if (off >= f->segs[i].offset && off < f->segs[i].offset + f->segs[i].size) {
+			*vaddr = off - f->segs[i].offset + f->segs[i].vaddr;
+			return true;
+		}
+	return false;
+}
+
+/* .debug_frame: the file's own, else its separate debug file's */
+static Dwarf_CFI *debug_cfi(struct uw_file *f)
+{
+	char path[PATH_MAX];
+
+	if (f->dbg_tried)
+		return f->dcfi;
+	f->dbg_tried = true;
+	if (f->fd < 0)
+		return NULL;
+	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (f->dbg && (f->dcfi = dwarf_getcfi(f->dbg)))
+		return f->dcfi;
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", f->fd);
+	ssize_t n = readlink(self, path, sizeof(path) - 1);
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%.*s", (int)(n > 0 ? n : 0), path);
+	if (!sym_debug_file(f->elf, file, path, sizeof(path)))
+		return NULL;
+	if ((f->dbg_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	f->dbg_elf = elf_begin(f->dbg_fd, ELF_C_READ_MMAP, NULL);
+	if (f->dbg)
+		dwarf_end(f->dbg);
+	f->dbg = f->dbg_elf ? dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL) : NULL;
+	f->dcfi = f->dbg ? dwarf_getcfi(f->dbg) : NULL;
+	return f->dcfi;
+}
+
+/* A register rule in the simple shape: its kind and offset, or false. */
+static bool simple_rule(Dwarf_Frame *fr, int reg, uint8_t *kind, int64_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+
+	if (dwarf_frame_register(fr, reg, mem, &ops, &n) != 0)
+		return false;
+	*off = 0;
+	if (n == 0) {
+		*kind = ops ? RULE_UNDEF : RULE_SAME;
+		return true;
+	}
+	bool value = ops[n - 1].atom == DW_OP_stack_value;
+	if (value)
+		n--;
+	if (n == 1 && (ops[0].atom == DW_OP_regx || (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31))) {
+		*kind = RULE_REG;
+		*off = ops[0].atom == DW_OP_regx ? (int64_t)ops[0].number : ops[0].atom - DW_OP_reg0;
+		return !value && *off < UW_NREGS;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa || n > 2)
+		return false;
+	if (n == 2 && ops[1].atom != DW_OP_plus_uconst)
+		return false;
+	*kind = value ? RULE_VAL_OFFSET : RULE_OFFSET;
+	*off = n == 2 ? (int64_t)ops[1].number : 0;
+	return true;
+}
+
+/* The row of frame fr, in the simple shape if it has it. */
+static void fill_row(struct uw_row *r, Dwarf_Frame *fr)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	bool sig = false;
+	int ra = dwarf_frame_info(fr, NULL, NULL, &sig);
+
+	r->present = true;
+	r->signal = sig;
+	r->ra = ra >= 0 && ra < UW_NREGS ? (uint8_t)ra : UW_RIP;
+	r->simple = false;
+	if (dwarf_frame_cfa(fr, &ops, &n) != 0 || n != 1)
+		return;
+	if (ops[0].atom == DW_OP_bregx) {
+		r->cfa_reg = (int8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		r->cfa_reg = (int8_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa_off = (int64_t)ops[0].number;
+	} else {
+		return;
+	}
+	if (r->cfa_reg < 0 || r->cfa_reg >= UW_NREGS)
+		return;
+	for (int i = 0; i < UW_NREGS; i++)
+		if (!simple_rule(fr, i, &r->kind[i], &r->off[i]))
+			return;
+	r->simple = true;
+}
+
+const struct uw_row *sym_uw_row(struct uw_file *f, uint64_t vaddr, Dwarf_Frame **frame)
+{
+	static struct uw_row scratch;
+	struct uw_file *home = f->same ? f->same : f;
+	struct uw_row *r = &home->rows[(vaddr ^ (vaddr >> 12)) % ROWS];
+	Dwarf_Frame *fr = NULL;
+
+	*frame = NULL;
+	if (r->vaddr == vaddr && (r->present || r->simple || r->cfa_reg == -1))
+		return r->present ? r : NULL;
+	if (!(f->eh && dwarf_cfi_addrframe(f->eh, vaddr, &fr) == 0)) {
+		Dwarf_CFI *d = debug_cfi(f);
+		if (!d || dwarf_cfi_addrframe(d, vaddr, &fr) != 0)
+			fr = NULL;
+	}
+	if (!fr) {
+		memset(r, 0, sizeof(*r));
+		r->vaddr = vaddr;
+		r->cfa_reg = -1; /* looked up: none */
+		return NULL;
+	}
+	memset(&scratch, 0, sizeof(scratch));
+	fill_row(&scratch, fr);
+	scratch.vaddr = vaddr;
+	if (scratch.simple) {
+		*r = scratch;
+		free(fr);
+		return r;
+	}
+	*frame = fr;
+	return &scratch;
+}
+
+/*
+ * Whether most functions that make a frame (FDE starts, from
+ * .eh_frame_hdr's table) make it with push %rbp; mov %rsp,%rbp, rather
+ * than by pushing other registers or moving %rsp alone.
+ */
+static int count_fp(struct uw_file *f)
+{
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *d = NULL;
+
+	if (!f->elf || elf_getshdrstrndx(f->elf, &shstr) != 0)
+		return 0;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *name;
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(f->elf, shstr, sh.sh_name)) &&
+		    !strcmp(name, ".eh_frame_hdr")) {
+			d = elf_getdata(scn, NULL);
+			break;
+		}
+	}
+	const uint8_t *h = d ? d->d_buf : NULL;
+	/* version 1, eh_frame_ptr pcrel|sdata4, fde_count udata4, table datarel|sdata4 */
+	if (!h || d->d_size < 12 || h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
+		return 0;
+	uint32_t count;
+	memcpy(&count, h + 8, 4);
+	if (12 + (uint64_t)count * 8 > d->d_size || !count)
+		return 0;
+	uint32_t step = count > FP_SAMPLE ? count / FP_SAMPLE : 1, seen = 0, fp = 0;
+	for (uint32_t i = 0; i < count; i += step) {
+		int32_t loc;
+		uint8_t code[8] = { 0 };
+		uint64_t vaddr, off = 0;
+		bool found = false;
+		memcpy(&loc, h + 12 + (uint64_t)i * 8, 4);
+		vaddr = sh.sh_addr + (int64_t)loc;
+		for (int s = 0; s < f->nsegs && !found; s++)
+			if (vaddr >= f->segs[s].vaddr && vaddr + 8 <= f->segs[s].vaddr + f->segs[s].size) {
+				off = vaddr - f->segs[s].vaddr + f->segs[s].offset;
+				found = true;
+			}
+		if (!found || pread(f->fd, code, 8, (off_t)off) != 8)
+			continue;
+		const uint8_t *c = code;
+		if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa) /* endbr64 */
+			c += 4;
+		if (c[0] == 0x55 && c[1] == 0x48 && c[2] == 0x89 && c[3] == 0xe5)
+			fp++; /* push %rbp; mov %rsp,%rbp */
+		else if (!(c[0] == 0x55 || c[0] == 0x53 || (c[0] == 0x41 && (c[1] & 0xf8) == 0x50) ||
+			   (c[0] == 0x48 && (c[1] == 0x83 || c[1] == 0x81) && c[2] == 0xec)))
+			continue; /* a leaf that saves nothing: either way */
+		seen++;
+	}
+	return seen && fp * 2 >= seen;
+}
+
+bool sym_uw_file_fp(struct uw_file *f)
+{
+	if (f->fp < 0)
+		f->fp = f->fd >= 0 ? count_fp(f) : 0;
+	return f->fp > 0;
+}
+
+void sym_uw_files_release(void)
+{
+	for (size_t i = 0; i < nfiles; i++) {
+		struct uw_file *f = files[i];
+		if (f->dbg)
+			dwarf_end(f->dbg);
+		if (f->dbg_elf)
+			elf_end(f->dbg_elf);
+		if (f->dbg_fd >= 0)
+			close(f->dbg_fd);
+		if (f->eh)
+			dwarf_cfi_end(f->eh);
+		if (f->elf)
+			elf_end(f->elf);
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->image);
+		free(f->rows);
+		free(f);
+	}
+	free(files);
+	files = NULL;
+	nfiles = 0;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The user-stack unwinder (sym/unwind.h) on this very process: a function
+ * a few calls deep copies its registers and the top of its stack, as a
+ * BPF program does, and the unwinder must give the return addresses that
+ * glibc's backtrace() gives from the same place. Also: a copy too short
+ * for the whole stack ends the unwind as "beyond the snapshot", and the
+ * frame-pointer test of a file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sym/unwind.h"
+
+#define COPY 32768
+#define MAXF 64
+
+struct shot {
+	struct sym_uregs regs;
+	uint8_t stack[COPY];
+	size_t len;
+	void *bt[MAXF];
+	int nbt;
+};
+
+/* The stack cannot be longer than what is mapped above sp: cut the copy there. */
+static size_t mapped_above(uint64_t sp)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long long lo, hi;
+	size_t n = COPY;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && sp >= lo && sp < hi && hi - sp < n)
+			n = hi - sp;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * The registers the CFI may need (callee-saved, sp, ip), then the stack
+ * from sp up and, from the same frame, backtrace(). noinline: a frame of
+ * its own, as a probed function has.
+ */
+/* The raw copy of the stack, as the kernel makes it: under ASan, redzones and all */
+static __attribute__((noinline, no_sanitize_address)) void copy_raw(uint8_t *dst, uintptr_t src,
+								   size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = ((const volatile uint8_t *)src)[i];
+}
+
+static __attribute__((noinline, no_sanitize_address)) void capture(struct shot *s)
+{
+	uint64_t *r = s->regs.r;
+
+	memset(&s->regs, 0, sizeof(s->regs));
+	__asm__ volatile("lea 0(%%rip), %%rax\n\t"
+			 "mov %%rax, 128(%0)\n\t"
+			 "mov %%rsp, 56(%0)\n\t"
+			 "mov %%rbp, 48(%0)\n\t"
+			 "mov %%rbx, 24(%0)\n\t"
+			 "mov %%r12, 96(%0)\n\t"
+			 "mov %%r13, 104(%0)\n\t"
+			 "mov %%r14, 112(%0)\n\t"
+			 "mov %%r15, 120(%0)\n\t"
+			 :
+			 : "r"(r)
+			 : "rax", "memory");
+	/* the stack above sp as it is now: the callers' frames do not change below */
+	s->len = mapped_above(r[UW_RSP]);
+	copy_raw(s->stack, (uintptr_t)r[UW_RSP], s->len);
+	s->nbt = backtrace(s->bt, MAXF);
+}
+
+static __attribute__((noinline)) int level3(struct shot *s, int x)
+{
+	capture(s);
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+static __attribute__((noinline)) int level2(struct shot *s, int x)
+{
+	int y = level3(s, x * 3);
+	__asm__ volatile("" ::: "memory");
+	return y + x;
+}
+
+static __attribute__((noinline)) int level1(struct shot *s, int x)
+{
+	int y = level2(s, x + 7);
+	__asm__ volatile("" ::: "memory");
+	return y * 2;
+}
+
+/* where backtrace() has addr: 1, or 2 under ASan (its interceptor's frame first); -1 */
+static int bt_index(const struct shot *s, uint64_t addr)
+{
+	for (int i = 1; i < 3 && i < s->nbt; i++)
+		if ((uint64_t)(uintptr_t)s->bt[i] == addr)
+			return i;
+	return -1;
+}
+
+static void test_unwind_self(void **state)
+{
+	static struct shot s;
+	uint64_t ips[MAXF];
+	struct sym_unwind_info info;
+
+	level1(&s, 5);
+	int n = sym_unwind(getpid(), &s.regs, s.stack, s.len, ips, MAXF, &info);
+	/*
+	 * ips[0] is in capture(); then the same callers as backtrace()'s, from
+	 * its frame of capture()'s caller on (ASan's interceptor adds a frame)
+	 */
+	int k = bt_index(&s, ips[1]);
+	assert_true(n >= 5);
+	assert_true(k >= 1);
+	for (int i = 1; i + k - 1 < s.nbt && i < n; i++)
+		assert_int_equal(ips[i], (uint64_t)(uintptr_t)s.bt[i + k - 1]);
+	assert_int_equal(n, s.nbt - (k - 1));
+	assert_int_equal(info.end, UW_END_OUTERMOST);
+	assert_true(info.used > 0 && info.used <= s.len);
+}
+
+static void test_unwind_short_copy(void **state)
+{
+	static struct shot s;
+	uint64_t ips[MAXF];
+	struct sym_unwind_info info;
+
+	level1(&s, 1);
+	/* a copy that holds capture()'s frame and not much more */
+	int n = sym_unwind(getpid(), &s.regs, s.stack, 64, ips, MAXF, &info);
+	assert_true(n >= 1 && n < s.nbt - 1);
+	assert_int_equal(info.end, UW_END_SNAPSHOT);
+}
+
+static void test_unwind_max(void **state)
+{
+	static struct shot s;
+	uint64_t ips[2];
+	struct sym_unwind_info info;
+
+	level1(&s, 2);
+	int n = sym_unwind(getpid(), &s.regs, s.stack, s.len, ips, 2, &info);
+	assert_int_equal(n, 2);
+	assert_int_equal(info.end, UW_END_MAX);
+	assert_true(bt_index(&s, ips[1]) >= 1);
+}
+
+static void test_file_fp(void **state)
+{
+	/* no file: unknown; a file: 0 or 1 */
+	assert_int_equal(sym_unwind_file_fp("/nonexistent/file"), -1);
+	int fp = sym_unwind_file_fp("/proc/self/exe");
+	assert_true(fp == 0 || fp == 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unwind_self),
+		cmocka_unit_test(test_unwind_short_copy),
+		cmocka_unit_test(test_unwind_max),
+		cmocka_unit_test(test_file_fp),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	sym_unwind_release();
+	return rc;
+}
