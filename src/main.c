@@ -324,16 +324,6 @@ static int run(struct options *o, const char *program, enum action act, int argc
 	o->c.hist_sums = o->r.format == OUTPUT_PROMETHEUS || o->r.metrics;
 	o->r.dump = o->c.dump != 0;
 
-	/* Signals wait for the event loop: teardown always runs. */
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigaddset(&mask, SIGUSR1); /* prints the maps */
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-
 	rc = session_run(o, &rt_script_frontend);
 	free(text);
 	return rc;

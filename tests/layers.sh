@@ -41,6 +41,12 @@ for f in $(find src -mindepth 2 -name '*.[ch]' | sort); do
 	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
 done
 
+# the session's state is runtime/'s: front ends use runtime/session.h's accessors
+for f in $(grep -rl 'include[[:space:]]*"runtime/session_impl.h"' src | grep -v '^src/runtime/' | sort); do
+	echo "FAIL layers: $f includes runtime/session_impl.h: outside src/runtime, use runtime/session.h"
+	fail=1
+done
+
 for f in $(find src -name '*.c' | sort); do
 	if grep -nE '^[[:space:]]*extern[[:space:]]' "$f"; then
 		echo "FAIL layers: $f declares an extern: declare it in its owner's header"

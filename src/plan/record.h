@@ -27,7 +27,7 @@ enum record_kind {
 	REC_SYSTEM, /* system(fmt, ...): run the text as a shell command */
 	REC_CAT,    /* cat(fmt, ...): print the file the text names */
 	REC_PRINT_VALUE, /* print(value) */
-	REC_FRONTEND,	 /* a front end's own (lantern trace): its handler does it */
+	REC_FRONTEND,	 /* a front end's own (lantern trace): its record hook takes it */
 	REC_HELPER_ERROR, /* -k: a helper failed: its return value (text: its name) */
 	REC_RUNTIME_ERROR, /* a check when the probe ran failed (text: what; span: where) */
 	REC_USTACK,	  /* a user stack's snapshot, to unwind (layout below) */
@@ -72,9 +72,6 @@ struct record_desc {
 	int upd_op;		/* REC_USTACK_UPDATE: enum maps_upd_op */
 	uint32_t size;		/* bytes, with the id (at least: REC_FRONTEND's vary) */
 	struct span span;	/* REC_HELPER_ERROR, REC_RUNTIME_ERROR: where in the script */
-	/* REC_FRONTEND: what user space does with the record */
-	void (*handler)(void *ctx, const struct record_desc *r, const void *data, size_t size);
-	void *ctx;
 };
 
 #endif

@@ -8,7 +8,7 @@
 #ifndef LANTERN_RUNTIME_CHILD_H
 #define LANTERN_RUNTIME_CHILD_H
 
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 
 int rt_child_spawn(struct session *s);
 /* -c CMD's words (quotes and backslashes as the shell; nothing expanded): see child.c. */

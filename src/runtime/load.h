@@ -3,7 +3,7 @@
 #ifndef LANTERN_RUNTIME_LOAD_H
 #define LANTERN_RUNTIME_LOAD_H
 
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 
 /* Create the plan's maps and load its programs (the verifier's log on failure). */
 int rt_load_all(struct session *s);

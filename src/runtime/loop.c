@@ -198,13 +198,7 @@ int rt_loop(struct session *s)
 	int sfd, efd, pidfd = -1;
 	struct trace_pipe pipe;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	if (s->fe->dump)
-		sigaddset(&mask, SIGUSR1); /* main() blocks it for the scripts */
+	session_signals(s->fe, &mask); /* blocked since session_run() began */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	int rbfd = live_fd(&s->maps, s->plan.maps.ringbuf);
 	bool rb_ok = sys_ringbuf_open(rb, rbfd, rt_on_record, &l) == 0;

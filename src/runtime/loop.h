@@ -2,7 +2,7 @@
 #ifndef LANTERN_RUNTIME_LOOP_H
 #define LANTERN_RUNTIME_LOOP_H
 
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 
 /* BEGIN, events until exit()/signal/child exit, END, maps. */
 int rt_loop(struct session *s);

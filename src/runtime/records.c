@@ -98,7 +98,8 @@ static int rec_print_value(struct loop *l, const struct record_desc *r, const ui
 
 static int rec_frontend(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
-	r->handler(r->ctx, r, data, l->size);
+	if (l->s->fe->record)
+		l->s->fe->record(l->s, r, data, l->size);
 	return 0;
 }
 

@@ -6,7 +6,7 @@
 #ifndef LANTERN_RUNTIME_RECORDS_H
 #define LANTERN_RUNTIME_RECORDS_H
 
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 
 /* The event loop's state the handlers share. */
 struct loop {

@@ -3,7 +3,7 @@
  * The session: compile, load, attach, run, print, release. Every exit path
  * after the first kernel object goes through session_free().
  */
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 #include "base/outfile.h"
 #include "compile/compile.h"
 #include "output/writer.h"
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Root, or CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN. */
@@ -192,11 +193,79 @@ static void session_free(struct session *s)
 	sys_tracefs_release();
 }
 
+struct plan *session_plan(struct session *s)
+{
+	return &s->plan;
+}
+
+const struct options *session_opts(const struct session *s)
+{
+	return s->opts;
+}
+
+void *session_ctx(const struct session *s)
+{
+	return s->fe->ctx;
+}
+
+FILE *session_out(const struct session *s)
+{
+	return s->out;
+}
+
+void session_set_out(struct session *s, FILE *out)
+{
+	s->out = out;
+}
+
+const struct live_maps *session_maps(const struct session *s)
+{
+	return &s->maps;
+}
+
+pid_t session_child(const struct session *s)
+{
+	return s->cpid;
+}
+
+void session_signals(const struct frontend *fe, sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGCHLD);
+	if (fe->dump)
+		sigaddset(mask, SIGUSR1); /* prints the maps */
+}
+
+/*
+ * strace's rule (fe->exit_as_child): the command's status is lantern's,
+ * 128 + N when signal N killed it; once the front end is done, the
+ * command has ended or is ending: wait for it.
+ */
+static void exit_from_child(struct session *s)
+{
+	if (s->cpid && !s->child_exited && (!s->fe->finished || s->fe->finished(s)) &&
+	    waitpid(s->cpid, &s->child_status, 0) == s->cpid)
+		s->child_exited = true;
+	if (!s->child_exited)
+		return;
+	if (WIFEXITED(s->child_status))
+		s->exit_code = WEXITSTATUS(s->child_status);
+	else if (WIFSIGNALED(s->child_status))
+		s->exit_code = 128 + WTERMSIG(s->child_status);
+}
+
 int session_run(struct options *o, const struct frontend *fe)
 {
 	struct session s;
+	sigset_t mask;
 	int rc;
 
+	/* the signals wait for the event loop (a signalfd): teardown always runs */
+	session_signals(fe, &mask);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
 	session_init(&s, o, fe);
 	if (o->r.output && !(s.out = fopen(o->r.output, "we"))) {
 		fprintf(stderr, "ERROR: cannot write %s: %s\n", o->r.output, strerror(errno));
@@ -220,6 +289,8 @@ int session_run(struct options *o, const struct frontend *fe)
 	if (rc == 0) {
 		rc = rt_loop(&s);
 		flush_diag(&s);
+		if (fe->exit_as_child)
+			exit_from_child(&s);
 	}
 
 	int exit_code = s.exit_code;

@@ -2,11 +2,17 @@
 /*
  * A session runs a plan: compile -> load -> attach -> run -> print ->
  * release. Every kernel object it creates (maps, programs, attachments)
- * is recorded here and released by session_free(), on every path out.
+ * is recorded in it and released by session_free(), on every path out.
+ *
+ * Front ends (lantern's scripts, lantern trace) see the session through
+ * this header only: struct session is runtime/'s own (session_impl.h);
+ * they reach what they need through the accessors below and give the
+ * session their hooks (struct frontend).
  */
 #ifndef LANTERN_RUNTIME_SESSION_H
 #define LANTERN_RUNTIME_SESSION_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -34,40 +40,29 @@ struct frontend {
 	void (*dump)(struct session *s, struct strbuf *out);
 	/* Optional: n events lost since the last report, said the front end's way. */
 	void (*lost)(struct session *s, uint64_t n);
-	bool quiet; /* no "Attaching N probes..." */
-	void *ctx;  /* the front end's own */
+	/* Optional: a REC_FRONTEND record (the front end's own kinds) arrived */
+	void (*record)(struct session *s, const struct record_desc *r, const void *data, size_t size);
+	bool quiet;	    /* no "Attaching N probes..." */
+	bool exit_as_child; /* lantern's status is the command's (strace's rule; 128+N: signal N) */
+	void *ctx;	    /* the front end's own */
 };
 
 /* lantern scripts: compile() and the maps at the end, as bpftrace prints them */
 extern const struct frontend rt_script_frontend;
 
-struct session {
-	struct options *opts;
-	const struct frontend *fe;
-	struct plan plan;	/* what compile() made of the script */
-	FILE *out;		/* stdout or -o */
-	struct out_ctx oc;	/* the plan, the maps and the writer of -f */
-	struct live_maps maps;	/* the plan's maps in the kernel */
-	int *prog_fds;		/* by program index; -1 when not loaded */
-	struct attach_ctx attach; /* every attachment, and -p */
-
-	uint64_t start_ns; /* CLOCK_MONOTONIC at start: `elapsed` counts from here */
-	pid_t cpid;	   /* -c child, 0 without */
-	int child_go_fd;   /* write end of the pipe that releases the child */
-	int child_status;  /* its wait status once it exited */
-	bool child_exited;
-
-	struct metrics_server *metrics; /* --metrics, while running */
-	struct rt_ustacks *ustacks;	/* user stacks unwound in user space (ustack.h) */
-
-	volatile bool done; /* exit() seen, signal, child gone */
-	bool signalled;	    /* SIGINT, SIGTERM or SIGHUP ended the run */
-	uint64_t lost_reported;
-	int exit_code;
-};
-
 /* Flush the output (stdout or -o); a failure is said once and ends the run (base/outfile.h). */
 void rt_out_flush(struct session *s);
+
+/* What a front end reaches of its session */
+struct plan *session_plan(struct session *s);
+const struct options *session_opts(const struct session *s);
+void *session_ctx(const struct session *s); /* the front end's ctx */
+FILE *session_out(const struct session *s);
+void session_set_out(struct session *s, FILE *out); /* before the run: where the output goes */
+const struct live_maps *session_maps(const struct session *s);
+pid_t session_child(const struct session *s); /* the command's pid, 0 without */
+/* The blocking of SIGINT, SIGTERM, SIGHUP, SIGCHLD (and SIGUSR1 when fe dumps) for a session */
+void session_signals(const struct frontend *fe, sigset_t *mask);
 
 /* Build (fe), load, attach and run; the process's exit status. */
 int session_run(struct options *opts, const struct frontend *fe);

@@ -10,7 +10,7 @@
  */
 #include "runtime/tracepipe.h"
 #include "output/writer.h"
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 #include "sys/tracefs.h"
 
 #include <errno.h>

@@ -10,7 +10,7 @@
 #ifndef LANTERN_RUNTIME_USTACK_H
 #define LANTERN_RUNTIME_USTACK_H
 
-#include "runtime/session.h"
+#include "runtime/session_impl.h"
 
 /* REC_USTACK: unwind the snapshot, name its token's stack. */
 void rt_ustack_snapshot(struct session *s, const struct record_desc *r, const uint8_t *data,

@@ -567,7 +567,7 @@ static int plan_progs(struct tb *b)
 	return 0;
 }
 
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
+int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *funcs,
 	       struct trace_maps *maps, struct strbuf *dump)
 {
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
@@ -586,8 +586,6 @@ int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct
 		struct record_desc *r = ARENA_NEW(&p->arena, struct record_desc);
 		r->kind = REC_FRONTEND;
 		r->size = sizeof(struct trace_hdr);
-		r->handler = trace_record;
-		r->ctx = printer;
 		r->top = k; /* the record's trace kind */
 		b.ids[k] = plan_add_record(p, r);
 	}

@@ -385,8 +385,8 @@ static int trace_task(struct session *s, pid_t tid)
 {
 	uint32_t word = (uint32_t)tid / 64, zero = 0;
 	uint64_t w = 0, live = 0;
-	const struct trace_ctx *c = s->fe->ctx;
-	int map = live_fd(&s->maps, c->maps.traced), lmap = live_fd(&s->maps, c->maps.live);
+	const struct trace_ctx *c = session_ctx(s);
+	int map = live_fd(session_maps(s), c->maps.traced), lmap = live_fd(session_maps(s), c->maps.live);
 
 	if (bpf_map_lookup_elem(map, &word, &w) < 0)
 		return -1;
@@ -401,13 +401,13 @@ static int trace_task(struct session *s, pid_t tid)
 
 static int trace_loaded(struct session *s)
 {
-	struct trace_ctx *c = s->fe->ctx;
+	struct trace_ctx *c = session_ctx(s);
 
 	if (c->o.all)
 		return 0;
-	if (s->cpid) {
-		trace_printer_add_task(c->tp, s->cpid, s->cpid);
-		return trace_task(s, s->cpid);
+	if (session_child(s)) {
+		trace_printer_add_task(c->tp, session_child(s), session_child(s));
+		return trace_task(s, session_child(s));
 	}
 	vec_foreach(&c->o.pids, pp)
 	{
@@ -476,7 +476,7 @@ static bool task_ended(pid_t tid)
  */
 static void check_attached(struct session *s, struct trace_ctx *c)
 {
-	int map = live_fd(&s->maps, c->maps.traced);
+	int map = live_fd(session_maps(s), c->maps.traced);
 
 	if (!c->attached.len || util_now_ns() - c->last_check < 100000000ull)
 		return;
@@ -501,20 +501,28 @@ static void check_attached(struct session *s, struct trace_ctx *c)
 /* Nothing left to trace: no traced task (-a never ends by itself). */
 static bool trace_done(struct session *s)
 {
-	struct trace_ctx *c = s->fe->ctx;
+	struct trace_ctx *c = session_ctx(s);
 	uint32_t zero = 0;
 	uint64_t live = 1;
 
 	if (c->o.all)
 		return false;
 	check_attached(s, c);
-	bpf_map_lookup_elem(live_fd(&s->maps, c->maps.live), &zero, &live);
+	bpf_map_lookup_elem(live_fd(session_maps(s), c->maps.live), &zero, &live);
 	return (int64_t)(live - c->missed) <= 0;
+}
+
+/* A record of the programs: the printer's */
+static void trace_on_record(struct session *s, const struct record_desc *r, const void *data, size_t size)
+{
+	struct trace_ctx *c = session_ctx(s);
+
+	trace_record(c->tp, r, data, size);
 }
 
 static void trace_lost(struct session *s, uint64_t n)
 {
-	struct trace_ctx *c = s->fe->ctx;
+	struct trace_ctx *c = session_ctx(s);
 
 	trace_printer_lost(c->tp, n);
 }
@@ -557,7 +565,7 @@ static void summary(struct session *s, struct trace_ctx *c, FILE *f)
 
 	for (uint32_t nr = 0; nr < SYSCALL_NR_LIMIT; nr++) {
 		struct trace_count sum = { 0 };
-		if (bpf_map_lookup_elem(live_fd(&s->maps, map), &nr, per) < 0)
+		if (bpf_map_lookup_elem(live_fd(session_maps(s), map), &nr, per) < 0)
 			continue;
 		for (int cpu = 0; cpu < ncpu; cpu++) {
 			sum.calls += per[cpu].calls;
@@ -605,7 +613,7 @@ static void summary(struct session *s, struct trace_ctx *c, FILE *f)
 
 static void trace_finish(struct session *s, struct strbuf *out)
 {
-	struct trace_ctx *c = s->fe->ctx;
+	struct trace_ctx *c = session_ctx(s);
 	uint64_t lost;
 
 	trace_printer_finish(c->tp, s);
@@ -616,35 +624,27 @@ static void trace_finish(struct session *s, struct strbuf *out)
 				fprintf(stderr, "lantern: Process %d detached\n", *pp);
 		}
 	if (c->o.summary)
-		summary(s, c, s->out);
-	lost = maps_percpu_sum(&s->maps, s->plan.maps.lost);
+		summary(s, c, session_out(s));
+	lost = maps_percpu_sum(session_maps(s), session_plan(s)->maps.lost);
 	if (lost)
 		fprintf(stderr, "lantern: %llu events lost (a bigger buffer: LANTERN_RINGBUF_KB)\n",
 			(unsigned long long)lost);
-	/* the command's exit status is lantern's */
-	if (s->cpid && !s->child_exited && trace_done(s) &&
-	    waitpid(s->cpid, &s->child_status, 0) == s->cpid)
-		s->child_exited = true;
-	if (s->child_exited) {
-		if (WIFEXITED(s->child_status))
-			s->exit_code = WEXITSTATUS(s->child_status);
-		else if (WIFSIGNALED(s->child_status))
-			s->exit_code = 128 + WTERMSIG(s->child_status);
-	}
 	rt_out_flush(s);
 }
 
 static int trace_build(struct session *s)
 {
-	struct trace_ctx *c = s->fe->ctx;
+	struct trace_ctx *c = session_ctx(s);
 
-	plan_init(&s->plan, &s->opts->c);
-	if (!s->opts->r.output)
-		s->out = stderr; /* strace's default; -ff's files are the printer's */
-	c->tp = trace_printer_new(&c->o, s->out, &c->funcs);
+	struct plan *p = session_plan(s);
+
+	plan_init(p, &session_opts(s)->c);
+	if (!session_opts(s)->r.output)
+		session_set_out(s, stderr); /* strace's default; -ff's files are the printer's */
+	c->tp = trace_printer_new(&c->o, session_out(s), &c->funcs);
 	if (c->o.timeline && trace_printer_timeline(c->tp, c->o.timeline) < 0)
 		return -1;
-	if (trace_plan(&s->plan, &c->o, c->tp, &c->funcs, &c->maps, NULL) < 0 || s->plan.diag.errors)
+	if (trace_plan(p, &c->o, &c->funcs, &c->maps, NULL) < 0 || p->diag.errors)
 		return -1;
 	return 0;
 }
@@ -657,7 +657,7 @@ static int dump_plan(struct trace_ctx *c, struct strbuf *out)
 	int rc;
 
 	plan_init(&p, &opts);
-	rc = trace_plan(&p, &c->o, NULL, &c->funcs, &c->maps, out);
+	rc = trace_plan(&p, &c->o, &c->funcs, &c->maps, out);
 	if (p.diag.errors)
 		rc = -1;
 	diag_flush(&p.diag, stderr);
@@ -691,7 +691,9 @@ int trace_main(int argc, char **argv)
 		.finish = trace_finish,
 		.finished = trace_done,
 		.lost = trace_lost,
+		.record = trace_on_record,
 		.quiet = true,
+		.exit_as_child = true, /* strace's rule */
 		.ctx = &c,
 	};
 	int first = 0, rc;
@@ -716,14 +718,6 @@ int trace_main(int argc, char **argv)
 	opts.r.quiet = true;
 	opts.c.child = c.o.cmd != NULL;
 	opts.c.child_cmd = c.o.cmd ? c.o.cmd[0] : NULL;
-
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	rc = session_run(&opts, &fe);
 	trace_printer_free(c.tp);

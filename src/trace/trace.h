@@ -129,7 +129,7 @@ struct trace_maps {
  * instructions, as `lantern -d ir,bpf` shows a script's.
  */
 struct strbuf;
-int trace_plan(struct plan *p, const struct trace_opts *o, void *printer, struct trace_funcs *funcs,
+int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *funcs,
 	       struct trace_maps *maps, struct strbuf *dump);
 
 /* The printer (print.c): records in, strace's lines out. */
