@@ -14,6 +14,30 @@ static bool valid_char(char c)
 	return isalnum((unsigned char)c) || strchr("_-.:/*?[]!+@~", c);
 }
 
+/*
+ * A wildcard for the type: each provider it matches lists q, but the
+ * return probes (uretprobe, kretprobe, kretfunc: the same functions as
+ * their entry twins), as bpftrace lists them once.
+ */
+static int list_types(const char *type, const struct list_query *q, FILE *out)
+{
+	int rc = 0;
+
+	for (int i = 0; i < PROV_COUNT_; i++) {
+		const struct provider *pv = prov_table[i];
+		if (!pv->list || !util_wildcard_match(type, pv->name) || strstr(pv->name, "ret"))
+			continue;
+		/* a path: only the providers of processes' files (uprobe, usdt) look into it;
+		   anything else is not theirs */
+		bool path = q->part[0] && strchr(q->part[0], '/');
+		if (path != !!(pv->flags & PROV_F_USER_MEM))
+			continue;
+		if (pv->list(pv, q, out) < 0)
+			rc = 1;
+	}
+	return rc;
+}
+
 /* One pattern (no ','): its probes; nonzero when a provider could not list. */
 static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
 {
@@ -34,6 +58,12 @@ static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
 				*colon = 0;
 				q.part[1] = colon + 1;
 			}
+		}
+		if (!prov && q.part[0] && util_has_wildcard(copy)) {
+			/* "*:FILE:*", "u*:FILE:*": every provider the type matches lists */
+			rc = list_types(copy, &q, out);
+			free(copy);
+			return rc;
 		}
 		if (!prov)
 			q = (struct list_query){ .whole = pattern, .verbose = verbose, .pid = pid };
