@@ -220,21 +220,40 @@ struct uw_proc {
 	int pid;
 	struct sym_maps maps;
 	uint64_t read_ns;
+	uint64_t used_ns; /* when unwound last */
 };
 static struct uw_proc *procs;
 static size_t nprocs;
 
+/*
+ * Processes kept at most: a profile of a busy machine meets processes
+ * without end; the one unwound least recently goes (read again if it
+ * comes back)
+ */
+#define PROCS_MAX 512
+
 static struct uw_proc *proc_of(int pid, bool create)
 {
 	for (size_t i = 0; i < nprocs; i++)
-		if (procs[i].pid == pid)
+		if (procs[i].pid == pid) {
+			procs[i].used_ns = util_now_ns();
 			return &procs[i];
+		}
 	if (!create)
 		return NULL;
+	if (nprocs >= PROCS_MAX) {
+		size_t lru = 0;
+		for (size_t i = 1; i < nprocs; i++)
+			if (procs[i].used_ns < procs[lru].used_ns)
+				lru = i;
+		sym_maps_free(&procs[lru].maps);
+		procs[lru] = procs[--nprocs];
+	}
 	procs = util_xrealloc(procs, (nprocs + 1) * sizeof(*procs));
 	struct uw_proc *p = &procs[nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	p->used_ns = util_now_ns();
 	return p;
 }
 

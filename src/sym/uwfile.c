@@ -22,6 +22,12 @@
 #define ROWS 4096	  /* cached rows per file (direct-mapped by address) */
 #define MAX_SEGS 16
 #define FP_SAMPLE 2000 /* functions whose prologue is looked at */
+/*
+ * Files kept open at most: a long profile of a busy machine meets binaries
+ * without end (every rebuild is a new inode); the least recently used one
+ * is closed when another must open (its rows go; opened again if needed)
+ */
+#define FILES_MAX 64
 
 struct uw_file {
 	uint64_t dev, ino;
@@ -41,10 +47,51 @@ struct uw_file {
 	int nsegs;
 	int fp; /* -1: not counted yet */
 	struct uw_row *rows;
+	uint64_t used; /* when looked up last: the tick of the lookup */
 };
 
 static struct uw_file **files;
 static size_t nfiles;
+static uint64_t tick;
+
+static void file_close(struct uw_file *f)
+{
+	if (f->dbg)
+		dwarf_end(f->dbg);
+	if (f->dbg_elf)
+		elf_end(f->dbg_elf);
+	if (f->dbg_fd >= 0)
+		close(f->dbg_fd);
+	if (f->eh)
+		dwarf_cfi_end(f->eh);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->image);
+	free(f->rows);
+	free(f);
+}
+
+/* Room for one more file: the least recently used goes (those sharing its rows take their own) */
+static void files_make_room(void)
+{
+	size_t lru = 0;
+
+	if (nfiles < FILES_MAX)
+		return;
+	for (size_t i = 1; i < nfiles; i++)
+		if (files[i]->used < files[lru]->used)
+			lru = i;
+	struct uw_file *gone = files[lru];
+	files[lru] = files[--nfiles];
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i]->same == gone) {
+			files[i]->same = NULL;
+			files[i]->rows = util_xcalloc(ROWS, sizeof(*files[i]->rows));
+		}
+	file_close(gone);
+}
 
 static void read_segments(struct uw_file *f)
 {
@@ -80,8 +127,11 @@ static Elf *open_vdso(struct uw_file *f)
 
 static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev, uint64_t ino)
 {
-	struct uw_file *f = util_xcalloc(1, sizeof(*f));
+	struct uw_file *f;
 
+	files_make_room();
+	f = util_xcalloc(1, sizeof(*f));
+	f->used = ++tick;
 	f->dev = dev;
 	f->ino = ino;
 	f->fd = f->dbg_fd = -1;
@@ -117,8 +167,10 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 static struct uw_file *find_file(uint64_t dev, uint64_t ino, const char *path)
 {
 	for (size_t i = 0; i < nfiles; i++)
-		if (files[i]->dev == dev && files[i]->ino == ino && (ino || !strcmp(path, "[vdso]")))
+		if (files[i]->dev == dev && files[i]->ino == ino && (ino || !strcmp(path, "[vdso]"))) {
+			files[i]->used = ++tick;
 			return files[i];
+		}
 	return NULL;
 }
 
@@ -349,24 +401,8 @@ bool sym_uw_file_fp(struct uw_file *f)
 
 void sym_uw_files_release(void)
 {
-	for (size_t i = 0; i < nfiles; i++) {
-		struct uw_file *f = files[i];
-		if (f->dbg)
-			dwarf_end(f->dbg);
-		if (f->dbg_elf)
-			elf_end(f->dbg_elf);
-		if (f->dbg_fd >= 0)
-			close(f->dbg_fd);
-		if (f->eh)
-			dwarf_cfi_end(f->eh);
-		if (f->elf)
-			elf_end(f->elf);
-		if (f->fd >= 0)
-			close(f->fd);
-		free(f->image);
-		free(f->rows);
-		free(f);
-	}
+	for (size_t i = 0; i < nfiles; i++)
+		file_close(files[i]);
 	free(files);
 	files = NULL;
 	nfiles = 0;
