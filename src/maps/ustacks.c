@@ -8,6 +8,16 @@
 #include <string.h>
 
 #define TOKEN_CPUS 1024
+/*
+ * Bounds, so that days of profiling a busy machine keep memory flat: a
+ * snapshot's token is looked up soon after it was sent (its updates come
+ * in order behind it), so each CPU keeps the last TOKEN_WINDOW of them;
+ * the table keeps at most STACKS_MAX distinct stacks (every process's are
+ * distinct: their addresses differ), past which a new stack is refused
+ * (its updates are counted as lost, said at exit)
+ */
+#define TOKEN_WINDOW (1u << 16)
+#define STACKS_MAX (1u << 17)
 
 struct ustack {
 	uint32_t n;
@@ -20,9 +30,11 @@ struct maps_ustacks {
 	size_t n, cap;
 	uint32_t *index; /* open addressing: 1 + position in v, 0 empty */
 	size_t nindex;
-	/* per CPU, by sequence number: 1 + the stack's position, 0 unknown */
-	uint32_t *tokens[TOKEN_CPUS];
-	size_t ntokens[TOKEN_CPUS];
+	/* per CPU, the last TOKEN_WINDOW sequence numbers: which, and 1 + the stack's position */
+	struct token_slot {
+		uint64_t seq;
+		uint32_t id;
+	} *tokens[TOKEN_CPUS];
 };
 
 static uint64_t hash_ips(const uint64_t *ips, uint32_t n)
@@ -80,6 +92,10 @@ int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint
 			return id;
 		}
 	}
+	if (t->n >= STACKS_MAX) {
+		pthread_mutex_unlock(&t->lock);
+		return -1; /* full: the snapshot's updates are lost, and counted */
+	}
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->v = util_xrealloc(t->v, t->cap * sizeof(*t->v));
@@ -99,16 +115,13 @@ void maps_ustack_token_set(const struct live_maps *lm, uint64_t token, int64_t i
 	uint64_t cpu = (token & ~STACK_ID_TOKEN) >> STACK_TOKEN_CPU_SHIFT;
 	uint64_t seq = token & ((1ull << STACK_TOKEN_CPU_SHIFT) - 1);
 
-	if (cpu >= TOKEN_CPUS || !(id & STACK_ID_INTERN) || seq > (1ull << 32))
+	if (cpu >= TOKEN_CPUS || id < 0 || !(id & STACK_ID_INTERN))
 		return;
 	pthread_mutex_lock(&t->lock);
-	if (seq >= t->ntokens[cpu]) {
-		size_t n = MAX(seq + 1, t->ntokens[cpu] * 2);
-		t->tokens[cpu] = util_xrealloc(t->tokens[cpu], n * sizeof(uint32_t));
-		memset(t->tokens[cpu] + t->ntokens[cpu], 0, (n - t->ntokens[cpu]) * sizeof(uint32_t));
-		t->ntokens[cpu] = n;
-	}
-	t->tokens[cpu][seq] = (uint32_t)(id & ~STACK_ID_INTERN) + 1;
+	if (!t->tokens[cpu])
+		t->tokens[cpu] = util_xcalloc(TOKEN_WINDOW, sizeof(*t->tokens[cpu]));
+	t->tokens[cpu][seq % TOKEN_WINDOW] =
+		(struct token_slot){ seq, (uint32_t)(id & ~STACK_ID_INTERN) + 1 };
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -120,8 +133,11 @@ int64_t maps_ustack_token_get(const struct live_maps *lm, uint64_t token)
 	int64_t id = -1;
 
 	pthread_mutex_lock(&t->lock);
-	if (cpu < TOKEN_CPUS && seq < t->ntokens[cpu] && t->tokens[cpu][seq])
-		id = (int64_t)(STACK_ID_INTERN | (t->tokens[cpu][seq] - 1));
+	if (cpu < TOKEN_CPUS && t->tokens[cpu]) {
+		const struct token_slot *ts = &t->tokens[cpu][seq % TOKEN_WINDOW];
+		if (ts->id && ts->seq == seq)
+			id = (int64_t)(STACK_ID_INTERN | (ts->id - 1));
+	}
 	pthread_mutex_unlock(&t->lock);
 	return id;
 }
