@@ -179,7 +179,7 @@ int sema_map_decls_check(struct plan *p)
 		if (!m->declared)
 			continue;
 		if (!m->value) {
-			diag_warn(&p->diag, m->decl_span, E_MAP_UNUSED, "@%s is declared but never used",
+			diag_warn(&p->diag, m->decl_span, E_MAP_UNUSED, "Unused map: @%s is declared but never used",
 				  m->name);
 			continue;
 		}
