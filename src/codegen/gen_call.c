@@ -179,6 +179,16 @@ struct val gen_call_exit(struct gen *g, struct expr *e)
 	return void_val();
 }
 
+/* unwatch(addr): user space removes the watchpoints on addr */
+struct val gen_call_unwatch(struct gen *g, struct expr *e)
+{
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
+
+	r->kind = REC_UNWATCH;
+	gen_record(g, r, e->u.call.args.v, 1);
+	return void_val();
+}
+
 struct val gen_call_time(struct gen *g, struct expr *e)
 {
 	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
@@ -330,6 +340,15 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];
 	struct map_info *m = a->info;
+
+	if (m->array) {
+		/* a keyless count() (a per-CPU array): reset, as bpftrace's delete leaves "@: 0" */
+		struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
+		r->kind = REC_ZERO_MAP;
+		r->map = m;
+		gen_record(g, r, NULL, 0);
+		return void_val();
+	}
 	struct loc key = gen_map_key(g, m, &a->u.map.keys);
 	int32_t done = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 

@@ -60,8 +60,9 @@ enum provider_flag {
 	PROV_F_REGS = 1 << 0, /* the context is the task's registers (reg() works) */
 	PROV_F_USER = 1 << 1, /* run by user space, not by a kernel event (BEGIN, END) */
 	PROV_F_USER_MEM = 1 << 2, /* in a process: addresses cast to pointers are user memory */
-	/* the kernel runs the programs at one place last attached first (uprobes): the
-	   session attaches these instances in reverse, so they fire in script order */
+	/* the kernel runs the programs at one place last attached first (uprobes, the
+	   software events' per-CPU lists): the session attaches these instances in
+	   reverse, so they fire in script order */
 	PROV_F_LIFO = 1 << 3,
 };
 
@@ -76,12 +77,14 @@ struct attachment {
 /*
  * A provider's work in the event loop: when fd (one of its attachments)
  * is readable, ready(arg); release(arg) at teardown, after the
- * attachments are closed (it frees arg).
+ * attachments are closed (it frees arg); unwatch(arg, addr) when a probe
+ * calls unwatch(addr) (NULL: the provider watches no addresses).
  */
 struct attach_watch {
 	int fd;
 	void (*ready)(void *arg);
 	void (*release)(void *arg);
+	void (*unwatch)(void *arg, uint64_t addr);
 	void *arg;
 };
 
@@ -146,7 +149,7 @@ static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)
 static inline void attach_watch_add(struct attach_ctx *ac, int fd, void (*ready)(void *),
 				    void (*release)(void *), void *arg)
 {
-	struct attach_watch w = { fd, ready, release, arg };
+	struct attach_watch w = { fd, ready, release, NULL, arg };
 	vec_push(&ac->watches, w);
 }
 

@@ -32,6 +32,7 @@ enum record_kind {
 	REC_RUNTIME_ERROR, /* a check when the probe ran failed (text: what; span: where) */
 	REC_USTACK,	  /* a user stack's snapshot, to unwind (layout below) */
 	REC_USTACK_UPDATE, /* an update of a map keyed by a snapshot's stack (maps/ustacks.h) */
+	REC_UNWATCH,	   /* unwatch(addr): the watchpoints on addr go */
 	REC_COUNT_
 };
 

@@ -116,7 +116,7 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	}
 	if (banned(prov, ap->parts[1])) { /* before the kernel is asked */
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "kretprobe:%s can't be used as it might lock up your system", ap->parts[1]);
+			   "kretprobe:%s can't be used as it might lock up your system.", ap->parts[1]);
 		diag_hint(&p->diag, "kprobe:%s (its entry) is allowed", ap->parts[1]);
 		return -1;
 	}

@@ -266,6 +266,7 @@ const struct provider prov_software = {
 	.id = PROV_SOFTWARE,
 	.name = "software",
 	.alias = "s",
+	.flags = PROV_F_LIFO,
 	.expand = software_expand,
 	.prog_setup = perf_prog_setup,
 	.list = perf_list,

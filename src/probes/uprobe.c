@@ -249,8 +249,8 @@ static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
 	}
 	if (off >= f->size) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "offset %llu is outside %s, which is %llu bytes long", (unsigned long long)off,
-			   f->name, (unsigned long long)f->size);
+			   "Offset outside the function bounds ('%s' size is %llu): offset %llu", f->name,
+			   (unsigned long long)f->size, (unsigned long long)off);
 		return -1;
 	}
 	/* the code up to the instruction at off (at most 15 bytes long), if the file holds it */
@@ -313,12 +313,17 @@ static int expand_addr(struct plan *p, const struct provider *prov, struct probe
 		return -1;
 	}
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
-		int rc = (f = func_at(&funcs, addr)) && addr != f->addr
-				 ? check_insn(p, ap, path, f, addr - f->addr)
-				 : 0;
+		f = func_at(&funcs, addr);
+		int rc = f && addr != f->addr ? check_insn(p, ap, path, f, addr - f->addr) : 0;
 		sym_elf_funcs_free(&funcs);
 		if (rc < 0)
 			return -1;
+		if (!f && !p->opts->unsafe) { /* as bpftrace: no function holds it */
+			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
+				   "Could not resolve address: %s:0x%llx", path, (unsigned long long)addr);
+			diag_hint(&p->diag, "no function of the file holds it; --unsafe probes it anyway");
+			return -1;
+		}
 	}
 	add_inst(p, pr, ap, prov, path, fn, (uint64_t)off);
 	return 0;

@@ -12,14 +12,15 @@
  * of FUNCTION (in the process's program) holds when it is called. A uprobe
  * on FUNCTION samples the argument's register (a perf sample of the user
  * registers); the session's event loop reads it and points the breakpoint
- * there (opened disabled at attach, moved with PERF_EVENT_IOC_MODIFY_
- * ATTRIBUTES: each call with a new address moves it). The uprobe's tiny
- * program stops the process (SIGSTOP) until the breakpoint is set, and
- * lantern continues it (SIGCONT), so no write is missed;
+ * there: each new address gets a breakpoint of its own, and stays watched
+ * until a probe calls unwatch(ADDRESS), as in bpftrace (x86 has 4 debug
+ * registers: past them, bpftrace's warning, and the process goes on). The
+ * uprobe's tiny program stops the process (SIGSTOP) until the breakpoint
+ * is set, and lantern continues it (SIGCONT), so no write is missed;
  * asyncwatchpoint:FUNCTION+argN does not stop it.
  *
  * bpftrace 0.17's names: "watchpoint:DECIMAL:LENGTH:MODE",
- * "watchpoint:FILE:FUNCTION:N:LENGTH:MODE".
+ * "watchpoint:FILE:FUNCTION:N:LENGTH:MODE" (":N" absent for arg0).
  */
 #include "probes/uprobe.h"
 #include "base/util.h"
@@ -132,16 +133,37 @@ static bool target_program(const struct compile_opts *o, char *out)
 	return util_path_search(word, out, PATH_MAX);
 }
 
-/* FUNCTION+argN of the -p or -c process: wi's path, func_off and argn; 0, or -1 reported */
-static int expand_func(struct plan *p, const struct provider *prov, struct attach_point *ap,
-		       struct watch_inst *wi, char *name, size_t namelen)
+/* One function's instance: a copy of wi for f */
+static void add_func_inst(struct plan *p, const struct provider *prov, struct probe *pr,
+			  struct attach_point *ap, const struct watch_inst *wi, const char *path,
+			  const struct elf_func *f)
+{
+	struct watch_inst *one = ARENA_NEW(&p->arena, struct watch_inst);
+	/* bpftrace's name: N where the address would be, and like an address, absent when 0 */
+	char argn[16] = "";
+	if (wi->argn)
+		snprintf(argn, sizeof(argn), ":%d", wi->argn);
+	const char *name = arena_printf(&p->arena, "%s:%s:%s%s:%s:%s", prov->name, path, f->name,
+					argn, ap->parts[2], ap->parts[3]);
+
+	*one = *wi;
+	one->func_off = f->offset;
+	plan_add_inst(p, pr, ap, prov, name)->data = one;
+}
+
+/*
+ * FUNCTION+argN of the -p or -c process (FUNCTION may hold wildcards: an
+ * instance per function it matches): 0, or -1 reported
+ */
+static int expand_func(struct plan *p, const struct provider *prov, struct probe *pr,
+		       struct attach_point *ap, struct watch_inst *wi)
 {
 	char *fn = arena_strdup(&p->arena, ap->parts[1]), *plus = strrchr(fn, '+'), *end;
 	char path[PATH_MAX], err[512];
 	const struct elf_func *f;
 	struct elf_funcs funcs;
 	unsigned long n;
-	int retbit;
+	int retbit, found = 0;
 
 	*plus = 0;
 	n = strncmp(plus + 1, "arg", 3) ? ~0ul : strtoul(plus + 4, &end, 10);
@@ -168,18 +190,22 @@ static int expand_func(struct plan *p, const struct provider *prov, struct attac
 			   p->opts->pid > 0 ? "the -p process's program" : "the -c command");
 		return -1;
 	}
-	if (!(f = sym_elf_funcs_find(&funcs, fn))) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
-		sym_elf_funcs_free(&funcs);
-		return -1;
-	}
 	wi->path = arena_strdup(&p->arena, path);
-	wi->func_off = f->offset;
 	wi->argn = (int)n;
 	wi->async = prov->id == PROV_ASYNCWATCHPOINT;
+	for (size_t i = 0; i < funcs.n; i++) {
+		f = &funcs.v[i];
+		if (util_has_wildcard(fn) ? !util_wildcard_match(fn, f->name) : strcmp(fn, f->name))
+			continue;
+		add_func_inst(p, prov, pr, ap, wi, wi->path, f);
+		found++;
+	}
 	sym_elf_funcs_free(&funcs);
-	snprintf(name, namelen, "%s:%s:%s:%lu:%s:%s", prov->name, path, fn, n, ap->parts[2],
-		 ap->parts[3]);
+	if (!found) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function %s'%s' in %s",
+			   util_has_wildcard(fn) ? "matching " : "", fn, path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -221,12 +247,8 @@ static int watchpoint_expand(struct plan *p, const struct provider *prov, struct
 		return -1;
 	}
 	*wi = (struct watch_inst){ addr, (uint32_t)len, (uint32_t)type, user, NULL, 0, -1, false };
-	if (form == 1) {
-		if (expand_func(p, prov, ap, wi, name, sizeof(name)) < 0)
-			return -1;
-		plan_add_inst(p, pr, ap, prov, name)->data = wi;
-		return 0;
-	}
+	if (form == 1)
+		return expand_func(p, prov, pr, ap, wi);
 	if (addr % len) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
 			   "watchpoint address 0x%llx is not aligned to its length, %llu",
@@ -265,34 +287,80 @@ static int open_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *
 	return -1;
 }
 
+/* A breakpoint on one address a FUNCTION+argN watchpoint met. */
+struct arm_bp {
+	uint64_t addr;
+	int fd, link;
+};
+
 /* A FUNCTION+argN watchpoint while it runs. */
 struct arm {
-	int bp_fd;			   /* the breakpoint: disabled until an address comes */
-	struct perf_event_attr bp;	   /* as it is now (MODIFY_ATTRIBUTES compares) */
+	struct perf_event_attr bp;	   /* the breakpoints' attributes, bp_addr aside */
+	int prog_fd;			   /* the probe's program, run by each breakpoint */
 	struct perf_event_mmap_page *ring; /* the uprobe's samples */
 	size_t data_size;
 	pid_t pid;
-	bool sync, warned;
+	bool sync;
+	uint64_t last;			   /* the address last seen (bpftrace skips repeats) */
+	VEC(struct arm_bp) bps;		   /* the addresses watched, until unwatch() */
+	const char *name;
 };
 
-/* Point the breakpoint at addr (and let the process go on). */
+#define OUT_OF_REGISTERS \
+	"WARNING: Failed to attach watchpoint probe. You are out of watchpoint registers.\n"
+
+/*
+ * A call with a new address: a breakpoint there, besides those already set
+ * (as bpftrace: each address stays watched until unwatch(); x86 has 4 debug
+ * registers), and the process goes on.
+ */
 static void arm_at(struct arm *a, uint64_t addr)
 {
 	struct perf_event_attr attr = a->bp;
+	struct arm_bp b = { addr, -1, -1 };
 
-	if (addr && (addr != a->bp.bp_addr || a->bp.disabled)) {
+	if (addr && addr != a->last) {
+		a->last = addr;
 		attr.bp_addr = addr;
-		attr.disabled = 0;
-		if (ioctl(a->bp_fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr) == 0)
-			a->bp = attr;
-		else if (!a->warned) {
-			fprintf(stderr, "lantern: cannot watch 0x%llx: %s\n", (unsigned long long)addr,
-				strerror(errno));
-			a->warned = true;
+		b.fd = sys_perf_event_open_fd(&attr, a->pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (b.fd >= 0 && sys_perf_attach_prog(b.fd, a->prog_fd, &b.link) == 0) {
+			vec_push(&a->bps, b);
+		} else {
+			if (errno == ENOSPC)
+				fputs(OUT_OF_REGISTERS, stderr);
+			else
+				fprintf(stderr, "lantern: cannot watch 0x%llx for %s: %s\n",
+					(unsigned long long)addr, a->name, strerror(errno));
+			if (b.fd >= 0)
+				close(b.fd);
 		}
 	}
 	if (a->sync)
 		kill(a->pid, SIGCONT);
+}
+
+static void arm_bp_close(struct arm_bp *b)
+{
+	if (b->link >= 0)
+		close(b->link);
+	close(b->fd);
+}
+
+/* unwatch(addr): its breakpoints go (an address not watched: nothing, as bpftrace) */
+static void arm_unwatch(void *arg, uint64_t addr)
+{
+	struct arm *a = arg;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < a->bps.len; i++) {
+		if (a->bps.data[i].addr == addr)
+			arm_bp_close(&a->bps.data[i]);
+		else
+			a->bps.data[kept++] = a->bps.data[i];
+	}
+	a->bps.len = kept;
+	if (a->last == addr)
+		a->last = 0; /* a later call with addr watches it again */
 }
 
 /* The uprobe's samples: each is the argument's register (PERF_SAMPLE_REGS_USER) */
@@ -322,11 +390,16 @@ static void arm_ready(void *arg)
 	__atomic_store_n(&a->ring->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-/* Teardown (the probes are gone): a process still stopped goes on. */
+/* Teardown (the probes are gone): the breakpoints close, a process still stopped goes on. */
 static void arm_release(void *arg)
 {
 	struct arm *a = arg;
 
+	vec_foreach(&a->bps, b)
+	{
+		arm_bp_close(b);
+	}
+	vec_free(&a->bps);
 	if (a->sync)
 		kill(a->pid, SIGCONT);
 	free(a);
@@ -353,7 +426,10 @@ static int arm_prog(bool sync, char *err, size_t errlen)
 	return fd;
 }
 
-/* watchpoint:FUNCTION+argN: the breakpoint (disabled), the uprobe that samples argN */
+/*
+ * watchpoint:FUNCTION+argN: the uprobe that samples argN; each address it
+ * gives gets its breakpoint then (arm_at), running the probe's program
+ */
 static int attach_func(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,
 		       struct perf_event_attr *bp, pid_t pid, char *err, size_t errlen)
 {
@@ -364,13 +440,10 @@ static int attach_func(struct attach_ctx *ac, int prog_fd, const struct probe_in
 	struct arm *a;
 	void *ring;
 
-	bp->bp_addr = 0;
-	bp->disabled = 1;
-	if (open_on(ac, prog_fd, in, bp, pid, err, errlen) < 0)
-		return -1;
 	a = util_xmalloc(sizeof(*a));
-	*a = (struct arm){ ac->list.data[ac->list.len - 1].perf_fd, *bp, NULL, page, pid, !wi->async };
+	*a = (struct arm){ *bp, prog_fd, NULL, page, pid, !wi->async, 0, { 0 }, in->name };
 	attach_watch_add(ac, -1, arm_ready, arm_release, a); /* freed at teardown from here on */
+	ac->watches.data[ac->watches.len - 1].unwatch = arm_unwatch;
 	if ((arm_fd = arm_prog(!wi->async, err, errlen)) < 0)
 		return -1;
 	attach_add(ac, arm_fd, -1);

@@ -182,7 +182,7 @@ static int attach_one(struct session *s, const struct prog *pg, const struct pro
 /*
  * In script order, so that probes on one event fire in that order; the
  * instances of providers whose kernel runs the last attached first
- * (PROV_F_LIFO: uprobes) after the others, in reverse.
+ * (PROV_F_LIFO: uprobes, software events) after the others, in reverse.
  */
 int rt_attach_all(struct session *s)
 {

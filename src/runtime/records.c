@@ -226,6 +226,21 @@ static int rec_ustack_update(struct loop *l, const struct record_desc *r, const 
 	return 0;
 }
 
+/* unwatch(addr): every provider watching addresses forgets addr */
+static int rec_unwatch(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	const struct type *t = r->args->fields[0].type;
+	uint64_t addr = 0;
+
+	memcpy(&addr, data + 8 + r->args->fields[0].offset, t->size < 8 ? t->size : 8);
+	vec_foreach(&l->s->attach.watches, w)
+	{
+		if (w->unwatch)
+			w->unwatch(w->arg, addr);
+	}
+	return 0;
+}
+
 static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINTF] = rec_printf,	  [REC_EXIT] = rec_exit,   [REC_PRINT_MAP] = rec_print_map,
 	[REC_CLEAR_MAP] = rec_clear_map, [REC_ZERO_MAP] = rec_zero_map, [REC_TIME] = rec_time,
@@ -233,6 +248,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_PRINT_VALUE] = rec_print_value, [REC_FRONTEND] = rec_frontend,
 	[REC_HELPER_ERROR] = rec_helper_error, [REC_RUNTIME_ERROR] = rec_runtime_error,
 	[REC_USTACK] = rec_ustack, [REC_USTACK_UPDATE] = rec_ustack_update,
+	[REC_UNWATCH] = rec_unwatch,
 };
 
 int rt_on_record(void *ctx, void *data, size_t size)

@@ -126,6 +126,17 @@ static struct type *sema_check_str(struct check *c, struct expr *e)
 			sema_check_int(c, l, "str()'s length");
 		}
 	}
+	int64_t skip;
+	if (a->kind == EXPR_BINARY && a->u.binary.op == OP_ADD &&
+	    a->u.binary.lhs->kind == EXPR_POSITIONAL && a->u.binary.rhs->kind == EXPR_INT &&
+	    !plan_param_int(c->p, a->u.binary.lhs->u.num, &skip)) {
+		/* str($1 + N) of a text parameter: its text from the Nth character (bpftrace) */
+		const char *text = plan_param(c->p, a->u.binary.lhs->u.num);
+		size_t n = text ? strlen(text) : 0, k = a->u.binary.rhs->u.ival;
+		a->kind = EXPR_STR;
+		a->u.str = text && k < n ? text + k : "";
+		a->u.len = strlen(a->u.str);
+	}
 	if (a->kind == EXPR_POSITIONAL) {
 		/* str($1): the parameter's text */
 		a->type = &ty_none;
@@ -154,6 +165,13 @@ static struct type *sema_check_exit(struct check *c, struct expr *e)
 {
 	if (e->u.call.args.n)
 		sema_check_int(c, e->u.call.args.v[0], "exit()");
+	return &ty_void;
+}
+
+/* unwatch(addr): the address a watchpoint:FUNCTION+argN probe watches */
+static struct type *sema_check_unwatch(struct check *c, struct expr *e)
+{
+	sema_check_int(c, e->u.call.args.v[0], "unwatch()");
 	return &ty_void;
 }
 
@@ -371,7 +389,7 @@ static struct type *sema_check_kaddr(struct check *c, struct expr *e)
 		return &ty_none;
 	}
 	if (!sym_ksym_address(a->u.str)) {
-		CERR(c, a->span, E_UNKNOWN_SYMBOL, "no kernel symbol '%s' in /proc/kallsyms", a->u.str);
+		CERR(c, a->span, E_UNKNOWN_SYMBOL, "Failed to resolve kernel symbol '%s': it is not in /proc/kallsyms", a->u.str);
 		CHINT(c, "data symbols are listed only by kernels built with CONFIG_KALLSYMS_ALL");
 		return &ty_none;
 	}

@@ -636,7 +636,8 @@ void sema_check_stmt(struct check *c, struct stmt *st)
 		if (sema_check_const_int(c, st->u.unroll.count, &n, "unroll's count") &&
 		    (n < 1 || n > 100))
 			CERR(c, st->u.unroll.count->span, E_TOO_BIG,
-			     "unroll's count must be between 1 and 100, not %lld", (long long)n);
+			     "unroll %s value is %d: the count is %lld", n < 1 ? "minimum" : "maximum",
+			     n < 1 ? 1 : 100, (long long)n);
 		sema_check_stmt(c, st->u.unroll.body);
 		break;
 	}

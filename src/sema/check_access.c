@@ -281,7 +281,7 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 		}
 		if (idx < 0 || (uint64_t)idx >= t->count) {
 			CERR(c, e->u.index.index->span, E_TOO_BIG,
-			     "index %lld is out of bounds for an array of %u elements", (long long)idx,
+			     "the index %lld is out of bounds for array of size %u", (long long)idx,
 			     t->count);
 			return &ty_none;
 		}

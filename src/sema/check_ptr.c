@@ -115,8 +115,16 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 /* sizeof(type) and sizeof(expr): the size in the kernel's (or program's) memory */
 struct type *sema_check_sizeof(struct check *c, struct expr *e)
 {
-	struct type *t = e->u.size_of.type.name ? sema_check_typename(c, &e->u.size_of.type)
-						: sema_check_expr(c, e->u.size_of.operand);
+	const struct ast_typename *tn = &e->u.size_of.type;
+
+	/* sizeof(ENUM_CONSTANT): a name that is no type but a constant, an int64 as in bpftrace */
+	if (tn->name && !tags[tn->tag] && !tn->ptr_depth &&
+	    !type_env_lookup(&c->p->types, NULL, tn->name) &&
+	    type_env_constant(&c->p->types, tn->name)) {
+		e->id = 8;
+		return &ty_u64;
+	}
+	struct type *t = tn->name ? sema_check_typename(c, tn) : sema_check_expr(c, e->u.size_of.operand);
 	struct expr *x = e->u.size_of.operand;
 	const struct field *f = x && x->kind == EXPR_FIELD ? x->info : NULL;
 

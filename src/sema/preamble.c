@@ -146,12 +146,21 @@ static void conditional(struct plan *p, const struct preamble *pre, const char *
 	}
 }
 
-static void include(struct plan *p, const char *arg)
+/* #include <FILE> or "FILE": its integer macros are the script's constants (a missing file: an error, as in bpftrace) */
+static void include(struct plan *p, const struct preamble *pre, const char *arg)
 {
 	const char *end = strpbrk(arg + 1, "\">");
 
-	if ((*arg == '<' || *arg == '"') && end)
-		vec_push(&p->types.includes, arena_strndup(&p->arena, arg + 1, end - arg - 1));
+	if ((*arg != '<' && *arg != '"') || !end)
+		return;
+	const char *name = arena_strndup(&p->arena, arg + 1, end - arg - 1);
+	if (!type_env_header_found(&p->types, name)) {
+		diag_error(&p->diag, pre->span, E_UNKNOWN_FILE, "'%s' file not found", name);
+		diag_hint(&p->diag, "lantern looks in -I's directories, then /usr/include and "
+				    "/usr/local/include");
+		return;
+	}
+	vec_push(&p->types.includes, name);
 }
 
 int sema_preamble(struct plan *p)
@@ -178,7 +187,7 @@ int sema_preamble(struct plan *p)
 		} else if (!taking) {
 			continue;
 		} else if (pre->kind == PRE_INCLUDE) {
-			include(p, arg);
+			include(p, pre, arg);
 		} else if (!strcmp(word, "define")) {
 			types_cdef_define(&p->types, arg, pre->span.lo + (uint32_t)(arg - joined), &p->diag);
 		} else if (!strcmp(word, "undef")) {

@@ -246,6 +246,15 @@ static FILE *open_header(const struct type_env *env, const char *name)
 	return NULL;
 }
 
+bool type_env_header_found(const struct type_env *env, const char *name)
+{
+	FILE *f = open_header(env, name);
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
 struct macro {
 	const char *name, *text;
 	enum { MACRO_NEW, MACRO_BUSY, MACRO_VALUE, MACRO_NONE } state; /* evaluated once */
@@ -283,8 +292,9 @@ static void scan_header(struct macro_scan *ms, const char *name, int depth)
 			continue;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (!strncmp(p, "include", 7) && depth < 3) {
-			char *lt = strchr(p, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+		/* nested includes, as deep as the headers go (seen stops cycles) */
+		if (!strncmp(p, "include", 7) && depth < 64) {
+			char *lt = strpbrk(p, "<\""), *gt = lt ? strchr(lt + 1, *lt == '<' ? '>' : '"') : NULL;
 			if (gt) {
 				*gt = 0;
 				scan_header(ms, lt + 1, depth + 1);

@@ -65,6 +65,8 @@ struct type *type_env_lookup(struct type_env *env, const char *tag, const char *
 struct type *type_base(const char *name);
 /* The constant called name: the script's, a kernel enum's, a header's or the ABI table's. */
 const struct constant *type_env_constant(struct type_env *env, const char *name);
+/* Whether #include <name> finds a file (-I's directories, then the system's). */
+bool type_env_header_found(const struct type_env *env, const char *name);
 /*
  * A pointer (depth '*'s) to the type called name (tag as above), looked up
  * only when the pointer is followed: naming a tracepoint field's type does

@@ -110,7 +110,7 @@ static const struct sema_case cases[] = {
 		  "             ~~~~~~~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { unroll(101) { } }",
-	  "stdin:1:16-19: ERROR: E306: unroll's count must be between 1 and 100, not 101\n"
+	  "stdin:1:16-19: ERROR: E306: unroll maximum value is 100: the count is 101\n"
 		  "BEGIN { unroll(101) { } }\n"
 		  "               ~~~\n"
 		  "" },
