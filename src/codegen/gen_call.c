@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: their code (the gen column of ast/builtin.def). */
 #include "codegen/gen.h"
+#include "codegen/gen_stdlib.h"
 #include "maps/ustacks.h"
 #include "plan/provider.h"
 #include "sym/symbols.h"
@@ -36,13 +37,8 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	switch ((enum builtin_id)e->id) {
 	case BI_PID:
 	case BI_TID:
-		// pid = get_current_pid_tgid() >> 32; tid = (u32)get_current_pid_tgid()
-		r = call0(g, BPF_FUNC_get_current_pid_tgid);
-		if (e->id == BI_PID)
-			emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
-		else
-			emit(g->ir, MOV32_REG(r, r));
-		return reg_val(t, r);
+		/* today's bpftrace: as lantern's pid namespace sees them (pid(curr_ns)) */
+		return reg_val(t, gen_task_id(g, e->id == BI_PID, !g->p->modern));
 	case BI_UID:
 	case BI_GID:
 		r = call0(g, BPF_FUNC_get_current_uid_gid);
@@ -52,7 +48,9 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 			emit(g->ir, MOV32_REG(r, r));
 		return reg_val(t, r);
 	case BI_NSECS:
-		return reg_val(t, call0(g, BPF_FUNC_ktime_get_ns));
+		/* today's bpftrace: nsecs(boot) */
+		return reg_val(t, call0(g, g->p->modern ? BPF_FUNC_ktime_get_boot_ns
+						       : BPF_FUNC_ktime_get_ns));
 	case BI_ELAPSED: {
 		// elapsed = ktime_get_ns() - start of the session
 		int32_t start = ir_vreg(g->ir);
@@ -103,6 +101,14 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		return gen_username(g, e);
 	case BI_SARGN:
 		return gen_sarg(g, e);
+	case BI_NCPUS:
+		return gen_ncpus(g, e);
+	case BI_USERMODE:
+		return gen_usermode(g, e);
+	case BI_HAS_CPID:
+		return gen_has_cpid(g, e);
+	case BI_PROBETYPE:
+		return gen_probetype(g, e);
 	case BI_CPID:
 		r = ir_vreg(g->ir);
 		emit(g->ir, MOV64_CONST(r, LC_CPID));

@@ -150,3 +150,19 @@ const struct provider *plan_provider_find_nocase(const struct provider *const *t
 		return table[PROV_KRETFUNC];
 	return NULL;
 }
+
+const char *plan_probetype_name(const struct provider *prov)
+{
+	switch (prov->id) {
+	case PROV_BEGIN:
+	case PROV_END:
+	case PROV_SELF:
+		return "special";
+	case PROV_KFUNC:
+		return "fentry";
+	case PROV_KRETFUNC:
+		return "fexit";
+	default:
+		return prov->name;
+	}
+}

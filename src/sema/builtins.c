@@ -6,6 +6,7 @@
  */
 #include "maps/buckets.h"
 #include "sema/check.h"
+#include "sema/check_stdlib.h"
 #include "sym/symbols.h"
 #include "sys/arch.h"
 
@@ -89,6 +90,8 @@ static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 
 const struct builtin_def *sema_builtin_lookup(const char *name)
 {
+	if (!strncmp(name, "__builtin_", 10) && name[10])
+		name += 10; /* today's bpftrace's other spelling: __builtin_pid */
 	for (int i = 0; i < BI_COUNT_; i++) {
 		const char *n = sema_builtin_defs[i].name;
 		size_t len = strlen(n);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The code of today's bpftrace's builtins and functions (docs/stdlib.md),
+ * one file per area: the task and the clock (gen_stdlib.c). Their checks
+ * are sema/check_stdlib*.c.
+ */
+#ifndef LANTERN_CODEGEN_GEN_STDLIB_H
+#define LANTERN_CODEGEN_GEN_STDLIB_H
+
+#include "codegen/gen.h"
+
+/* the task and the clock (gen_stdlib.c) */
+struct val gen_ncpus(struct gen *g, struct expr *e);
+struct val gen_has_cpid(struct gen *g, struct expr *e);
+struct val gen_usermode(struct gen *g, struct expr *e);
+struct val gen_probetype(struct gen *g, struct expr *e);
+struct val gen_nsecs(struct gen *g, struct expr *e);
+struct val gen_pid_ns(struct gen *g, struct expr *e);
+/* the task's tgid (or pid) as the initial pid namespace (init) or lantern's numbers it */
+int32_t gen_task_id(struct gen *g, bool tgid, bool init);
+
+#endif
