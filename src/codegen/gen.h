@@ -41,6 +41,7 @@ struct gen {
 	int32_t ctx;	 /* vreg: the program's context pointer */
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
+	int32_t ret;	 /* vreg: the program's return value (test, bench probes: `return 1`), -1: 0 */
 	int32_t probe_id; /* vreg: `probe` when the program serves several, else -1 */
 	int32_t sys_nr;	  /* vreg: the syscall number in a raw_syscalls group */
 	uint32_t scratch_top, scratch_max;

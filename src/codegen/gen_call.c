@@ -145,7 +145,7 @@ static struct val void_val(void)
 }
 
 /* A record: u64 id, then the arguments laid out as a tuple. */
-static void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs)
+void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs)
 {
 	struct type *el[64];
 	uint32_t id;
@@ -170,6 +170,10 @@ struct val gen_call_printf(struct gen *g, struct expr *e)
 
 	/* system() and cat() are printf whose text user space runs or reads */
 	r->kind = e->id == FN_SYSTEM ? REC_SYSTEM : e->id == FN_CAT ? REC_CAT : REC_PRINTF;
+	/* errorf() and warnf(): printf whose text is an error or warning at their place */
+	if (e->id == FN_ERRORF || e->id == FN_WARNF)
+		r->kind = e->id == FN_ERRORF ? REC_ERRORF : REC_WARNF;
+	r->span = e->span;
 	r->fmt = e->info;
 	gen_record(g, r, e->u.call.args.v + 1, e->u.call.args.n - 1);
 	return void_val();
@@ -317,8 +321,8 @@ struct val gen_call_map_op(struct gen *g, struct expr *e)
 	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct expr **a = e->u.call.args.v;
 
-	if (a[0]->kind != EXPR_MAP) {
-		/* print(value): the value, formatted by user space */
+	if (a[0]->kind != EXPR_MAP || a[0]->u.map.keys.n) {
+		/* print(value), print(@m[k]): the value, formatted by user space */
 		r->kind = REC_PRINT_VALUE;
 		gen_record(g, r, a, 1);
 		return void_val();
@@ -337,19 +341,30 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 	struct expr *a = e->u.call.args.v[0];
 	struct map_info *m = a->info;
 	struct loc key = gen_map_key(g, m, &a->u.map.keys);
-	int32_t done = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
+	int32_t ret = ir_vreg(g->ir), r = ir_vreg(g->ir), done = ir_label(g->ir);
+	int32_t diverted = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 
-	if (done >= 0)
-		gen_ustack_divert(g, m, key, UPD_DELETE, -1, NULL, done);
+	if (diverted >= 0)
+		gen_ustack_divert(g, m, key, UPD_DELETE, -1, NULL, diverted);
 	// map_delete_elem(&map, key)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
 	emit(g->ir, MOV64_REG(R2, key.base));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	emit(g->ir, MOV64_REG(ret, R0));
 	gen_helper_check(g, BPF_FUNC_map_delete_elem, e->span);
-	if (done >= 0)
-		emit(g->ir, LABEL(done));
-	return void_val();
+	// r = (ret == 0): the key was there
+	emit(g->ir, MOV64_IMM(r, 1));
+	emit(g->ir, JMP_IMM(BPF_JEQ, ret, 0, done));
+	emit(g->ir, MOV64_IMM(r, 0));
+	if (diverted >= 0) {
+		// a delete user space does (of a snapshot's stack): r = 1
+		emit(g->ir, JA(done));
+		emit(g->ir, LABEL(diverted));
+		emit(g->ir, MOV64_IMM(r, 1));
+	}
+	emit(g->ir, LABEL(done));
+	return reg_val(e->type, r);
 }
 
 struct val gen_call_str(struct gen *g, struct expr *e)

@@ -66,15 +66,16 @@ static bool capture(struct expr *e, void *arg)
 /* What the callback changes, and the caller keeps */
 struct saved {
 	struct ir *ir;
-	int32_t func, ctx, scratch, out, probe_id, sys_nr, loop_break, loop_continue;
+	int32_t func, ctx, scratch, out, ret, probe_id, sys_nr, loop_break, loop_continue;
 	uint32_t stack_base, stack_top, stack_max;
 };
 
 static void save(const struct gen *g, struct saved *s)
 {
 	*s = (struct saved){ g->ir,	  g->func,	   g->ctx,	      g->scratch,
-			     g->out,	  g->probe_id,	   g->sys_nr,	      g->loop_break,
-			     g->loop_continue, g->stack_base, g->stack_top, g->stack_max };
+			     g->out,	  g->ret,	   g->probe_id,	      g->sys_nr,
+			     g->loop_break, g->loop_continue, g->stack_base, g->stack_top,
+			     g->stack_max };
 }
 
 static void restore(struct gen *g, const struct saved *s)
@@ -84,6 +85,7 @@ static void restore(struct gen *g, const struct saved *s)
 	g->ctx = s->ctx;
 	g->scratch = s->scratch;
 	g->out = s->out;
+	g->ret = s->ret;
 	g->probe_id = s->probe_id;
 	g->sys_nr = s->sys_nr;
 	g->loop_break = s->loop_break;
@@ -237,6 +239,7 @@ static int32_t callback(struct gen *g, struct stmt *st, struct captured *cap)
 		emit(ir, ALU64_REG(BPF_ADD, lv->vreg, arg1));
 	}
 	g->out = ret;
+	g->ret = -1; /* the main function's: what a loop's body returns is not kept */
 	g->loop_break = brk;
 	g->loop_continue = cont;
 	gen_stmt(g, st->u.for_.body);

@@ -219,6 +219,8 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 	bool was = p->modern;
 	if (dialect(p) < 0 || (p->modern != was && settings(p) < 0))
 		return -1;
+	if (opts->probe_filter && compile_probe_filter(p, opts->probe_filter) < 0)
+		return -1;
 	compile_plan_programs(p);
 	uint64_t max_probes = p->settings.v[SET_MAX_PROBES];
 	if (p->nattach > max_probes) {

@@ -214,8 +214,8 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 		}
 		e->u.call.args.n = 1;
 	}
-	if (a->kind != EXPR_MAP && fd->id == FN_PRINT) {
-		/* print(value): integers, strings, tuples, structs, arrays, ... */
+	if ((a->kind != EXPR_MAP || a->u.map.keys.n) && fd->id == FN_PRINT) {
+		/* print(value): integers, strings, tuples, structs, arrays, @m[k], ... */
 		struct type *t = sema_check_expr(c, a);
 		if (e->u.call.args.n > 1)
 			CERR(c, e->span, E_ARG_COUNT, "print() of a value takes no top or div");
@@ -248,7 +248,8 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 	if (c->final && !m->value)
 		diag_error(&c->p->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
 	a->type = m->value ? m->value : &ty_none;
-	return &ty_void;
+	/* today's bpftrace: whether the key was there */
+	return fd->id == FN_DELETE ? &ty_bool : &ty_void;
 }
 
 static struct type *sema_check_time(struct check *c, struct expr *e)

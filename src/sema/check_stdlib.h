@@ -2,7 +2,7 @@
 /*
  * The checks of today's bpftrace's builtins and functions (its
  * docs/stdlib.md), one file per area: the task and the clock
- * (check_stdlib.c). Their rows are in ast/builtin.def, their code in
+ * (check_stdlib.c), maps (check_stdlib_map.c). Their rows are in ast/builtin.def, their code in
  * codegen/gen_stdlib*.c.
  */
 #ifndef LANTERN_SEMA_CHECK_STDLIB_H
@@ -16,5 +16,21 @@ struct type *sema_check_usermode(struct check *c, struct expr *e);
 struct type *sema_check_probetype(struct check *c, struct expr *e);
 struct type *sema_check_nsecs(struct check *c, struct expr *e);
 struct type *sema_check_pid_ns(struct check *c, struct expr *e); /* pid(ns), tid(ns) */
+
+/* maps (check_stdlib_map.c) */
+struct type *sema_check_has_key(struct check *c, struct expr *e);
+struct type *sema_check_find(struct check *c, struct expr *e);
+struct type *sema_check_len(struct check *c, struct expr *e);
+
+/* the script itself (check_stdlib_diag.c) */
+struct type *sema_check_is_type(struct check *c, struct expr *e); /* is_array, is_integer, ... */
+struct type *sema_check_assert_str(struct check *c, struct expr *e);
+struct type *sema_check_kfunc(struct check *c, struct expr *e); /* kfunc_exist, kfunc_allowed */
+struct type *sema_check_static_assert(struct check *c, struct expr *e);
+struct type *sema_check_fail(struct check *c, struct expr *e);
+struct type *sema_check_assert(struct check *c, struct expr *e);
+struct type *sema_check_errorf(struct check *c, struct expr *e); /* errorf, warnf */
+/* The value of a call answered when compiling (is_integer(), ...): false if e is none. */
+bool sema_const_answer(const struct expr *e, int64_t *v);
 
 #endif
