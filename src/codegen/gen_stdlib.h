@@ -28,6 +28,10 @@ struct val gen_len(struct gen *g, struct expr *e);
 struct val gen_const_answer(struct gen *g, struct expr *e); /* is_*(), kfunc_exist(), ... */
 struct val gen_nothing(struct gen *g, struct expr *e); /* fail, static_assert, assert_str */
 struct val gen_assert(struct gen *g, struct expr *e);
+struct val gen_getopt(struct gen *g, struct expr *e);
+
+/* l == r of values in memory: strings, tuples, records, arrays (gen_compare.c) */
+int32_t gen_value_eq(struct gen *g, struct expr *l, struct expr *r);
 
 /* A record of r's kind: its id, then args (nargs of them) laid out as a tuple (gen_call.c) */
 void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs);

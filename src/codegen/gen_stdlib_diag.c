@@ -8,6 +8,8 @@
  */
 #include "codegen/gen_stdlib.h"
 
+#include <string.h>
+
 /* is_integer(e), kfunc_exist("f"), ...: the answer sema found */
 struct val gen_const_answer(struct gen *g, struct expr *e)
 {
@@ -43,4 +45,22 @@ struct val gen_assert(struct gen *g, struct expr *e)
 	emit(g->ir, JA(g->out));
 	emit(g->ir, LABEL(ok));
 	return (struct val){ .type = &ty_void, .reg = NO_REG };
+}
+
+/* getopt(): the value sema found, a constant */
+struct val gen_getopt(struct gen *g, struct expr *e)
+{
+	const struct getopt_value *v = e->info;
+
+	if (e->type->kind == TY_STR) {
+		uint32_t off = gen_scratch_alloc(g, e->type->size);
+		struct expr lit = { .kind = EXPR_STR, .type = e->type };
+		lit.u.str = v->str;
+		lit.u.len = (uint32_t)strlen(v->str);
+		gen_expr_into(g, &lit, e->type, g->scratch, off);
+		return mem_val(e->type, g->scratch, off);
+	}
+	int32_t r = ir_vreg(g->ir);
+	emit(g->ir, LD_IMM64(r, v->value));
+	return reg_val(e->type, r);
 }

@@ -226,7 +226,7 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_printf(out, "%lld", (long long)get_i64(p));
 		break;
 	case TY_PTR:
-		if (key)
+		if (key || (oc->plan && oc->plan->modern)) /* today's bpftrace: in hex, values too */
 			sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
 		else
 			sb_printf(out, "%lld", (long long)get_i64(p));

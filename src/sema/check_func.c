@@ -126,7 +126,8 @@ struct type *sema_check_strcontains(struct check *c, struct expr *e)
 		CHINT(c, "read shorter strings, e.g. str(p, 64), or lower BPFTRACE_STRLEN");
 		return &ty_none;
 	}
-	return ok ? &ty_s64 : &ty_none;
+	/* today's bpftrace: a bool */
+	return ok ? (c->p->modern ? &ty_bool : &ty_s64) : &ty_none;
 }
 
 /* strerror(errno), cgroup_path(id [, "filter"]): numbers printed as text */

@@ -30,6 +30,12 @@ struct type *sema_check_static_assert(struct check *c, struct expr *e);
 struct type *sema_check_fail(struct check *c, struct expr *e);
 struct type *sema_check_assert(struct check *c, struct expr *e);
 struct type *sema_check_errorf(struct check *c, struct expr *e); /* errorf, warnf */
+/* == and != of tuples, records, arrays and buffers (check_compare.c) */
+bool sema_comparable(const struct type *a, const struct type *b);
+/* typeinfo(expr): a record of what the type is (check_typeinfo.c) */
+struct type *sema_check_typeinfo(struct check *c, struct expr *e);
+/* getopt(name [, default [, description]]) (check_getopt.c) */
+struct type *sema_check_getopt(struct check *c, struct expr *e);
 /* The value of a call answered when compiling (is_integer(), ...): false if e is none. */
 bool sema_const_answer(const struct expr *e, int64_t *v);
 

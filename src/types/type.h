@@ -78,6 +78,8 @@ struct type {
 	bool is_bool;	/* TY_INT: today's bpftrace's bool (ty_bool), printed true or false */
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
+	bool literal;	/* TY_INT: an integer literal (today's bpftrace): unify gives the other's type */
+	uint32_t strsize; /* TY_STR: the size as bpftrace counts it (NUL included; size is 8-aligned) */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
 	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
 	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
@@ -92,7 +94,7 @@ struct type {
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
 	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username,
-	ty_bool;
+	ty_bool, ty_lit;
 
 #define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
 #define STRLEN_MODERN 1024 /* today's bpftrace's (max_strlen) */
@@ -124,6 +126,8 @@ struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);
  */
 struct type *type_named_tuple(struct arena *a, struct type **elems, const char **names,
 			      uint32_t n);
+/* The field of such a record called name, or NULL */
+const struct field *type_named_field(const struct type *t, const char *name);
 /* Whether t is such a record. */
 static inline bool type_is_named_tuple(const struct type *t)
 {
