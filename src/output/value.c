@@ -202,6 +202,12 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		v = (int64_t)u;
 		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
 			v = (int64_t)(u | ~0ull << (t->size * 8));
+		/* today's bpftrace: an enum's value by its member's name */
+		const char *member = t->en && oc->plan && oc->plan->modern ? type_enum_name(t->en, v) : NULL;
+		if (member) {
+			sb_puts(out, member);
+			break;
+		}
 		/* keys print signed (bpftrace 0.17); values by their type */
 		if (t->is_signed || key) {
 			if (t->size < 8 && (u >> (t->size * 8 - 1)))

@@ -35,6 +35,17 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 		case TY_PTR:
 			memcpy(&u, p, 8);
 			vals[i].u = u;
+			if (t->en && r->fmt->specs[i].conv == FMT_CONV_S) {
+				/* an enum's value for %s: its member's name, else the number */
+				const char *m = type_enum_name(t->en, (int64_t)u);
+				if (m)
+					sb_puts(&tmp[i], m);
+				else
+					sb_printf(&tmp[i], "%lld", (long long)u);
+				vals[i].kind = FMT_ARG_STR;
+				vals[i].s.p = sb_str(&tmp[i]);
+				vals[i].s.len = tmp[i].len;
+			}
 			break;
 		case TY_STR:
 			vals[i].s.p = (const char *)p;

@@ -39,6 +39,23 @@ struct type *type_int(unsigned size, bool is_signed)
 	}
 }
 
+struct type *type_enum(struct arena *a, unsigned size, bool is_signed, const struct enum_info *en)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	*t = *type_int(size, is_signed);
+	t->en = en;
+	return t;
+}
+
+const char *type_enum_name(const struct enum_info *en, int64_t v)
+{
+	for (uint32_t i = 0; en && i < en->n; i++)
+		if (en->values[i] == v)
+			return en->names[i];
+	return NULL;
+}
+
 struct type *type_str(struct arena *a, uint32_t size)
 {
 	struct type *t = ARENA_NEW(a, struct type);
@@ -278,6 +295,8 @@ bool type_is_agg(const struct type *t)
 
 struct type *type_stored(struct arena *a, struct type *t)
 {
+	if (t->kind == TY_INT && t->en)
+		return t->size == 8 ? t : type_enum(a, 8, t->is_signed, t->en);
 	if (t->kind == TY_INT)
 		return t->is_bool ? &ty_bool : t->literal ? t : type_int(8, t->is_signed);
 	if (t->kind == TY_TUPLE) {
@@ -358,6 +377,10 @@ struct type *type_unify(struct arena *a, struct type *x, struct type *y)
 		t->strsize = MAX(x->strsize, y->strsize);
 		return t;
 	}
+	/* an enum and something else: a plain integer */
+	if (x->kind == TY_INT && y->kind == TY_INT && x->en != y->en)
+		return type_unify(a, x->en ? type_int(x->size, x->is_signed) : x,
+				  y->en ? type_int(y->size, y->is_signed) : y);
 	/* today's bpftrace: an integer literal takes the other's type */
 	if (x->kind == TY_INT && x->size == y->size && x->literal != y->literal)
 		return x->literal ? y : x;

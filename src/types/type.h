@@ -49,6 +49,14 @@ enum type_kind {
 
 struct type;
 
+/* An enum's members: an integer of an enum type prints as its member's name (today's bpftrace) */
+struct enum_info {
+	const char *name; /* "enum Foo", "enum" when anonymous */
+	uint32_t n;
+	const char **names;
+	int64_t *values;
+};
+
 struct field {
 	const char *name;   /* "" for an anonymous struct or union member */
 	struct type *type;
@@ -80,6 +88,7 @@ struct type {
 	bool perf;	/* TY_STACK: printed in perf's format */
 	bool literal;	/* TY_INT: an integer literal (today's bpftrace): unify gives the other's type */
 	uint32_t strsize; /* TY_STR: the size as bpftrace counts it (NUL included; size is 8-aligned) */
+	const struct enum_info *en; /* TY_INT: an enum's (NULL: a plain integer) */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
 	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
 	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
@@ -101,6 +110,10 @@ extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s1
 #define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
 
 struct type *type_int(unsigned size, bool is_signed);
+/* An integer of size bytes of the enum en */
+struct type *type_enum(struct arena *a, unsigned size, bool is_signed, const struct enum_info *en);
+/* The name of en's member worth v, or NULL */
+const char *type_enum_name(const struct enum_info *en, int64_t v);
 struct type *type_str(struct arena *a, uint32_t size);
 struct type *type_ptr(struct arena *a, struct type *elem, bool user);
 /* A pointer whose target src resolves from id when first needed. */
