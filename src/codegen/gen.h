@@ -73,6 +73,8 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir);
 void gen_stmt(struct gen *g, struct stmt *st);
 /* for ($x : @map) and for ($x : lo..hi): the body as a callback subprogram (gen_loop.c) */
 void gen_for(struct gen *g, struct stmt *st);
+/* A per-CPU aggregation's value at key (an address) over every CPU, as printed (gen_loop.c) */
+int32_t gen_percpu_value(struct gen *g, struct map_info *m, int32_t key);
 /* args->field of a record at the context (a tracepoint's format-file fields) */
 struct val gen_ctx_field(struct gen *g, struct expr *e);
 

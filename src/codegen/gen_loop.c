@@ -100,7 +100,7 @@ static void restore(struct gen *g, const struct saved *s)
  * count() and sum() add up, min() and max() keep the least or greatest
  * value a CPU has, avg() divides the totals.
  */
-static int32_t percpu_value(struct gen *g, struct map_info *m, int32_t key)
+int32_t gen_percpu_value(struct gen *g, struct map_info *m, int32_t key)
 {
 	struct type *t = m->value;
 	enum type_kind k = t->kind;
@@ -173,7 +173,7 @@ static void map_elem(struct gen *g, struct stmt *st, struct var_info *kv, int32_
 	gen_copy(g, g->scratch, kv->offset + k->offset, key, 0, k->type->size);
 	if (type_is_agg(m->value)) {
 		int32_t a = gen_addr(g, g->scratch, kv->offset + k->offset);
-		int32_t t = percpu_value(g, m, a);
+		int32_t t = gen_percpu_value(g, m, a);
 		emit(g->ir, STX_MEM(BPF_DW, g->scratch, t, kv->offset + v->offset));
 		return;
 	}

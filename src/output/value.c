@@ -316,7 +316,13 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_putc(out, ']');
 		break;
 	case TY_STATS:
-		out_stats_print(out, get_i64(p), get_i64(p + 8));
+		if (oc->plan && oc->plan->modern) /* today's bpftrace: as a record */
+			sb_printf(out, "{ .count = %lld, .average = %lld, .total = %lld }",
+				  (long long)get_i64(p + 8),
+				  (long long)out_avg_value(get_i64(p), (uint64_t)get_i64(p + 8)),
+				  (long long)get_i64(p));
+		else
+			out_stats_print(out, get_i64(p), get_i64(p + 8));
 		break;
 	default:
 		if (out_value_text_kind(t))

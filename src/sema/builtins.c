@@ -171,6 +171,20 @@ static struct type *sema_check_agg(struct check *c, struct expr *e)
 	if (!sema_check_int(c, a, fd->name))
 		return &ty_none;
 	is_signed = a->type->is_signed;
+	if (fd->id == FN_HIST && e->u.call.args.n == 2) {
+		/* hist(v, k) (today's bpftrace): 2^k buckets per power of 2 */
+		int64_t k;
+		if (!sema_check_const_int(c, e->u.call.args.v[1], &k, "hist()'s second argument"))
+			return &ty_none;
+		if (k < 0 || k > HIST_MAX_BITS) {
+			CERR(c, e->u.call.args.v[1]->span, E_ARG_TYPE,
+			     "hist()'s second argument is 0 to %d, not %lld", HIST_MAX_BITS, (long long)k);
+			return &ty_none;
+		}
+		struct type *t = type_agg(&c->p->arena, TY_HIST, is_signed);
+		t->count = (uint32_t)k;
+		return t;
+	}
 	if (fd->id != FN_LHIST)
 		return type_agg(&c->p->arena, fd->agg, is_signed);
 

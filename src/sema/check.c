@@ -388,6 +388,11 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	case EXPR_MAP: {
 		struct type *t = check_map_expr(c, e);
 		struct map_info *m = e->info;
+		if (p->modern && (t->kind == TY_COUNT || t->kind == TY_SUM || t->kind == TY_MIN ||
+				  t->kind == TY_MAX || t->kind == TY_AVG))
+			/* today's bpftrace reads an aggregation: its value over every CPU
+			   (gen_map_read); 0.17 refuses it */
+			return t->kind == TY_COUNT ? &ty_u64 : type_int(8, t->is_signed);
 		if (t->kind != TY_NONE || m->value)
 			return t;
 		if (c->final) {

@@ -352,6 +352,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return true;
 	case TY_LHIST:
 		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
+	case TY_HIST:
+		return a->count == b->count; /* hist(v, k): the same k */
 	case TY_STACK:
 		return a->user == b->user && a->perf == b->perf && a->count == b->count;
 	case TY_SYM:

@@ -91,7 +91,8 @@ struct type {
 	const struct enum_info *en; /* TY_INT: an enum's (NULL: a plain integer) */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
 	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
-	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
+	   bpftrace, read with this max_strlen (one byte more): it was cut when that full;
+	   TY_HIST: k of hist(v, k), 2^k buckets per power of 2 */
 	uint32_t count;
 	struct field *fields;
 	uint32_t nfields;
