@@ -170,7 +170,6 @@ struct val gen_call_str(struct gen *g, struct expr *e);
 struct val gen_buf(struct gen *g, struct expr *e);
 struct val gen_bswap(struct gen *g, struct expr *e);
 struct val gen_strncmp(struct gen *g, struct expr *e);
-struct val gen_strcontains(struct gen *g, struct expr *e);
 struct val gen_int_text(struct gen *g, struct expr *e); /* strerror, cgroup_path */
 struct val gen_ntop(struct gen *g, struct expr *e);
 struct val gen_pton(struct gen *g, struct expr *e);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The code of today's bpftrace's builtins and functions (docs/stdlib.md),
- * one file per area: the task and the clock (gen_stdlib.c), maps (gen_stdlib_map.c). Their checks
+ * one file per area: the task and the clock (gen_stdlib.c), maps (gen_stdlib_map.c),
+ * strings and memory (gen_strings.c). Their checks
  * are sema/check_stdlib*.c.
  */
 #ifndef LANTERN_CODEGEN_GEN_STDLIB_H
@@ -29,6 +30,13 @@ struct val gen_const_answer(struct gen *g, struct expr *e); /* is_*(), kfunc_exi
 struct val gen_nothing(struct gen *g, struct expr *e); /* fail, static_assert, assert_str */
 struct val gen_assert(struct gen *g, struct expr *e);
 struct val gen_getopt(struct gen *g, struct expr *e);
+
+/* strings and memory (gen_strings.c) */
+struct val gen_strlen(struct gen *g, struct expr *e);
+struct val gen_strcap(struct gen *g, struct expr *e);
+struct val gen_strstr(struct gen *g, struct expr *e); /* strstr, strcontains */
+struct val gen_memcmp(struct gen *g, struct expr *e);
+struct val gen_is_err(struct gen *g, struct expr *e);
 
 /* l == r of values in memory: strings, tuples, records, arrays (gen_compare.c) */
 int32_t gen_value_eq(struct gen *g, struct expr *l, struct expr *r);

@@ -2,7 +2,8 @@
 /*
  * The checks of today's bpftrace's builtins and functions (its
  * docs/stdlib.md), one file per area: the task and the clock
- * (check_stdlib.c), maps (check_stdlib_map.c). Their rows are in ast/builtin.def, their code in
+ * (check_stdlib.c), maps (check_stdlib_map.c), strings and memory
+ * (check_strings.c). Their rows are in ast/builtin.def, their code in
  * codegen/gen_stdlib*.c.
  */
 #ifndef LANTERN_SEMA_CHECK_STDLIB_H
@@ -30,6 +31,11 @@ struct type *sema_check_static_assert(struct check *c, struct expr *e);
 struct type *sema_check_fail(struct check *c, struct expr *e);
 struct type *sema_check_assert(struct check *c, struct expr *e);
 struct type *sema_check_errorf(struct check *c, struct expr *e); /* errorf, warnf */
+/* strings and memory (check_strings.c) */
+struct type *sema_check_strlen(struct check *c, struct expr *e); /* strlen, strcap */
+struct type *sema_check_strstr(struct check *c, struct expr *e); /* strstr, strcontains */
+struct type *sema_check_memcmp(struct check *c, struct expr *e);
+struct type *sema_check_is_err(struct check *c, struct expr *e);
 /* == and != of tuples, records, arrays and buffers (check_compare.c) */
 bool sema_comparable(const struct type *a, const struct type *b);
 /* typeinfo(expr): a record of what the type is (check_typeinfo.c) */

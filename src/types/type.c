@@ -21,7 +21,9 @@ struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8, .strsize = 16 };
 struct type ty_count = { .kind = TY_COUNT, .size = 8, .align = 8 };
 struct type ty_inet = { .kind = TY_INET, .size = 24, .align = 8 };
 struct type ty_macaddr = { .kind = TY_MACADDR, .size = 8, .align = 8 };
-struct type ty_strerror = { .kind = TY_STRERROR, .size = 8, .align = 8 };
+struct type ty_strerror = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_ERRNO };
+struct type ty_signame = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_SIGNAL };
+struct type ty_sysname = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_SYSCALL };
 struct type ty_cgpath = { .kind = TY_CGPATH, .size = 8, .align = 8 };
 struct type ty_username = { .kind = TY_USERNAME, .size = 8, .align = 8 };
 
@@ -360,6 +362,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return a->user == b->user;
 	case TY_TIMESTAMP:
 		return !strcmp(a->name, b->name);
+	case TY_STRERROR:
+		return a->count == b->count; /* named from the same table */
 	case TY_RECORD:
 		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 	default:
@@ -472,7 +476,9 @@ void type_name(struct strbuf *out, const struct type *t)
 		sb_puts(out, "macaddr");
 		break;
 	case TY_STRERROR:
-		sb_puts(out, "strerror");
+		sb_puts(out, t->count == NAME_SIGNAL	? "signal_name"
+			     : t->count == NAME_SYSCALL ? "syscall_name"
+							: "strerror");
 		break;
 	case TY_CGPATH:
 		sb_puts(out, "cgroup_path");

@@ -33,7 +33,8 @@ enum type_kind {
 	TY_BUF,	      /* buf(p, n): u64 length, then .count bytes (type_buf) */
 	TY_INET,      /* ntop(): u64 address family, then 16 bytes of address */
 	TY_MACADDR,   /* macaddr(): 6 bytes (8 with padding), printed AA:BB:.. */
-	TY_STRERROR,  /* strerror(n): u64 errno, printed as its message */
+	TY_STRERROR,  /* strerror(n), signal_name(n), syscall_name(n): a u64, printed as
+			 its name in a table (count: enum num_name) */
 	TY_CGPATH,    /* cgroup_path(id): u64 cgroup id, printed as its path */
 	TY_USERNAME,  /* username: u64 uid, printed as the user's name */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
@@ -78,6 +79,9 @@ struct type_src {
 	struct type *(*resolve)(struct type_src *src, uint32_t id);
 };
 
+/* The table a TY_STRERROR's number is named from */
+enum num_name { NAME_ERRNO, NAME_SIGNAL, NAME_SYSCALL };
+
 struct type {
 	enum type_kind kind;
 	uint32_t size;
@@ -103,7 +107,7 @@ struct type {
 };
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
-	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username,
+	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_signame, ty_sysname, ty_cgpath, ty_username,
 	ty_bool, ty_lit;
 
 #define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
