@@ -26,7 +26,7 @@
 
 struct label {
 	__int128 v; /* its value */
-	bool num; /* a plain number (else written with a suffix) */
+	bool num;   /* a plain number (else written with a suffix) */
 	char text[32];
 };
 
@@ -46,7 +46,8 @@ static void log_label(uint32_t b, unsigned k, struct label *l)
 	p = (b >> k) - 1;
 	l->v = ((__int128)1 << p) * (n + j);
 	l->num = false;
-	snprintf(l->text, sizeof(l->text), "%llu", (unsigned long long)((1ull << (p % 10)) * (n + j)));
+	snprintf(l->text, sizeof(l->text), "%llu",
+		 (unsigned long long)((1ull << (p % 10)) * (n + j)));
 	if (p / 10 && p / 10 < sizeof(suffix)) {
 		size_t len = strlen(l->text);
 		l->text[len] = suffix[p / 10];

@@ -78,9 +78,11 @@ static void text_map_end(struct map_walk *w)
 {
 	enum type_kind k = w->m->value->kind;
 
+	if (w->oc->plan && w->oc->plan->modern)
+		return; /* today's bpftrace: an empty map prints nothing */
 	if (!w->n)
 		sb_putc(w->out, '\n');
-	if ((k == TY_AVG || k == TY_STATS) && !(w->oc->plan && w->oc->plan->modern))
+	if (k == TY_AVG || k == TY_STATS)
 		sb_putc(w->out, '\n'); /* bpftrace 0.17's */
 }
 
