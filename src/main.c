@@ -2,6 +2,7 @@
 /* lantern's command line: options in, a session out. */
 #include "base/outfile.h"
 #include "base/util.h"
+#include "compile/compile.h"
 #include "probes/list.h"
 #include "runtime/info.h"
 #include "runtime/session.h"
@@ -90,6 +91,9 @@ static int parse_dump(const char *arg, unsigned *out)
 	} stages[] = {
 		{ "ast", DUMP_AST }, { "types", DUMP_TYPES }, { "ir", DUMP_IR }, { "bpf", DUMP_BPF },
 		{ "all", DUMP_AST | DUMP_TYPES | DUMP_IR | DUMP_BPF },
+		/* today's bpftrace's names of its stages: lantern's nearest */
+		{ "parse", DUMP_AST }, { "codegen", DUMP_IR }, { "codegen-opt", DUMP_IR },
+		{ "dis", DUMP_BPF }, { "libbpf", DUMP_BPF }, { "verifier", DUMP_BPF },
 	};
 	char *copy = strdup(arg), *save = NULL;
 
@@ -99,7 +103,9 @@ static int parse_dump(const char *arg, unsigned *out)
 			if (!strcmp(tok, stages[i].name))
 				break;
 		if (i == sizeof(stages) / sizeof(stages[0])) {
-			fprintf(stderr, "ERROR: unknown stage '%s' for -d (ast, types, ir, bpf, all)\n",
+			fprintf(stderr,
+				"ERROR: unknown stage '%s' for -d (ast, types, ir, bpf, all; bpftrace's "
+				"parse, codegen, codegen-opt, dis, libbpf, verifier)\n",
 				tok);
 			free(copy);
 			return -1;
@@ -186,8 +192,53 @@ static void push_arg(const char ***v, int *n, const char *arg)
 	(*v)[(*n)++] = arg;
 }
 
-enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_PPROF, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS,
-       OPT_INFO, OPT_USDT_FILE_ACTIVATION, OPT_DIALECT };
+enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_PPROF, OPT_METRICS, OPT_INCLUDE, OPT_NO_WARNINGS, OPT_INFO,
+       OPT_USDT_FILE_ACTIVATION, OPT_DIALECT, OPT_TEST, OPT_BENCH, OPT_MODE, OPT_PROBE_FILTER,
+       OPT_NO_FEATURE, OPT_FMT, OPT_DEBUGINFO, OPT_TRACEABLE, OPT_VERIFY_IR, OPT_EMIT, OPT_DWARF_PID };
+
+/* --mode: today's bpftrace's ways to run a script */
+static int parse_mode(const char *arg, struct options *o, const char **fmt_file)
+{
+	if (!strcmp(arg, "test"))
+		o->r.mode = RUN_TEST;
+	else if (!strcmp(arg, "bench"))
+		o->r.mode = RUN_BENCH;
+	else if (!strcmp(arg, "codegen"))
+		o->c.dump |= DUMP_IR;
+	else if (!strcmp(arg, "format"))
+		*fmt_file = "";
+	else if (!strcmp(arg, "compiler-bench"))
+		o->c.dump |= DUMP_BPF;
+	else {
+		fprintf(stderr, "ERROR: --mode \"%s\": the modes are test, bench, format, codegen and "
+				"compiler-bench\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --no-feature a,b: bpftrace's kernel features lantern could do without (it uses none) */
+static int parse_no_feature(const char *arg)
+{
+	static const char *const known[] = { "uprobe_multi", "kprobe_multi", "kprobe_session" };
+	char *copy = strdup(arg), *save = NULL;
+	int rc = 0;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(tok, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			fprintf(stderr, "ERROR: --no-feature '%s': the features are uprobe_multi, "
+					"kprobe_multi and kprobe_session\n", tok);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
 
 /* --dialect 0.17|0.26|auto (and LANTERN_DIALECT): which bpftrace's language */
 static int parse_dialect(const char *arg, const char *from, enum dialect *out)
@@ -210,7 +261,8 @@ static int parse_dialect(const char *arg, const char *from, enum dialect *out)
 enum action { ACT_RUN, ACT_LIST, ACT_EXIT_OK, ACT_EXIT_ERR, ACT_INFO };
 
 /* One option; the action it asks for. */
-static enum action parse_option(int c, struct options *o, const char **program)
+static enum action parse_option(int c, struct options *o, const char **program,
+				const char **fmt_file)
 {
 	switch (c) {
 	case 'e': *program = optarg; break;
@@ -235,6 +287,20 @@ static enum action parse_option(int c, struct options *o, const char **program)
 	case OPT_METRICS: o->r.metrics = optarg; break;
 	case OPT_INFO: return ACT_INFO;
 	case OPT_USDT_FILE_ACTIVATION: break; /* what lantern always does: the kernel raises the semaphores */
+	case OPT_TEST: o->r.mode = RUN_TEST; break;
+	case OPT_BENCH: o->r.mode = RUN_BENCH; break;
+	case OPT_MODE: return parse_mode(optarg, o, fmt_file) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case OPT_PROBE_FILTER: o->c.probe_filter = optarg; break;
+	case OPT_NO_FEATURE: return parse_no_feature(optarg) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case OPT_FMT: *fmt_file = optarg; break;
+	case OPT_DEBUGINFO: push_arg(&o->c.debuginfo, &o->c.ndebuginfo, optarg); break;
+	case OPT_TRACEABLE: o->c.traceable_functions = optarg; break;
+	case OPT_VERIFY_IR: break; /* lantern makes no LLVM IR: its own checks always run */
+	case OPT_DWARF_PID: break; /* lantern unwinds no stack with DWARF in the kernel */
+	case OPT_EMIT:
+		fputs("ERROR: --emit-elf and --emit-llvm write LLVM's output: lantern has no LLVM; "
+		      "-d bpf shows the instructions it makes\n", stderr);
+		return ACT_EXIT_ERR;
 	case 'l': return ACT_LIST;
 	case 'h':
 		usage(stdout);
@@ -274,6 +340,57 @@ static char *script_text(struct options *o, const char *program, int argc, char 
 	return text;
 }
 
+/*
+ * -l PATTERN, and -l -e PROGRAM or -l script.bt: the probes a program
+ * names. A pattern that looks like a file name but names no file is a
+ * pattern, with a warning.
+ */
+static int list(struct options *o, const char *program, int argc, char **argv)
+{
+	const char *arg = optind < argc ? argv[optind] : NULL;
+	char *text = NULL;
+	int rc;
+
+	if (optind + 1 < argc && !program) {
+		fputs("ERROR: -l takes one pattern\n", stderr);
+		return 1;
+	}
+	if (!program && arg && access(arg, R_OK) == 0 && !strchr(arg, ':')) {
+		if (!(text = util_read_file(arg, NULL))) {
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", arg, strerror(errno));
+			return 1;
+		}
+		o->c.script_name = arg;
+		program = text;
+	} else if (!program && arg && strlen(arg) > 3 && !strcmp(arg + strlen(arg) - 3, ".bt")) {
+		fprintf(stderr,
+			"WARNING: It appears that '%s' is a filename but the file does not exist. "
+			"Treating '%s' as a search pattern.\n",
+			arg, arg);
+	}
+	if (!program)
+		return prov_list(arg, o->r.verbose > 0, o->r.pid, stdout);
+	o->c.script = text ? text : (char *)program;
+	rc = compile_list_program(&o->c, o->r.verbose > 0, o->r.pid, stdout);
+	free(text);
+	return rc;
+}
+
+/* The script's parameters: --name[=value] are named (getopt()), the rest positional ($1) */
+static void split_params(struct options *o, int argc, char **argv)
+{
+	int n = argc - optind;
+
+	o->c.params = util_xcalloc(n + 1, sizeof(char *));
+	o->c.named = util_xcalloc(n + 1, sizeof(char *));
+	for (int i = optind; i < argc; i++) {
+		if (!strncmp(argv[i], "--", 2) && argv[i][2] && argv[i][2] != '-')
+			o->c.named[o->c.nnamed++] = argv[i] + 2;
+		else
+			o->c.params[o->c.nparams++] = argv[i];
+	}
+}
+
 /* After the options: -l, --info or a script to run. The exit status. */
 static int run(struct options *o, const char *program, enum action act, int argc, char **argv)
 {
@@ -282,14 +399,8 @@ static int run(struct options *o, const char *program, enum action act, int argc
 
 	if (act == ACT_INFO)
 		return rt_info_print(stdout, LANTERN_VERSION) < 0;
-	if (act == ACT_LIST) {
-		if (optind + 1 < argc) {
-			fputs("ERROR: -l takes one pattern\n", stderr);
-			return 1;
-		}
-		return prov_list(optind < argc ? argv[optind] : program, o->r.verbose > 0, o->r.pid,
-				   stdout);
-	}
+	if (act == ACT_LIST)
+		return list(o, program, argc, argv);
 	/* --include PATH: a file that is not there is a mistake (names look like #include's) */
 	for (int i = 0; i < o->c.nincludes; i++) {
 		if (strchr(o->c.includes[i], '/') && access(o->c.includes[i], R_OK) < 0) {
@@ -300,8 +411,7 @@ static int run(struct options *o, const char *program, enum action act, int argc
 	if (!(text = script_text(o, program, argc, argv)))
 		return 1;
 	o->c.script = text;
-	o->c.params = argv + optind;
-	o->c.nparams = argc - optind;
+	split_params(o, argc, argv);
 	if (o->r.cmd && o->r.pid) {
 		fputs("ERROR: -c and -p cannot be used together\n", stderr);
 		free(text);
@@ -370,10 +480,31 @@ int main(int argc, char **argv)
 		{ "info", no_argument, NULL, OPT_INFO },
 		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE_ACTIVATION },
 		{ "dialect", required_argument, NULL, OPT_DIALECT },
+		/* today's bpftrace's long spellings, and its newer options */
+		{ "output", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cmd", required_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "warnings", no_argument, NULL, 'k' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ "test", no_argument, NULL, OPT_TEST },
+		{ "bench", no_argument, NULL, OPT_BENCH },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "probe-filter", required_argument, NULL, OPT_PROBE_FILTER },
+		{ "no-feature", required_argument, NULL, OPT_NO_FEATURE },
+		{ "fmt", required_argument, NULL, OPT_FMT },
+		{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
+		{ "traceable-functions", required_argument, NULL, OPT_TRACEABLE },
+		{ "verify-llvm-ir", no_argument, NULL, OPT_VERIFY_IR },
+		{ "emit-elf", required_argument, NULL, OPT_EMIT },
+		{ "emit-llvm", required_argument, NULL, OPT_EMIT },
+		{ "dwarf-pid", required_argument, NULL, OPT_DWARF_PID },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .c.script_name = "stdin" };
-	const char *program = NULL;
+	const char *program = NULL, *fmt_file = NULL;
 	enum action act = ACT_RUN, a;
 	int c, rc;
 
@@ -388,7 +519,7 @@ int main(int argc, char **argv)
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */
 	while ((c = getopt_long(argc, argv, "e:o:f:B:qvd:c:p:I:khVl", longopts, NULL)) != -1) {
-		a = parse_option(c, &o, &program);
+		a = parse_option(c, &o, &program, &fmt_file);
 		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR) {
 			free(o.c.includes);
 			free(o.c.include_dirs);
@@ -400,5 +531,8 @@ int main(int argc, char **argv)
 	rc = run(&o, program, act, argc, argv);
 	free(o.c.includes);
 	free(o.c.include_dirs);
+	free(o.c.debuginfo);
+	free(o.c.params);
+	free(o.c.named);
 	return finish(rc);
 }

@@ -37,7 +37,9 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	if (!d->src || span_is_none(sp)) {
 		if (d->src)
 			sb_printf(&d->out, "%s: ", d->src->name);
-		sb_printf(&d->out, "%s: E%d: ", what, code);
+		sb_printf(&d->out, "%s: ", what);
+		if (code != E_SCRIPT)
+			sb_printf(&d->out, "E%d: ", code);
 		va_start(ap, fmt);
 		sb_vprintf(&d->out, fmt, ap);
 		va_end(ap);
@@ -47,9 +49,11 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	source_pos(d->src, sp.lo, &l1, &c1);
 	source_pos(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo, &l2, &c2);
 	if (l1 == l2 && c2 > c1)
-		sb_printf(&d->out, "%s:%u:%u-%u: %s: E%d: ", d->src->name, l1, c1, c2 + 1, what, code);
+		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", d->src->name, l1, c1, c2 + 1, what);
 	else
-		sb_printf(&d->out, "%s:%u:%u: %s: E%d: ", d->src->name, l1, c1, what, code);
+		sb_printf(&d->out, "%s:%u:%u: %s: ", d->src->name, l1, c1, what);
+	if (code != E_SCRIPT)
+		sb_printf(&d->out, "E%d: ", code);
 	va_start(ap, fmt);
 	sb_vprintf(&d->out, fmt, ap);
 	va_end(ap);

@@ -22,6 +22,7 @@
 
 #define DIAG_CODES(X)                                                                              \
 	/* lexical and syntax */                                                                   \
+	X(E_SCRIPT, 0) /* the script's own words (errorf, warnf, fail): no code shown */ \
 	X(E_BAD_CHAR, 100)                                                                         \
 	X(E_UNTERMINATED_STRING, 101)                                                              \
 	X(E_BAD_ESCAPE, 102)                                                                       \

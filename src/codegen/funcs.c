@@ -21,7 +21,7 @@ int ir_btf_funcs(const struct ir_btf_func *funcs, uint32_t n, struct arena *aren
 	out->func_info = ARENA_ARRAY(arena, struct bpf_func_info, n);
 	for (uint32_t k = 0; k < n; k++) {
 		int proto = btf__add_func_proto(btf, lng), fn;
-		char arg[8];
+		char arg[16]; /* "a" and an int: -O1 with the sanitizers checks the widest */
 		if (proto < 0)
 			goto fail;
 		for (int a = 0; a < funcs[k].nargs; a++) {

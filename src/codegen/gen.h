@@ -41,6 +41,7 @@ struct gen {
 	int32_t ctx;	 /* vreg: the program's context pointer */
 	int32_t scratch; /* vreg: this CPU's scratch area */
 	int32_t out;	 /* label: leave the program */
+	int32_t ret;	 /* vreg: the program's return value (test, bench probes: `return 1`), -1: 0 */
 	int32_t probe_id; /* vreg: `probe` when the program serves several, else -1 */
 	int32_t sys_nr;	  /* vreg: the syscall number in a raw_syscalls group */
 	uint32_t scratch_top, scratch_max;
@@ -72,6 +73,8 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir);
 void gen_stmt(struct gen *g, struct stmt *st);
 /* for ($x : @map) and for ($x : lo..hi): the body as a callback subprogram (gen_loop.c) */
 void gen_for(struct gen *g, struct stmt *st);
+/* A per-CPU aggregation's value at key (an address) over every CPU, as printed (gen_loop.c) */
+int32_t gen_percpu_value(struct gen *g, struct map_info *m, int32_t key);
 /* args->field of a record at the context (a tracepoint's format-file fields) */
 struct val gen_ctx_field(struct gen *g, struct expr *e);
 
@@ -167,7 +170,6 @@ struct val gen_call_str(struct gen *g, struct expr *e);
 struct val gen_buf(struct gen *g, struct expr *e);
 struct val gen_bswap(struct gen *g, struct expr *e);
 struct val gen_strncmp(struct gen *g, struct expr *e);
-struct val gen_strcontains(struct gen *g, struct expr *e);
 struct val gen_int_text(struct gen *g, struct expr *e); /* strerror, cgroup_path */
 struct val gen_ntop(struct gen *g, struct expr *e);
 struct val gen_pton(struct gen *g, struct expr *e);

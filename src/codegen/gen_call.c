@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Builtin variables and functions: their code (the gen column of ast/builtin.def). */
 #include "codegen/gen.h"
+#include "codegen/gen_stdlib.h"
 #include "maps/ustacks.h"
 #include "plan/provider.h"
 #include "sym/symbols.h"
@@ -36,13 +37,8 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 	switch ((enum builtin_id)e->id) {
 	case BI_PID:
 	case BI_TID:
-		// pid = get_current_pid_tgid() >> 32; tid = (u32)get_current_pid_tgid()
-		r = call0(g, BPF_FUNC_get_current_pid_tgid);
-		if (e->id == BI_PID)
-			emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
-		else
-			emit(g->ir, MOV32_REG(r, r));
-		return reg_val(t, r);
+		/* today's bpftrace: as lantern's pid namespace sees them (pid(curr_ns)) */
+		return reg_val(t, gen_task_id(g, e->id == BI_PID, !g->p->modern));
 	case BI_UID:
 	case BI_GID:
 		r = call0(g, BPF_FUNC_get_current_uid_gid);
@@ -52,7 +48,9 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 			emit(g->ir, MOV32_REG(r, r));
 		return reg_val(t, r);
 	case BI_NSECS:
-		return reg_val(t, call0(g, BPF_FUNC_ktime_get_ns));
+		/* today's bpftrace: nsecs(boot) */
+		return reg_val(t, call0(g, g->p->modern ? BPF_FUNC_ktime_get_boot_ns
+						       : BPF_FUNC_ktime_get_ns));
 	case BI_ELAPSED: {
 		// elapsed = ktime_get_ns() - start of the session
 		int32_t start = ir_vreg(g->ir);
@@ -103,6 +101,14 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		return gen_username(g, e);
 	case BI_SARGN:
 		return gen_sarg(g, e);
+	case BI_NCPUS:
+		return gen_ncpus(g, e);
+	case BI_USERMODE:
+		return gen_usermode(g, e);
+	case BI_HAS_CPID:
+		return gen_has_cpid(g, e);
+	case BI_PROBETYPE:
+		return gen_probetype(g, e);
 	case BI_CPID:
 		r = ir_vreg(g->ir);
 		emit(g->ir, MOV64_CONST(r, LC_CPID));
@@ -139,7 +145,7 @@ static struct val void_val(void)
 }
 
 /* A record: u64 id, then the arguments laid out as a tuple. */
-static void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs)
+void gen_record(struct gen *g, struct record_desc *r, struct expr **args, uint32_t nargs)
 {
 	struct type *el[64];
 	uint32_t id;
@@ -164,6 +170,10 @@ struct val gen_call_printf(struct gen *g, struct expr *e)
 
 	/* system() and cat() are printf whose text user space runs or reads */
 	r->kind = e->id == FN_SYSTEM ? REC_SYSTEM : e->id == FN_CAT ? REC_CAT : REC_PRINTF;
+	/* errorf() and warnf(): printf whose text is an error or warning at their place */
+	if (e->id == FN_ERRORF || e->id == FN_WARNF)
+		r->kind = e->id == FN_ERRORF ? REC_ERRORF : REC_WARNF;
+	r->span = e->span;
 	r->fmt = e->info;
 	gen_record(g, r, e->u.call.args.v + 1, e->u.call.args.n - 1);
 	return void_val();
@@ -321,8 +331,8 @@ struct val gen_call_map_op(struct gen *g, struct expr *e)
 	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct expr **a = e->u.call.args.v;
 
-	if (a[0]->kind != EXPR_MAP) {
-		/* print(value): the value, formatted by user space */
+	if (a[0]->kind != EXPR_MAP || a[0]->u.map.keys.n) {
+		/* print(value), print(@m[k]): the value, formatted by user space */
 		r->kind = REC_PRINT_VALUE;
 		gen_record(g, r, a, 1);
 		return void_val();
@@ -347,22 +357,33 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 		r->kind = REC_ZERO_MAP;
 		r->map = m;
 		gen_record(g, r, NULL, 0);
-		return void_val();
+		return reg_val(e->type, gen_const(g, 1)); /* it was there */
 	}
 	struct loc key = gen_map_key(g, m, &a->u.map.keys);
-	int32_t done = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
+	int32_t ret = ir_vreg(g->ir), r = ir_vreg(g->ir), done = ir_label(g->ir);
+	int32_t diverted = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 
-	if (done >= 0)
-		gen_ustack_divert(g, m, key, UPD_DELETE, -1, NULL, done);
+	if (diverted >= 0)
+		gen_ustack_divert(g, m, key, UPD_DELETE, -1, NULL, diverted);
 	// map_delete_elem(&map, key)
 	emit(g->ir, LD_MAP(R1, m->bpf_map));
 	emit(g->ir, MOV64_REG(R2, key.base));
 	emit(g->ir, ALU64_IMM(BPF_ADD, R2, key.off));
 	emit(g->ir, CALL(BPF_FUNC_map_delete_elem, 2));
+	emit(g->ir, MOV64_REG(ret, R0));
 	gen_helper_check(g, BPF_FUNC_map_delete_elem, e->span);
-	if (done >= 0)
-		emit(g->ir, LABEL(done));
-	return void_val();
+	// r = (ret == 0): the key was there
+	emit(g->ir, MOV64_IMM(r, 1));
+	emit(g->ir, JMP_IMM(BPF_JEQ, ret, 0, done));
+	emit(g->ir, MOV64_IMM(r, 0));
+	if (diverted >= 0) {
+		// a delete user space does (of a snapshot's stack): r = 1
+		emit(g->ir, JA(done));
+		emit(g->ir, LABEL(diverted));
+		emit(g->ir, MOV64_IMM(r, 1));
+	}
+	emit(g->ir, LABEL(done));
+	return reg_val(e->type, r);
 }
 
 struct val gen_call_str(struct gen *g, struct expr *e)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Expressions: values in registers, or in memory for strings and tuples. */
 #include "codegen/gen.h"
+#include "codegen/gen_stdlib.h"
 #include "plan/provider.h"
 
 #include <stdlib.h>
@@ -35,8 +36,64 @@ static void gen_str_lit(struct gen *g, const char *s, uint32_t len, uint32_t siz
 	}
 }
 
+/* Whether values of types a and b are laid out alike (a byte copy converts one to the other) */
+static bool same_layout(const struct type *a, const struct type *b)
+{
+	if (a == b)
+		return true;
+	if (a->kind != b->kind || a->size != b->size)
+		return false;
+	if (a->kind == TY_INT)
+		return true;
+	if (a->kind != TY_TUPLE)
+		return a->kind != TY_ARRAY || same_layout(a->elem, b->elem);
+	if (a->nfields != b->nfields)
+		return false;
+	for (uint32_t i = 0; i < a->nfields; i++) {
+		const char *an = a->fields[i].name, *bn = b->fields[i].name;
+		if (a->fields[i].offset != b->fields[i].offset ||
+		    !same_layout(a->fields[i].type, b->fields[i].type) ||
+		    ((an || bn) && (!an || !bn || strcmp(an, bn))))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A tuple (record) of BPF memory stored as tuple type t laid out
+ * otherwise (wider strings, a record's fields in another order): field
+ * by field, a record's by name.
+ */
+static void store_tuple(struct gen *g, struct val v, struct type *t, int32_t base, int32_t off)
+{
+	bool named = type_is_named_tuple(t) && type_is_named_tuple(v.type);
+
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct field *ft = &t->fields[i];
+		const struct field *fv = named ? type_named_field(v.type, ft->name) : &v.type->fields[i];
+		struct val part = v;
+		if (!fv) {
+			gen_zero(g, base, off + ft->offset, ft->type->size);
+			continue;
+		}
+		part.type = fv->type;
+		part.off += (int32_t)fv->offset;
+		if (ft->type->kind == TY_INT && fv->type->kind == TY_INT && ft->type->size != fv->type->size) {
+			int32_t r = gen_load_int(g, fv->type, part.reg, part.off);
+			gen_store_val(g, reg_val(ft->type, r), ft->type, base, off + ft->offset);
+			continue;
+		}
+		gen_store_val(g, part, ft->type, base, off + ft->offset);
+	}
+}
+
 void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, int32_t off)
 {
+	if (v.mem && !v.ext && t->kind == TY_TUPLE && v.type->kind == TY_TUPLE &&
+	    v.type->nfields == t->nfields && !same_layout(v.type, t)) {
+		store_tuple(g, v, t, base, off);
+		return;
+	}
 	if (!v.mem) {
 		emit(g->ir, STX_MEM(t->size == 4 ? BPF_W : BPF_DW, base, v.reg, off));
 		return;
@@ -77,10 +134,13 @@ void gen_expr_into(struct gen *g, struct expr *e, struct type *t, int32_t base, 
 		return;
 	}
 	if (t->kind == TY_TUPLE && e->kind == EXPR_RECORD && e->u.record.vals.n == t->nfields) {
-		/* the fields in the order written, which is the type's */
-		for (uint32_t i = 0; i < t->nfields; i++)
-			gen_expr_into(g, e->u.record.vals.v[i], t->fields[i].type, base,
-				      off + t->fields[i].offset);
+		/* each field where the type has it (the order written may differ) */
+		for (uint32_t i = 0; i < t->nfields; i++) {
+			const struct field *f = type_named_field(t, e->u.record.names[i]);
+			if (!f)
+				f = &t->fields[i];
+			gen_expr_into(g, e->u.record.vals.v[i], f->type, base, off + f->offset);
+		}
 		return;
 	}
 	gen_store_val(g, gen_expr(g, e), t, base, off);
@@ -149,10 +209,8 @@ static bool small_const(struct expr *e, int32_t *imm)
 
 static bool int_cmp(struct expr *e)
 {
-	enum type_kind k = e->kind == EXPR_BINARY ? e->u.binary.lhs->type->kind : TY_NONE;
-
-	return e->kind == EXPR_BINARY && is_cmp(e->u.binary.op) && k != TY_STR && k != TY_ARRAY &&
-	       k != TY_BUF;
+	return e->kind == EXPR_BINARY && is_cmp(e->u.binary.op) &&
+	       type_is_scalar(e->u.binary.lhs->type);
 }
 
 /* if (lhs op rhs) goto label */
@@ -267,12 +325,9 @@ static struct val gen_binary(struct gen *g, struct expr *e)
 	enum op op = e->u.binary.op;
 	struct expr *l = e->u.binary.lhs, *rr = e->u.binary.rhs;
 
-	enum type_kind lk = l->type->kind;
-	if ((op == OP_EQ || op == OP_NE) && (lk == TY_STR || lk == TY_ARRAY || lk == TY_BUF)) {
-		uint32_t top = g->scratch_top;
-		struct val a = gen_load(g, gen_expr(g, l)), b = gen_load(g, gen_expr(g, rr));
-		int32_t r = lk == TY_STR ? gen_str_eq(g, a, b) : gen_mem_eq(g, a, b);
-		g->scratch_top = top;
+	if ((op == OP_EQ || op == OP_NE) && !type_is_scalar(l->type)) {
+		/* strings, tuples, records, arrays (gen_compare.c) */
+		int32_t r = gen_value_eq(g, l, rr);
 		if (op == OP_NE)
 			emit(g->ir, ALU64_IMM(BPF_XOR, r, 1));
 		return reg_val(e->type, r);

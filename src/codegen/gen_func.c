@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The code of the functions on bytes, strings and addresses (buf, bswap,
- * strncmp, strcontains, strerror, ntop, pton, macaddr, cgroup_path), of
+ * strncmp, strerror, ntop, pton, macaddr, cgroup_path), of
  * username and sarg0.., and of debugf, signal and override. Values that
  * print as text (buf, ntop, ...) are laid out as output/value_text.h says.
  */
@@ -118,73 +118,6 @@ struct val gen_strncmp(struct gen *g, struct expr *e)
 	emit(g->ir, MOV64_IMM(r, 0));
 	emit(g->ir, JA(done));
 	emit(g->ir, LABEL(ne));
-	emit(g->ir, MOV64_IMM(r, 1));
-	emit(g->ir, LABEL(done));
-	return reg_val(e->type, r);
-}
-
-/* A copy of string a in scratch (loops index it with a variable offset). */
-static uint32_t string_in_scratch(struct gen *g, struct expr *a)
-{
-	uint32_t off = gen_scratch_alloc(g, a->type->size);
-
-	gen_store_val(g, gen_expr(g, a), a->type, g->scratch, off);
-	return off;
-}
-
-/*
- * strcontains(h, s): 1 when s is in h, else 0. Two bounded loops:
- *
- *   for (i = 0; i < H; i++) {
- *     for (j = 0; ; j++) {
- *       if (j >= S || !s[j]) return 1;
- *       if (i + j >= H || h[i + j] != s[j]) break;
- *     }
- *     if (!h[i]) break;
- *   }
- *   return 0;
- */
-struct val gen_strcontains(struct gen *g, struct expr *e)
-{
-	struct expr **args = e->u.call.args.v;
-	uint32_t hoff = string_in_scratch(g, args[0]), soff = string_in_scratch(g, args[1]);
-	uint32_t hn = args[0]->type->size, sn = args[1]->type->size;
-	int32_t r = ir_vreg(g->ir), i = ir_vreg(g->ir), j = ir_vreg(g->ir), k = ir_vreg(g->ir);
-	int32_t x = ir_vreg(g->ir), y = ir_vreg(g->ir), p = ir_vreg(g->ir);
-	int32_t outer = ir_label(g->ir), inner = ir_label(g->ir), next = ir_label(g->ir);
-	int32_t found = ir_label(g->ir), done = ir_label(g->ir);
-
-	emit(g->ir, MOV64_IMM(r, 0));
-	emit(g->ir, MOV64_IMM(i, 0));
-	emit(g->ir, LABEL(outer));
-	emit(g->ir, JMP_IMM(BPF_JGE, i, hn, done));
-	emit(g->ir, MOV64_IMM(j, 0));
-	emit(g->ir, LABEL(inner));
-	// y = s[j]: the needle's end is a match
-	emit(g->ir, JMP_IMM(BPF_JGE, j, sn, found));
-	emit(g->ir, MOV64_REG(p, g->scratch));
-	emit(g->ir, ALU64_REG(BPF_ADD, p, j));
-	emit(g->ir, LDX_MEM(BPF_B, y, p, soff));
-	emit(g->ir, JMP_IMM(BPF_JEQ, y, 0, found));
-	// x = h[i + j]
-	emit(g->ir, MOV64_REG(k, i));
-	emit(g->ir, ALU64_REG(BPF_ADD, k, j));
-	emit(g->ir, JMP_IMM(BPF_JGE, k, hn, next));
-	emit(g->ir, MOV64_REG(p, g->scratch));
-	emit(g->ir, ALU64_REG(BPF_ADD, p, k));
-	emit(g->ir, LDX_MEM(BPF_B, x, p, hoff));
-	emit(g->ir, JMP_REG(BPF_JNE, x, y, next));
-	emit(g->ir, ALU64_IMM(BPF_ADD, j, 1));
-	emit(g->ir, JA(inner));
-	emit(g->ir, LABEL(next));
-	// the haystack's end: no match
-	emit(g->ir, MOV64_REG(p, g->scratch));
-	emit(g->ir, ALU64_REG(BPF_ADD, p, i));
-	emit(g->ir, LDX_MEM(BPF_B, x, p, hoff));
-	emit(g->ir, JMP_IMM(BPF_JEQ, x, 0, done));
-	emit(g->ir, ALU64_IMM(BPF_ADD, i, 1));
-	emit(g->ir, JA(outer));
-	emit(g->ir, LABEL(found));
 	emit(g->ir, MOV64_IMM(r, 1));
 	emit(g->ir, LABEL(done));
 	return reg_val(e->type, r);
@@ -326,10 +259,11 @@ struct val gen_call_debugf(struct gen *g, struct expr *e)
 	return (struct val){.type = &ty_void, .reg = NO_REG};
 }
 
-/* signal(SIG): send_signal(SIG) to the current task */
+/* signal(SIG), signal_thread(SIG): send_signal(SIG) to the current process, its thread */
 struct val gen_call_signal(struct gen *g, struct expr *e)
 {
 	emit(g->ir, MOV64_IMM(R1, (int32_t)(intptr_t)e->info));
-	emit(g->ir, CALL(BPF_FUNC_send_signal, 1));
+	emit(g->ir, CALL(e->id == FN_SIGNAL_THREAD ? BPF_FUNC_send_signal_thread : BPF_FUNC_send_signal,
+			 1));
 	return (struct val){.type = &ty_void, .reg = NO_REG};
 }

@@ -66,15 +66,16 @@ static bool capture(struct expr *e, void *arg)
 /* What the callback changes, and the caller keeps */
 struct saved {
 	struct ir *ir;
-	int32_t func, ctx, scratch, out, probe_id, sys_nr, loop_break, loop_continue;
+	int32_t func, ctx, scratch, out, ret, probe_id, sys_nr, loop_break, loop_continue;
 	uint32_t stack_base, stack_top, stack_max;
 };
 
 static void save(const struct gen *g, struct saved *s)
 {
 	*s = (struct saved){ g->ir,	  g->func,	   g->ctx,	      g->scratch,
-			     g->out,	  g->probe_id,	   g->sys_nr,	      g->loop_break,
-			     g->loop_continue, g->stack_base, g->stack_top, g->stack_max };
+			     g->out,	  g->ret,	   g->probe_id,	      g->sys_nr,
+			     g->loop_break, g->loop_continue, g->stack_base, g->stack_top,
+			     g->stack_max };
 }
 
 static void restore(struct gen *g, const struct saved *s)
@@ -84,6 +85,7 @@ static void restore(struct gen *g, const struct saved *s)
 	g->ctx = s->ctx;
 	g->scratch = s->scratch;
 	g->out = s->out;
+	g->ret = s->ret;
 	g->probe_id = s->probe_id;
 	g->sys_nr = s->sys_nr;
 	g->loop_break = s->loop_break;
@@ -98,7 +100,7 @@ static void restore(struct gen *g, const struct saved *s)
  * count() and sum() add up, min() and max() keep the least or greatest
  * value a CPU has, avg() divides the totals.
  */
-static int32_t percpu_value(struct gen *g, struct map_info *m, int32_t key)
+int32_t gen_percpu_value(struct gen *g, struct map_info *m, int32_t key)
 {
 	struct type *t = m->value;
 	enum type_kind k = t->kind;
@@ -171,7 +173,7 @@ static void map_elem(struct gen *g, struct stmt *st, struct var_info *kv, int32_
 	gen_copy(g, g->scratch, kv->offset + k->offset, key, 0, k->type->size);
 	if (type_is_agg(m->value)) {
 		int32_t a = gen_addr(g, g->scratch, kv->offset + k->offset);
-		int32_t t = percpu_value(g, m, a);
+		int32_t t = gen_percpu_value(g, m, a);
 		emit(g->ir, STX_MEM(BPF_DW, g->scratch, t, kv->offset + v->offset));
 		return;
 	}
@@ -237,6 +239,7 @@ static int32_t callback(struct gen *g, struct stmt *st, struct captured *cap)
 		emit(ir, ALU64_REG(BPF_ADD, lv->vreg, arg1));
 	}
 	g->out = ret;
+	g->ret = -1; /* the main function's: what a loop's body returns is not kept */
 	g->loop_break = brk;
 	g->loop_continue = cont;
 	gen_stmt(g, st->u.for_.body);

@@ -83,6 +83,8 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 	struct map_info *m = e->info;
 	struct type *t = m->value;
 	struct loc key = gen_map_key(g, m, &e->u.map.keys);
+	if (type_is_agg(t)) /* count(), sum(), ...: over every CPU */
+		return reg_val(e->type, gen_percpu_value(g, m, gen_addr(g, key.base, key.off)));
 	int32_t p = gen_map_lookup(g, m, key);
 	int32_t missing = ir_label(g->ir), done = ir_label(g->ir);
 
@@ -172,6 +174,38 @@ void gen_map_incdec(struct gen *g, struct expr *map, int64_t delta, struct expr 
 	if (!amount)
 		emit(g->ir, MOV64_IMM(a, (int32_t)delta));
 	gen_map_compound(g, map, OP_ADD, a);
+}
+
+static int32_t gen_hist_bucket(struct gen *g, int32_t v);
+
+/*
+ * b = hist(v, k)'s bucket, k > 0 (maps/buckets.h): v + 1 below 2^k, else
+ * from l, the highest set bit: ((l - k + 1) << k | the k bits after it) + 1
+ */
+static int32_t gen_hist_k_bucket(struct gen *g, int32_t v, uint32_t k)
+{
+	int32_t b = ir_vreg(g->ir), l, x = ir_vreg(g->ir), done = ir_label(g->ir);
+
+	// if (v < 0) b = 0; else if (v < 2^k) b = v + 1
+	emit(g->ir, MOV64_IMM(b, 0));
+	emit(g->ir, JMP_IMM(BPF_JSLT, v, 0, done));
+	emit(g->ir, MOV64_REG(b, v));
+	emit(g->ir, ALU64_IMM(BPF_ADD, b, 1));
+	emit(g->ir, JMP_IMM(BPF_JLT, v, 1 << k, done));
+	// l = floor(log2(v)) - k (the log2 bucket is floor(log2(v)) + 2)
+	l = gen_hist_bucket(g, v);
+	emit(g->ir, ALU64_IMM(BPF_SUB, l, 2 + k));
+	// x = (v >> l) & (2^k - 1); b = ((l + 1) << k | x) + 1
+	emit(g->ir, MOV64_REG(x, v));
+	emit(g->ir, ALU64_REG(BPF_RSH, x, l));
+	emit(g->ir, ALU64_IMM(BPF_AND, x, (1 << k) - 1));
+	emit(g->ir, MOV64_REG(b, l));
+	emit(g->ir, ALU64_IMM(BPF_ADD, b, 1));
+	emit(g->ir, ALU64_IMM(BPF_LSH, b, k));
+	emit(g->ir, ALU64_REG(BPF_OR, b, x));
+	emit(g->ir, ALU64_IMM(BPF_ADD, b, 1));
+	emit(g->ir, LABEL(done));
+	return b;
 }
 
 /* b = log2 bucket of v (see output/hist.h) */
@@ -265,7 +299,9 @@ static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 		gen_ustack_divert(g, m, key, UPD_AGG, zero, NULL, end);
 	}
 	if (k == TY_HIST || k == TY_LHIST) {
-		int32_t b = k == TY_HIST ? gen_hist_bucket(g, v) : gen_lhist_bucket(g, v, t);
+		int32_t b = k == TY_HIST ? (t->count ? gen_hist_k_bucket(g, v, t->count)
+						     : gen_hist_bucket(g, v))
+					 : gen_lhist_bucket(g, v, t);
 		emit(g->ir, STX_MEM(BPF_DW, key.base, b, key.off + m->key_size - 8));
 	}
 	int32_t p = gen_map_lookup(g, m, key);

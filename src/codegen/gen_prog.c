@@ -113,6 +113,8 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		break;
 	}
 	case STMT_RETURN:
+		if (st->u.ret && g->ret >= 0)
+			emit(ir, MOV64_REG(g->ret, gen_scalar(g, st->u.ret)));
 		emit(ir, JA(g->out));
 		break;
 	case STMT_BREAK:
@@ -149,6 +151,12 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 
 	// ctx = r1; scratch = map_lookup_elem(&scratch_map, &prog_index)
 	emit(ir, MOV64_REG(g.ctx, R1));
+	g.ret = -1;
+	if (prov->id == PROV_TEST || prov->id == PROV_BENCH) {
+		/* run by lantern, which reads what they return (test probes: 0 passed) */
+		g.ret = ir_vreg(ir);
+		emit(ir, MOV64_IMM(g.ret, 0));
+	}
 	if (prov->attach && p->maps.stop >= 0) {
 		// if (stop) return 0: the session stopped the probes (their release comes later)
 		int32_t t = ir_vreg(ir);
@@ -197,9 +205,12 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 	}
 	gen_block(&g, pg->body);
 
-	// return 0
+	// return 0 (or what the probe returned)
 	emit(ir, LABEL(g.out));
-	emit(ir, MOV64_IMM(R0, 0));
+	if (g.ret >= 0)
+		emit(ir, MOV64_REG(R0, g.ret));
+	else
+		emit(ir, MOV64_IMM(R0, 0));
 	emit(ir, EXIT_INSN());
 	ir->stack_size = g.stack_base + g.stack_max;
 	if (!g.scratch_max) {

@@ -193,6 +193,52 @@ static int settings(struct plan *p)
 	return 0;
 }
 
+/*
+ * The named parameters of the command line (`-- --name=value`) against
+ * the script's getopt() calls: one it does not read is an error, and
+ * `-- --help` lists those it reads.
+ */
+static int check_options(struct plan *p)
+{
+	struct strbuf bad = { 0 }, known = { 0 };
+	bool help = false;
+
+	for (int i = 0; i < p->opts->nnamed; i++) {
+		const char *a = p->opts->named[i];
+		size_t n = strcspn(a, "=");
+		bool found = false;
+		if (!strcmp(a, "help")) {
+			help = true;
+			continue;
+		}
+		vec_foreach(&p->script_options, o) found |= strlen(o->name) == n && !strncmp(o->name, a, n);
+		if (!found)
+			sb_printf(&bad, "%s--%.*s", bad.len ? ", " : "", (int)n, a);
+	}
+	if (!bad.len && !help)
+		return 0;
+	vec_foreach(&p->script_options, o)
+	{
+		sb_printf(&known, "\n  --%s", o->name);
+		if (o->desc)
+			sb_printf(&known, ": %s", o->desc);
+		sb_printf(&known, " (%s)", o->type);
+	}
+	if (bad.len)
+		diag_error(&p->diag, SPAN_NONE, E_ARG_TYPE, "unexpected program command line options: %s",
+			   sb_str(&bad));
+	else
+		diag_error(&p->diag, SPAN_NONE, E_ARG_TYPE, "--help: the program's options are given "
+							    "after --");
+	if (known.len)
+		diag_hint(&p->diag, "expected program options:%s", sb_str(&known));
+	else
+		diag_hint(&p->diag, "the program reads no option (getopt())");
+	sb_free(&bad);
+	sb_free(&known);
+	return -1;
+}
+
 int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump)
 {
 	unsigned d = opts->dump;
@@ -219,6 +265,8 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 	bool was = p->modern;
 	if (dialect(p) < 0 || (p->modern != was && settings(p) < 0))
 		return -1;
+	if (opts->probe_filter && compile_probe_filter(p, opts->probe_filter) < 0)
+		return -1;
 	compile_plan_programs(p);
 	uint64_t max_probes = p->settings.v[SET_MAX_PROBES];
 	if (p->nattach > max_probes) {
@@ -231,7 +279,7 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 			  "care: very many probes attached can bring the system down");
 		return -1;
 	}
-	if (sema_check(p) < 0)
+	if (sema_check(p) < 0 || check_options(p) < 0)
 		return -1;
 	if (dump && (d & DUMP_TYPES))
 		sema_dump_types(p, dump);

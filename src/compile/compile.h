@@ -24,6 +24,14 @@
  */
 int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump);
 
+/*
+ * `lantern -l -e PROGRAM`: list the probes of each of its attach points,
+ * as `lantern -l PATTERN` would (listprog.c); the exit status.
+ */
+int compile_list_program(const struct compile_opts *opts, bool verbose, pid_t pid, FILE *out);
+/* --probe-filter RE: keep the instances whose name matches (and BEGIN, END...). 0 or -1. */
+int compile_probe_filter(struct plan *p, const char *re);
+
 /* Programs for the instances of every probe (programs.c). */
 void compile_plan_programs(struct plan *p);
 

@@ -19,6 +19,26 @@ uint32_t maps_hist_bucket(int64_t v)
 	return k + 2;
 }
 
+uint32_t maps_hist_nbuckets(unsigned k)
+{
+	return ((65u - k) << k) + 1;
+}
+
+uint32_t maps_hist_k_bucket(int64_t v, unsigned k)
+{
+	uint64_t mask = (1ull << k) - 1, u = (uint64_t)v;
+	uint32_t l = 0;
+
+	if (v < 0)
+		return 0;
+	if (u <= mask)
+		return (uint32_t)u + 1;
+	while (u >> (l + 1))
+		l++; /* the highest set bit */
+	l -= k;
+	return (((l + 1) << k) | (uint32_t)((u >> l) & mask)) + 1;
+}
+
 uint32_t maps_lhist_nbuckets(int64_t min, int64_t max, int64_t step)
 {
 	__int128 n;

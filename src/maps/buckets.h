@@ -34,6 +34,16 @@
 /* log2 histogram: 0 for v < 0, 1 for v == 0, k >= 2 for 2^(k-2) <= v < 2^(k-1) */
 uint32_t maps_hist_bucket(int64_t v);
 /*
+ * hist(v, k) (today's bpftrace): each power of 2 in 2^k buckets. 0 for v <
+ * 0, v + 1 for v < 2^k, then ((l - k + 1) << k) + the k bits after the
+ * highest set bit l, + 1. k = 0 is hist(v) above; its buckets number
+ * maps_hist_nbuckets(k).
+ */
+uint32_t maps_hist_nbuckets(unsigned k);
+uint32_t maps_hist_k_bucket(int64_t v, unsigned k);
+#define HIST_MAX_BITS 5
+
+/*
  * lhist(min, max, step): bucket 0 below min, then one per step, last one
  * for v >= max. When step does not divide max - min, the values between
  * the last full step and max also land in the last bucket (labelled

@@ -28,7 +28,8 @@ static bool is_bucketed(const struct map_info *m)
 
 static uint32_t nbuckets(const struct type *t)
 {
-	return t->kind == TY_HIST ? HIST_NBUCKETS : maps_lhist_nbuckets(t->lmin, t->lmax, t->lstep);
+	return t->kind == TY_HIST ? maps_hist_nbuckets(t->count) /* k: sub-buckets' bits */
+				  : maps_lhist_nbuckets(t->lmin, t->lmax, t->lstep);
 }
 
 void maps_agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)

@@ -76,11 +76,8 @@ void out_lhist_label(struct strbuf *out, uint32_t bucket, int64_t min, int64_t m
 	sb_putc(out, ')');
 }
 
-static void put_line(struct strbuf *out, const char *label, uint64_t shown, uint64_t count,
-		     uint64_t max)
+void out_hist_line(struct strbuf *out, const char *label, uint64_t shown, unsigned bar)
 {
-	unsigned bar = max ? (unsigned)((unsigned __int128)count * HIST_BAR_WIDTH / max) : 0;
-
 	sb_printf(out, "%-*s%*" PRIu64 " |", LABEL_WIDTH, label, COUNT_WIDTH, shown);
 	sb_pad(out, '@', bar);
 	sb_pad(out, ' ', HIST_BAR_WIDTH - bar);
@@ -173,7 +170,8 @@ static void print_buckets(struct strbuf *out, const uint64_t *b, uint32_t n, uin
 	for (i = lo; i <= hi; i++) {
 		sb_reset(&lab);
 		label(&lab, i, largs);
-		put_line(out, sb_str(&lab), b[i] / div, b[i], max);
+		out_hist_line(out, sb_str(&lab), b[i] / div,
+			      max ? (unsigned)((unsigned __int128)b[i] * HIST_BAR_WIDTH / max) : 0);
 	}
 	sb_free(&lab);
 }

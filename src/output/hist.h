@@ -78,6 +78,23 @@ void out_lhist_print(struct strbuf *out, const uint64_t *buckets, int64_t min, i
  */
 void out_hist_print_div(struct strbuf *out, const uint64_t *buckets, uint64_t div);
 
+/* One bucket line: the label, the count shown, its bar's width (of HIST_BAR_WIDTH) */
+void out_hist_line(struct strbuf *out, const char *label, uint64_t shown, unsigned bar);
+
+/*
+ * Today's bpftrace's histograms (hist_fine.c): hist(v, k) (t->count is k;
+ * hist(v) is k = 0), exact up to 2^63, and lhist (t->lmin, lmax, lstep),
+ * whose last bucket starts at the last step <= max and whose one-value
+ * buckets print "[3]". A bucket's label, its bounds (for JSON), the lines
+ * of b[0..n) with counts divided by div (0: 1) and bars of the divided
+ * counts.
+ */
+struct type;
+void out_hist_modern_label(struct strbuf *out, const struct type *t, uint32_t bucket);
+void out_hist_modern_bounds(const struct type *t, uint32_t bucket, struct bucket_bounds *bb);
+void out_hist_modern_print(struct strbuf *out, const struct type *t, const uint64_t *b, uint32_t n,
+			   uint64_t div);
+
 /* Sum of all buckets: hist and lhist map entries sort by it. */
 uint64_t out_hist_total(const uint64_t *buckets, uint32_t n);
 

@@ -229,11 +229,14 @@ static void json_print_value(struct strbuf *out, const struct out_ctx *oc, const
 }
 
 /* {"min": 4, "max": 7, "count": 1}; the open buckets have no min or no max */
-static void json_bucket(struct strbuf *out, const struct type *t, uint32_t i, uint64_t count)
+static void json_bucket(struct strbuf *out, const struct type *t, uint32_t i, uint64_t count,
+			bool exact)
 {
 	struct bucket_bounds bb;
 
-	if (t->kind == TY_HIST)
+	if (exact)
+		out_hist_modern_bounds(t, i, &bb);
+	else if (t->kind == TY_HIST)
 		out_hist_bounds(i, &bb);
 	else
 		out_lhist_bounds(i, t->lmin, t->lmax, t->lstep, &bb);
@@ -246,13 +249,16 @@ static void json_bucket(struct strbuf *out, const struct type *t, uint32_t i, ui
 }
 
 /* [bucket, ...]: the buckets the text shows; [] when every count is 0 */
-static void json_buckets(struct strbuf *out, const struct type *t, const struct map_item *it)
+static void json_buckets(struct strbuf *out, const struct type *t, const struct map_item *it,
+			 bool modern)
 {
 	uint64_t folded[HIST_LAST_BUCKET + 1];
 	const uint64_t *b = it->buckets;
 	uint32_t n = it->nbuckets, lo = 0, hi = 0;
+	/* today's bpftrace's buckets are exact; 0.17 folds those from 2^31 up */
+	bool exact = modern || t->count;
 
-	if (t->kind == TY_HIST) {
+	if (t->kind == TY_HIST && !exact) {
 		n = out_hist_fold(it->buckets, folded);
 		b = folded;
 	}
@@ -261,7 +267,7 @@ static void json_buckets(struct strbuf *out, const struct type *t, const struct 
 		for (uint32_t i = lo; i <= hi; i++) {
 			if (i > lo)
 				sb_puts(out, ", ");
-			json_bucket(out, t, i, b[i] / it->div);
+			json_bucket(out, t, i, t->kind == TY_HIST ? b[i] / it->div : b[i], exact);
 		}
 	}
 	sb_putc(out, ']');
@@ -310,7 +316,7 @@ static void json_map_entry(struct map_walk *w, const struct map_item *it)
 		sb_free(&key);
 	}
 	if (t->kind == TY_HIST || t->kind == TY_LHIST)
-		json_buckets(w->out, t, it);
+		json_buckets(w->out, t, it, w->oc->plan && w->oc->plan->modern);
 	else
 		json_value(w->oc, w->out, t, it->value);
 }

@@ -179,10 +179,18 @@ static void sample_int(struct map_walk *w, const struct map_item *it, const char
 	sample(w, it, suffix, NULL, num);
 }
 
-/* The largest integer bucket b of hist holds, as text. */
-static void hist_le(char *buf, size_t n, uint32_t b)
+/* The largest integer bucket b of hist(v, k) holds, as text. */
+static void hist_le(char *buf, size_t n, uint32_t b, const struct type *t)
 {
-	if (b == 0)
+	struct bucket_bounds bb;
+
+	if (t->count) {
+		out_hist_modern_bounds(t, b, &bb);
+		if (bb.has_max)
+			snprintf(buf, n, "%" PRId64, bb.max);
+		else
+			snprintf(buf, n, "%" PRIu64, UINT64_MAX);
+	} else if (b == 0)
 		snprintf(buf, n, "-1");
 	else if (b >= 65)
 		snprintf(buf, n, "%" PRIu64, UINT64_MAX);
@@ -210,7 +218,7 @@ static void histogram(struct map_walk *w, const struct map_item *it)
 		if (b < first)
 			continue;
 		if (t->kind == TY_HIST)
-			hist_le(le, sizeof(le), b);
+			hist_le(le, sizeof(le), b, t);
 		else
 			snprintf(le, sizeof(le), "%" PRId64, t->lmin + (int64_t)b * t->lstep - 1);
 		char num[32];

@@ -55,16 +55,21 @@ static void text_map_entry(struct map_walk *w, const struct map_item *it)
 		out_map_key_format(w->oc, out, w->m, it->key, ", ");
 		sb_putc(out, ']');
 	}
-	sb_puts(out, ": ");
+	bool modern = w->oc->plan && w->oc->plan->modern;
 	if (t->kind == TY_HIST || t->kind == TY_LHIST) {
-		sb_putc(out, '\n');
-		if (t->kind == TY_HIST)
+		/* 0.17 writes "@h: " before a histogram; today's bpftrace "@h:" */
+		sb_puts(out, modern ? ":\n" : ": \n");
+		if (modern || t->count) /* lhist ignores print()'s div */
+			out_hist_modern_print(out, t, it->buckets, it->nbuckets,
+					      t->kind == TY_HIST ? it->div : 1);
+		else if (t->kind == TY_HIST)
 			out_hist_print_div(out, it->buckets, it->div);
 		else
 			out_lhist_print(out, it->buckets, t->lmin, t->lmax, t->lstep);
 		sb_putc(out, '\n');
 		return;
 	}
+	sb_puts(out, ": ");
 	out_value_format(w->oc, out, t, it->value);
 	sb_putc(out, '\n');
 }
@@ -73,10 +78,12 @@ static void text_map_end(struct map_walk *w)
 {
 	enum type_kind k = w->m->value->kind;
 
+	if (w->oc->plan && w->oc->plan->modern)
+		return; /* today's bpftrace: an empty map prints nothing */
 	if (!w->n)
 		sb_putc(w->out, '\n');
 	if (k == TY_AVG || k == TY_STATS)
-		sb_putc(w->out, '\n');
+		sb_putc(w->out, '\n'); /* bpftrace 0.17's */
 }
 
 const struct writer out_text_writer = {

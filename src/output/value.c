@@ -202,6 +202,12 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		v = (int64_t)u;
 		if (t->is_signed && t->size < 8 && (u >> (t->size * 8 - 1)))
 			v = (int64_t)(u | ~0ull << (t->size * 8));
+		/* today's bpftrace: an enum's value by its member's name */
+		const char *member = t->en && oc->plan && oc->plan->modern ? type_enum_name(t->en, v) : NULL;
+		if (member) {
+			sb_puts(out, member);
+			break;
+		}
 		/* keys print signed (bpftrace 0.17); values by their type */
 		if (t->is_signed || key) {
 			if (t->size < 8 && (u >> (t->size * 8 - 1)))
@@ -226,7 +232,7 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_printf(out, "%lld", (long long)get_i64(p));
 		break;
 	case TY_PTR:
-		if (key)
+		if (key || (oc->plan && oc->plan->modern)) /* today's bpftrace: in hex, values too */
 			sb_printf(out, "0x%llx", (unsigned long long)get_i64(p));
 		else
 			sb_printf(out, "%lld", (long long)get_i64(p));
@@ -310,7 +316,13 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_putc(out, ']');
 		break;
 	case TY_STATS:
-		out_stats_print(out, get_i64(p), get_i64(p + 8));
+		if (oc->plan && oc->plan->modern) /* today's bpftrace: as a record */
+			sb_printf(out, "{ .count = %lld, .average = %lld, .total = %lld }",
+				  (long long)get_i64(p + 8),
+				  (long long)out_avg_value(get_i64(p), (uint64_t)get_i64(p + 8)),
+				  (long long)get_i64(p));
+		else
+			out_stats_print(out, get_i64(p), get_i64(p + 8));
 		break;
 	default:
 		if (out_value_text_kind(t))

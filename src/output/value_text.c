@@ -2,6 +2,7 @@
 /* Values printed from what a program hands over raw: see value_text.h. */
 #include "output/value_text.h"
 #include "output/escape.h"
+#include "sys/syscalls.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -33,6 +34,28 @@ static uint64_t get_u64(const void *p)
 	uint64_t v;
 	memcpy(&v, p, 8);
 	return v;
+}
+
+/*
+ * strerror(n), signal_name(n), syscall_name(n): a signal 0 to 64 as
+ * strsignal(3) says it, beyond "N/A"; a system call's name, or "Unknown
+ * syscall" (today's bpftrace's tables)
+ */
+static void num_name(struct strbuf *out, uint32_t table, int64_t v)
+{
+	const char *name;
+
+	switch (table) {
+	case NAME_SIGNAL:
+		sb_puts(out, (int32_t)v >= 0 && (int32_t)v <= 64 ? strsignal((int32_t)v) : "N/A");
+		break;
+	case NAME_SYSCALL:
+		name = (int32_t)v >= 0 ? sys_syscall_name((int32_t)v) : NULL;
+		sb_puts(out, name ? name : "Unknown syscall");
+		break;
+	default:
+		sb_puts(out, strerror((int)v));
+	}
 }
 
 static void inet_text(struct strbuf *out, const uint8_t *p)
@@ -145,7 +168,7 @@ void out_value_text(struct strbuf *out, const struct type *t, const void *data)
 		sb_printf(out, "%02X:%02X:%02X:%02X:%02X:%02X", p[0], p[1], p[2], p[3], p[4], p[5]);
 		break;
 	case TY_STRERROR:
-		sb_puts(out, strerror((int)get_u64(p)));
+		num_name(out, t->count, (int64_t)get_u64(p));
 		break;
 	case TY_CGPATH:
 		cgroup_path_text(out, get_u64(p), t->name);

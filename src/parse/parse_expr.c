@@ -15,14 +15,19 @@
  * builtins called as functions (`comm()`) and tuples as map keys
  * (`@m[(a, b)]` is `@m[a, b]`).
  */
+#include "ast/builtin.h"
 #include "parse/parse_internal.h"
 
 #include <string.h>
 
+/* the builtin variables: the VAR rows of ast/builtin.def (arg0.., sarg0.. apart), and ctx */
 static const char *const builtin_vars[] = {
-	"pid",	"tid",	  "uid",    "gid",	"nsecs",   "elapsed", "numaid", "cpu",
-	"comm", "kstack", "ustack", "func",	"probe",   "curtask", "rand",	"cgroup",
-	"cpid", "args",	  "retval", "username", "jiffies", "ctx",
+#define VAR(id, name, type, check) [id] = name,
+#define FUNC(id, name, min_args, max_args, kind, agg, check, gen)
+#include "ast/builtin.def"
+#undef VAR
+#undef FUNC
+	[BI_COUNT_] = "ctx",
 };
 
 static bool word_is(const char *s, size_t n, const char *w)
@@ -44,8 +49,13 @@ static bool digits_after(const char *s, size_t n, const char *prefix)
 
 bool parse_is_builtin_var(const char *name, size_t len)
 {
+	/* today's bpftrace's spelling inside its standard library: __builtin_pid */
+	if (len > 10 && !memcmp(name, "__builtin_", 10)) {
+		name += 10;
+		len -= 10;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
-		if (word_is(name, len, builtin_vars[i]))
+		if (i != BI_ARGN && i != BI_SARGN && word_is(name, len, builtin_vars[i]))
 			return true;
 	return digits_after(name, len, "arg") || digits_after(name, len, "sarg");
 }

@@ -9,6 +9,7 @@ const char *plan_load_const_name(enum load_const c)
 		[LC_START_NS] = "$start_ns",
 		[LC_SELF_PID] = "$self_pid",
 		[LC_NCPUS] = "$ncpus",
+		[LC_TAI_OFFSET] = "$tai_offset",
 	};
 	return (unsigned)c < LC_COUNT_ ? names[c] : "$?";
 }

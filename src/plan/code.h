@@ -32,6 +32,7 @@ enum load_const {
 	LC_START_NS, /* CLOCK_MONOTONIC when the session started (`elapsed`) */
 	LC_SELF_PID, /* lantern's own pid */
 	LC_NCPUS,    /* the possible CPUs (per-CPU map values) */
+	LC_TAI_OFFSET, /* CLOCK_TAI - CLOCK_BOOTTIME (nsecs(sw_tai)) */
 	LC_COUNT_
 };
 #define BPF_PSEUDO_LOAD_CONST 15

@@ -66,6 +66,19 @@ struct compile_opts {
 	const char **includes; /* --include FILE...: as #include lines before the script's */
 	int nincludes;
 	enum dialect dialect; /* --dialect (or LANTERN_DIALECT) */
+	const char *probe_filter; /* --probe-filter RE: only the probes whose name matches */
+	char **named;		  /* the script's named parameters, --name[=value] after `--` */
+	int nnamed;
+	const char **debuginfo;	  /* --debuginfo DIR...: where DWARF of stripped files is looked for */
+	int ndebuginfo;
+	const char *traceable_functions; /* --traceable-functions FILE: kprobes' functions */
+};
+
+/* --test, --bench: what the session runs */
+enum run_mode {
+	RUN_SCRIPT, /* the probes, attached (test and bench probes left out) */
+	RUN_TEST,   /* the test:NAME probes, one by one, each reported */
+	RUN_BENCH,  /* the bench:NAME probes, timed */
 };
 
 /* What the session needs: where the output goes and how, what runs beside the probes. */
@@ -83,6 +96,7 @@ struct run_opts {
 	const char *pprof;	   /* --pprof FILE, -f pprof -o FILE: the stack maps as a pprof profile */
 	const char *metrics;	   /* --metrics ADDR:PORT: serve /metrics while running */
 	enum output_buffering buffering; /* -B */
+	enum run_mode mode;		 /* --test, --bench */
 };
 
 /* A script's settings (compile/settings.c resolves them) */

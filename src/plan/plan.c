@@ -51,6 +51,7 @@ void plan_free(struct plan *p)
 	vec_free(&p->probe_names);
 	vec_free(&p->progs);
 	vec_free(&p->records);
+	vec_free(&p->script_options);
 	maps_free(&p->maps);
 	type_env_free(&p->types);
 	diag_free(&p->diag);
@@ -149,4 +150,20 @@ const struct provider *plan_provider_find_nocase(const struct provider *const *t
 	if (!strcasecmp(name, "fexit"))
 		return table[PROV_KRETFUNC];
 	return NULL;
+}
+
+const char *plan_probetype_name(const struct provider *prov)
+{
+	switch (prov->id) {
+	case PROV_BEGIN:
+	case PROV_END:
+	case PROV_SELF:
+		return "special";
+	case PROV_KFUNC:
+		return "fentry";
+	case PROV_KRETFUNC:
+		return "fexit";
+	default:
+		return prov->name;
+	}
 }

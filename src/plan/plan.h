@@ -100,6 +100,11 @@ struct prog {
 	uint32_t nfuncs;
 };
 
+/* A named parameter the script reads (getopt()): its name, description and type */
+struct script_option {
+	const char *name, *desc, *type;
+};
+
 struct plan {
 	const struct compile_opts *opts;
 	struct arena arena;
@@ -125,9 +130,17 @@ struct plan {
 	   program for the instances a group serves (BPFTRACE_MAX_PROBES) */
 	uint32_t nattach;
 	bool uses_debugf; /* debugf(): the session shows the trace pipe */
+	/* the named parameters the script reads with getopt(): --name, and what it says of them */
+	VEC(struct script_option) script_options;
 	/* every attached program returns at once while maps.stop is set: the
 	   session stops the probes with one write, and releases them later */
 	bool checks_stop;
+};
+
+/* getopt(): the value sema found (an integer or bool in value, a string in str) */
+struct getopt_value {
+	int64_t value;
+	const char *str;
 };
 
 /* A plan for opts' script (nothing compiled yet); plan_free() releases it. */

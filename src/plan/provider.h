@@ -53,6 +53,9 @@ enum provider_id {
 	PROV_KRETFUNC,
 	PROV_WATCHPOINT,
 	PROV_ASYNCWATCHPOINT,
+	PROV_TEST,  /* test:NAME, run by --test */
+	PROV_BENCH, /* bench:NAME, run by --bench */
+	PROV_SELF,  /* self:signal:SIGUSR1: lantern itself */
 	PROV_COUNT_
 };
 
@@ -137,6 +140,9 @@ const struct provider *plan_provider_find(const struct provider *const *table, c
 /* The same, the case of name's letters aside (today's bpftrace: `begin`, `Tracepoint`). */
 const struct provider *plan_provider_find_nocase(const struct provider *const *table,
 						 const char *name);
+
+/* What `probetype` says of prov's probes, as bpftrace names it: "special" for begin and end. */
+const char *plan_probetype_name(const struct provider *prov);
 
 /* Record an attachment made for the session. */
 static inline void attach_add(struct attach_ctx *ac, int link_fd, int perf_fd)

@@ -33,6 +33,8 @@ enum record_kind {
 	REC_USTACK,	  /* a user stack's snapshot, to unwind (layout below) */
 	REC_USTACK_UPDATE, /* an update of a map keyed by a snapshot's stack (maps/ustacks.h) */
 	REC_UNWATCH,	   /* unwatch(addr): the watchpoints on addr go */
+	REC_ERRORF,	   /* errorf(fmt, ...): the text, as an error at span */
+	REC_WARNF,	   /* warnf(fmt, ...): the text, as a warning at span */
 	REC_COUNT_
 };
 
@@ -72,7 +74,7 @@ struct record_desc {
 	int64_t top, div;	/* print(@m, top, div) */
 	int upd_op;		/* REC_USTACK_UPDATE: enum maps_upd_op */
 	uint32_t size;		/* bytes, with the id (at least: REC_FRONTEND's vary) */
-	struct span span;	/* REC_HELPER_ERROR, REC_RUNTIME_ERROR: where in the script */
+	struct span span;	/* REC_HELPER_ERROR, REC_RUNTIME_ERROR, REC_ERRORF, REC_WARNF: where */
 };
 
 #endif

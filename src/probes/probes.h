@@ -20,7 +20,7 @@ extern const struct provider *const prov_table[PROV_COUNT_];
 extern const struct provider prov_begin, prov_end, prov_tracepoint, prov_interval, prov_profile,
 	prov_software, prov_hardware, prov_uprobe, prov_uretprobe, prov_usdt, prov_kprobe,
 	prov_kretprobe, prov_rawtracepoint, prov_kfunc, prov_kretfunc, prov_watchpoint,
-	prov_asyncwatchpoint;
+	prov_asyncwatchpoint, prov_test, prov_bench, prov_self;
 
 /*
  * Open a perf event for process pid (-1: all) on cpu (-1: all) and run

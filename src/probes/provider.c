@@ -28,6 +28,9 @@ const struct provider *const prov_table[PROV_COUNT_] = {
 	[PROV_KRETFUNC] = &prov_kretfunc,
 	[PROV_WATCHPOINT] = &prov_watchpoint,
 	[PROV_ASYNCWATCHPOINT] = &prov_asyncwatchpoint,
+	[PROV_TEST] = &prov_test,
+	[PROV_BENCH] = &prov_bench,
+	[PROV_SELF] = &prov_self,
 };
 
 int prov_attach_perf_event_on(struct attach_ctx *ac, int prog_fd, const struct probe_inst *in,

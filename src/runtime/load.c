@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -118,6 +119,22 @@ loaded:
 	return 0;
 }
 
+/*
+ * CLOCK_TAI - CLOCK_BOOTTIME, for nsecs(sw_tai): TAI read between two
+ * readings of the boot clock, against their mean.
+ */
+static int64_t tai_offset(void)
+{
+	struct timespec b1, t, b2;
+
+	clock_gettime(CLOCK_BOOTTIME, &b1);
+	clock_gettime(CLOCK_TAI, &t);
+	clock_gettime(CLOCK_BOOTTIME, &b2);
+	int64_t boot1 = b1.tv_sec * 1000000000ll + b1.tv_nsec;
+	int64_t boot2 = b2.tv_sec * 1000000000ll + b2.tv_nsec;
+	return t.tv_sec * 1000000000ll + t.tv_nsec - (boot1 + (boot2 - boot1) / 2);
+}
+
 int rt_load_all(struct session *s)
 {
 	struct plan *p = &s->plan;
@@ -126,6 +143,7 @@ int rt_load_all(struct session *s)
 		[LC_START_NS] = (int64_t)s->start_ns,
 		[LC_SELF_PID] = getpid(),
 		[LC_NCPUS] = libbpf_num_possible_cpus(),
+		[LC_TAI_OFFSET] = tai_offset(),
 	};
 
 	s->prog_fds = util_xmalloc(sizeof(int) * (p->progs.len + 1));

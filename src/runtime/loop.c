@@ -98,8 +98,7 @@ static void remember_mappings(struct session *s, uint64_t *last)
 	sym_remember_process(pid);
 }
 
-/* BEGIN and END: run once by user space, each of them in the order written */
-static void run_special(struct session *s, enum provider_id id)
+void rt_run_special(struct session *s, enum provider_id id)
 {
 	vec_foreach(&s->plan.insts, ip)
 	{
@@ -121,7 +120,9 @@ static bool only_special(const struct session *s)
 		return false;
 	vec_foreach(&s->plan.insts, ip)
 	{
-		if ((*ip)->prov->id != PROV_BEGIN && (*ip)->prov->id != PROV_END)
+		enum provider_id id = (*ip)->prov->id;
+		/* test and bench probes run only under --test and --bench */
+		if (id != PROV_BEGIN && id != PROV_END && id != PROV_TEST && id != PROV_BENCH)
 			return false;
 	}
 	return true;
@@ -166,6 +167,12 @@ static void report_full_maps(struct session *s)
 	}
 }
 
+static bool has_self_probes(const struct session *s)
+{
+	vec_foreach(&s->plan.insts, ip) if ((*ip)->prov->id == PROV_SELF) return true;
+	return false;
+}
+
 static void handle_signal(struct loop *l, int sfd)
 {
 	struct session *s = l->s;
@@ -173,7 +180,11 @@ static void handle_signal(struct loop *l, int sfd)
 
 	while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGUSR1) {
-			dump_now(l);
+			/* self:signal:SIGUSR1 probes run; without any, the maps print (as 0.17) */
+			if (has_self_probes(s))
+				rt_run_special(s, PROV_SELF);
+			else
+				dump_now(l);
 			continue;
 		}
 		if (si.ssi_signo != SIGCHLD) {
@@ -234,7 +245,7 @@ int rt_loop(struct session *s)
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->attach.watches.data[i].fd, &ev);
 	}
 
-	run_special(s, PROV_BEGIN);
+	rt_run_special(s, PROV_BEGIN);
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
 	/* today's bpftrace ends a script of begin and end probes only after begin */
@@ -288,7 +299,7 @@ int rt_loop(struct session *s)
 			(unsigned long long)l.skipped, l.skipped == 1 ? "" : "s");
 	l.exit_seen = false;
 	s->done = false;
-	run_special(s, PROV_END);
+	rt_run_special(s, PROV_END);
 	consume_all(&l, rb);
 	rt_trace_pipe_read(&pipe, s, true); /* what the last events printed */
 	rt_trace_pipe_close(&pipe);

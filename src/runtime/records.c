@@ -35,6 +35,17 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 		case TY_PTR:
 			memcpy(&u, p, 8);
 			vals[i].u = u;
+			if (t->en && r->fmt->specs[i].conv == FMT_CONV_S) {
+				/* an enum's value for %s: its member's name, else the number */
+				const char *m = type_enum_name(t->en, (int64_t)u);
+				if (m)
+					sb_puts(&tmp[i], m);
+				else
+					sb_printf(&tmp[i], "%lld", (long long)u);
+				vals[i].kind = FMT_ARG_STR;
+				vals[i].s.p = sb_str(&tmp[i]);
+				vals[i].s.len = tmp[i].len;
+			}
 			break;
 		case TY_STR:
 			vals[i].s.p = (const char *)p;
@@ -78,6 +89,12 @@ static int rec_printf(struct loop *l, const struct record_desc *r, const uint8_t
 
 static int rec_exit(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
+	int64_t code;
+
+	if (r->args->nfields) { /* exit(code): lantern's exit status */
+		memcpy(&code, data + 8 + r->args->fields[0].offset, 8);
+		l->s->exit_code = (int)code;
+	}
 	l->exit_seen = true;
 	l->s->done = true;
 	return -1; /* stop here: what follows exit() is not printed */
@@ -199,7 +216,7 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 	diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
 		  strerror((int)-ret), (long long)ret);
 	rt_out_flush(l->s);
-	diag_flush(d, stderr);
+	diag_flush(d, l->s->errout);
 	return 0;
 }
 
@@ -210,7 +227,24 @@ static int rec_runtime_error(struct loop *l, const struct record_desc *r, const 
 
 	diag_warn(d, r->span, E_RUNTIME_CHECK, "%s", r->text);
 	rt_out_flush(l->s);
-	diag_flush(d, stderr);
+	diag_flush(d, l->s->errout);
+	return 0;
+}
+
+/* errorf(), warnf(): the text, as an error or warning at their place in the script */
+static int rec_errorf(struct loop *l, const struct record_desc *r, const uint8_t *data)
+{
+	struct diag *d = &l->s->plan.diag;
+
+	render_printf(l, r, data);
+	if (l->text.len && l->text.s[l->text.len - 1] == '\n')
+		l->text.s[--l->text.len] = 0;
+	diag_report(d, r->kind == REC_ERRORF ? DIAG_ERROR : DIAG_WARNING, r->span, E_SCRIPT, "%s",
+		    sb_str(&l->text));
+	if (r->kind == REC_ERRORF)
+		l->script_errors++;
+	rt_out_flush(l->s);
+	diag_flush(d, l->s->errout);
 	return 0;
 }
 
@@ -249,6 +283,7 @@ static const record_fn handlers[REC_COUNT_] = {
 	[REC_HELPER_ERROR] = rec_helper_error, [REC_RUNTIME_ERROR] = rec_runtime_error,
 	[REC_USTACK] = rec_ustack, [REC_USTACK_UPDATE] = rec_ustack_update,
 	[REC_UNWATCH] = rec_unwatch,
+	[REC_ERRORF] = rec_errorf, [REC_WARNF] = rec_errorf,
 };
 
 int rt_on_record(void *ctx, void *data, size_t size)

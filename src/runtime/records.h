@@ -21,6 +21,7 @@ struct loop {
 	bool budget_spent;  /* it did: records are waiting */
 	bool skip_commands; /* stopping after a signal: system() and cat() are not run */
 	uint64_t skipped;   /* how many were not */
+	uint64_t script_errors; /* errorf() messages */
 };
 
 /*

@@ -52,6 +52,16 @@ static void flush_diag(struct session *s)
 	diag_flush(&s->plan.diag, stderr);
 }
 
+/* The probes a script runs: all but its test and bench probes (run by --test, --bench) */
+static size_t attached_count(const struct session *s)
+{
+	size_t n = 0;
+
+	vec_foreach(&s->plan.insts, ip) n += (*ip)->prov->id != PROV_TEST &&
+					     (*ip)->prov->id != PROV_BENCH;
+	return n;
+}
+
 /*
  * Everything up to attached, running probes. 0, 1 when there is nothing
  * to run (-d, --dry-run), or -1 with errors reported.
@@ -74,6 +84,20 @@ static int start(struct session *s)
 		return -1;
 	if (o->r.dry_run)
 		return 1;
+	if (o->r.mode != RUN_SCRIPT)
+		return 0; /* --test, --bench: run by lantern, nothing attached */
+	size_t n = attached_count(s);
+	if (!n) {
+		bool tests = false, benches = false;
+		vec_foreach(&s->plan.insts, ip)
+		{
+			tests |= (*ip)->prov->id == PROV_TEST;
+			benches |= (*ip)->prov->id == PROV_BENCH;
+		}
+		fprintf(stderr, "ERROR: No probes attached; use --%s to run %s probes.\n",
+			tests ? "test" : "bench", tests ? "test" : "bench");
+		return -1;
+	}
 	/* the maps exist: serve them from now on (a bad address fails before any probe attaches) */
 	if (o->r.metrics && !(s->metrics = rt_metrics_start(o->r.metrics, &s->oc, s->plan.maps.lost)))
 		return -1;
@@ -82,7 +106,7 @@ static int start(struct session *s)
 	bool modern_text = s->plan.modern && o->r.format == OUTPUT_TEXT;
 	if (!o->r.quiet && !s->fe->quiet && !modern_text) {
 		struct strbuf sb = { 0 };
-		s->oc.writer->attached(&sb, s->plan.insts.len);
+		s->oc.writer->attached(&sb, n);
 		fputs(sb_str(&sb), s->out);
 		rt_out_flush(s);
 		sb_free(&sb);
@@ -91,8 +115,7 @@ static int start(struct session *s)
 		return -1;
 	if (!o->r.quiet && !s->fe->quiet && modern_text) {
 		rt_out_flush(s);
-		fprintf(stderr, "Attached %zu probe%s\n", s->plan.insts.len,
-			s->plan.insts.len == 1 ? "" : "s");
+		fprintf(stderr, "Attached %zu probe%s\n", n, n == 1 ? "" : "s");
 	}
 	/* test harnesses (bpftrace's, lantern's) wait for this line to start the workload */
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) {
@@ -172,6 +195,7 @@ static void session_init(struct session *s, struct options *o, const struct fron
 	s->child_go_fd = -1;
 	s->start_ns = util_now_ns();
 	s->out = stdout;
+	s->errout = stderr;
 	s->oc = (struct out_ctx){ &s->plan, &s->maps, out_writer_for(o->r.format) };
 	s->attach.pid = o->r.pid;
 }
@@ -287,7 +311,7 @@ int session_run(struct options *o, const struct frontend *fe)
 	rc = start(&s);
 	flush_diag(&s);
 	if (rc == 0) {
-		rc = rt_loop(&s);
+		rc = o->r.mode == RUN_SCRIPT ? rt_loop(&s) : rt_run_selftests(&s);
 		flush_diag(&s);
 		if (fe->exit_as_child)
 			exit_from_child(&s);

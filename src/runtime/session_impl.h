@@ -14,6 +14,7 @@ struct session {
 	const struct frontend *fe;
 	struct plan plan;	/* what compile() made of the script */
 	FILE *out;		/* stdout or -o */
+	FILE *errout;		/* where the probes' errors and warnings go: stderr (--test: each test's) */
 	struct out_ctx oc;	/* the plan, the maps and the writer of -f */
 	struct live_maps maps;	/* the plan's maps in the kernel */
 	int *prog_fds;		/* by program index; -1 when not loaded */

@@ -6,6 +6,7 @@
  */
 #include "maps/buckets.h"
 #include "sema/check.h"
+#include "sema/check_stdlib.h"
 #include "sym/symbols.h"
 #include "sys/arch.h"
 
@@ -89,6 +90,8 @@ static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 
 const struct builtin_def *sema_builtin_lookup(const char *name)
 {
+	if (!strncmp(name, "__builtin_", 10) && name[10])
+		name += 10; /* today's bpftrace's other spelling: __builtin_pid */
 	for (int i = 0; i < BI_COUNT_; i++) {
 		const char *n = sema_builtin_defs[i].name;
 		size_t len = strlen(n);
@@ -186,6 +189,20 @@ static struct type *sema_check_agg(struct check *c, struct expr *e)
 	if (!sema_check_int(c, a, fd->name))
 		return &ty_none;
 	is_signed = a->type->is_signed;
+	if (fd->id == FN_HIST && e->u.call.args.n == 2) {
+		/* hist(v, k) (today's bpftrace): 2^k buckets per power of 2 */
+		int64_t k;
+		if (!sema_check_const_int(c, e->u.call.args.v[1], &k, "hist()'s second argument"))
+			return &ty_none;
+		if (k < 0 || k > HIST_MAX_BITS) {
+			CERR(c, e->u.call.args.v[1]->span, E_ARG_TYPE,
+			     "hist()'s second argument is 0 to %d, not %lld", HIST_MAX_BITS, (long long)k);
+			return &ty_none;
+		}
+		struct type *t = type_agg(&c->p->arena, TY_HIST, is_signed);
+		t->count = (uint32_t)k;
+		return t;
+	}
 	if (fd->id != FN_LHIST)
 		return type_agg(&c->p->arena, fd->agg, is_signed);
 
@@ -229,8 +246,8 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 		}
 		e->u.call.args.n = 1;
 	}
-	if (a->kind != EXPR_MAP && fd->id == FN_PRINT) {
-		/* print(value): integers, strings, tuples, structs, arrays, ... */
+	if ((a->kind != EXPR_MAP || a->u.map.keys.n) && fd->id == FN_PRINT) {
+		/* print(value): integers, strings, tuples, structs, arrays, @m[k], ... */
 		struct type *t = sema_check_expr(c, a);
 		if (e->u.call.args.n > 1)
 			CERR(c, e->span, E_ARG_COUNT, "print() of a value takes no top or div");
@@ -263,7 +280,8 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 	if (c->final && !m->value)
 		diag_error(&c->p->diag, a->span, E_MAP_UNUSED, "@%s is never assigned a value", m->name);
 	a->type = m->value ? m->value : &ty_none;
-	return &ty_void;
+	/* today's bpftrace: whether the key was there */
+	return fd->id == FN_DELETE ? &ty_bool : &ty_void;
 }
 
 static struct type *sema_check_time(struct check *c, struct expr *e)

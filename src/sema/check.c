@@ -11,6 +11,7 @@
  * annotations on each copy are those of the program generated from it.
  */
 #include "sema/check.h"
+#include "sema/check_stdlib.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -214,11 +215,9 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return &ty_none;
 	if ((op == OP_EQ || op == OP_NE) && a->kind == TY_STR && b->kind == TY_STR)
 		return truth;
-	/* arrays of one shape, buf() values: byte for byte (bpftrace 0.17) */
-	if ((op == OP_EQ || op == OP_NE) &&
-	    ((a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->size == b->size) ||
-	     (a->kind == TY_BUF && b->kind == TY_BUF)))
-		return truth;
+	if ((op == OP_EQ || op == OP_NE) && !type_is_scalar(a) && a->kind != TY_STR &&
+	    sema_comparable(a, b))
+		return truth; /* today's bpftrace: tuples, records, arrays (check_compare.c) */
 	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
 		return truth;
 	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
@@ -349,8 +348,8 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	struct plan *p = c->p;
 
 	switch (e->kind) {
-	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17) */
-		return &ty_s64;
+	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17); today's: a literal's */
+		return p->modern ? &ty_lit : &ty_s64;
 	case EXPR_STR:
 		return type_str(&p->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
@@ -366,6 +365,14 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return sema_check_ident(c, e);
 	case EXPR_POSITIONAL: {
 		int64_t v;
+		if (!plan_param_int(p, e->u.num, &v) && p->modern) {
+			/* today's bpftrace: a parameter that is no number is a string */
+			const char *text = plan_param(p, e->u.num);
+			e->kind = EXPR_STR;
+			e->u.str = text;
+			e->u.len = (uint32_t)strlen(text);
+			return type_str(&p->arena, e->u.len + 1);
+		}
 		if (!plan_param_int(p, e->u.num, &v)) {
 			CERR(c, e->span, E_POSITIONAL, "$%u is used as a number but is \"%s\"",
 			     e->u.num, plan_param(p, e->u.num));
@@ -381,6 +388,11 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	case EXPR_MAP: {
 		struct type *t = check_map_expr(c, e);
 		struct map_info *m = e->info;
+		if (p->modern && (t->kind == TY_COUNT || t->kind == TY_SUM || t->kind == TY_MIN ||
+				  t->kind == TY_MAX || t->kind == TY_AVG))
+			/* today's bpftrace reads an aggregation: its value over every CPU
+			   (gen_map_read); 0.17 refuses it */
+			return t->kind == TY_COUNT ? &ty_u64 : type_int(8, t->is_signed);
 		if (t->kind != TY_NONE || m->value)
 			return t;
 		if (c->final) {

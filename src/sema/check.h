@@ -97,7 +97,6 @@ struct type *sema_check_printf(struct check *c, struct expr *e);
 struct type *sema_check_buf(struct check *c, struct expr *e);
 struct type *sema_check_bswap(struct check *c, struct expr *e);
 struct type *sema_check_strncmp(struct check *c, struct expr *e);
-struct type *sema_check_strcontains(struct check *c, struct expr *e);
 struct type *sema_check_int_text(struct check *c, struct expr *e); /* strerror, cgroup_path */
 struct type *sema_check_ntop(struct check *c, struct expr *e);
 struct type *sema_check_pton(struct check *c, struct expr *e);

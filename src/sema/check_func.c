@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The checks of the functions on bytes, strings and addresses: buf, bswap,
- * strncmp, strcontains, strerror, ntop, pton, macaddr, cgroup_path, and of
+ * strncmp, strerror, signal_name, syscall_name, ntop, pton, macaddr, cgroup_path, and of
  * the builtins username and sarg0... Their table entries are in
  * builtins.c, their code in codegen/gen_func.c.
  */
@@ -110,25 +110,6 @@ struct type *sema_check_strncmp(struct check *c, struct expr *e)
 	return ok ? &ty_s64 : &ty_none;
 }
 
-/* strcontains(haystack, needle): 1 when needle is in haystack, else 0 */
-#define STRCONTAINS_MAX 4096
-struct type *sema_check_strcontains(struct check *c, struct expr *e)
-{
-	struct expr **a = e->u.call.args.v;
-	bool ok = check_string_arg(c, a[0], "strcontains");
-
-	ok &= check_string_arg(c, a[1], "strcontains");
-	/* two nested loops the verifier walks through: keep them within its budget */
-	if (ok && a[0]->type->size * a[1]->type->size > STRCONTAINS_MAX) {
-		CERR(c, e->span, E_TOO_BIG,
-		     "strcontains() of %u and %u bytes: lantern compares at most %u pairs of bytes",
-		     a[0]->type->size, a[1]->type->size, STRCONTAINS_MAX);
-		CHINT(c, "read shorter strings, e.g. str(p, 64), or lower BPFTRACE_STRLEN");
-		return &ty_none;
-	}
-	return ok ? &ty_s64 : &ty_none;
-}
-
 /* strerror(errno), cgroup_path(id [, "filter"]): numbers printed as text */
 struct type *sema_check_int_text(struct check *c, struct expr *e)
 {
@@ -136,6 +117,10 @@ struct type *sema_check_int_text(struct check *c, struct expr *e)
 		return &ty_none;
 	if (e->id == FN_STRERROR)
 		return &ty_strerror;
+	if (e->id == FN_SIGNAL_NAME)
+		return &ty_signame;
+	if (e->id == FN_SYSCALL_NAME)
+		return &ty_sysname;
 	if (e->u.call.args.n == 1)
 		return &ty_cgpath;
 	struct expr *f = e->u.call.args.v[1];
@@ -336,13 +321,13 @@ struct type *sema_check_signal(struct check *c, struct expr *e)
 	int64_t n;
 
 	if (!c->p->opts->unsafe) {
-		CERR(c, e->span, E_UNSUPPORTED, "signal() sends signals: it needs --unsafe");
+		CERR(c, e->span, E_UNSUPPORTED, "%s() sends signals: it needs --unsafe", e->u.call.name);
 		CHINT(c, "run lantern with --unsafe to allow it");
 		return &ty_void;
 	}
 	if (c->inst->prov->flags & PROV_F_USER) {
-		CERR(c, e->span, E_BUILTIN_CONTEXT, "signal() is not available in %s probes",
-		     c->inst->prov->name);
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "%s() is not available in %s probes",
+		     e->u.call.name, c->inst->prov->name);
 		CHINT(c, "it signals the task a kernel event interrupts: use it in tracepoint, "
 			 "uprobe, kprobe, usdt or profile probes");
 		return &ty_void;

@@ -172,7 +172,10 @@ struct type *sema_check_ident(struct check *c, struct expr *e)
 
 	if (k) {
 		e->info = (void *)k;
-		return k->str ? type_str(&c->p->arena, strlen(k->str) + 1) : &ty_s64;
+		if (k->str)
+			return type_str(&c->p->arena, strlen(k->str) + 1);
+		/* today's bpftrace: an enum member is of its enum, printed by name */
+		return k->type && c->p->modern ? type_enum(&c->p->arena, 8, true, k->type->en) : &ty_s64;
 	}
 	CERR(c, e->span, E_UNKNOWN_IDENT, "unknown identifier '%s'", e->u.name);
 	if (sema_func_lookup(e->u.name))

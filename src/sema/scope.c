@@ -32,6 +32,15 @@ struct var_info *sema_var_new(struct check *c, const char *name, struct type *t,
 {
 	struct var_info *v = ARENA_NEW(&c->p->arena, struct var_info);
 
+	/* the type the previous pass ended with: later assignments may have widened it
+	   (a longer string, a record's wider field), which earlier uses must see too */
+	vec_foreach(&c->prog->vars, pv)
+	{
+		if ((*pv)->span.lo == sp.lo && !strcmp((*pv)->name, name) &&
+		    (*pv)->type->kind != TY_NONE && t->kind != TY_NONE && !(*pv)->typed &&
+		    type_same_shape((*pv)->type, t))
+			t = type_unify(&c->p->arena, (*pv)->type, t);
+	}
 	v->name = name;
 	v->type = t;
 	v->span = sp;

@@ -230,6 +230,31 @@ static struct type *convert_fwd(struct btf_src *b, const struct btf_type *t, con
 			   0, 1, 0);
 }
 
+/* An enum's members: its values print by name (today's bpftrace) */
+static const struct enum_info *enum_info(struct btf_src *b, const struct btf *btf,
+					 const struct btf_type *t)
+{
+	struct enum_info *en = ARENA_NEW(b->arena, struct enum_info);
+	const char *name = btf__name_by_offset(btf, t->name_off);
+	uint16_t n = btf_vlen(t);
+
+	en->name = name && *name ? arena_printf(b->arena, "enum %s", name) : "enum";
+	en->names = ARENA_ARRAY(b->arena, const char *, n ? n : 1);
+	en->values = ARENA_ARRAY(b->arena, int64_t, n ? n : 1);
+	for (uint16_t i = 0; i < n; i++) {
+		if (btf_is_enum(t)) {
+			en->names[i] = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
+			en->values[i] = btf_kflag(t) ? (int64_t)btf_enum(t)[i].val
+						   : (int64_t)(uint32_t)btf_enum(t)[i].val;
+		} else {
+			en->names[i] = btf__name_by_offset(btf, btf_enum64(t)[i].name_off);
+			en->values[i] = (int64_t)btf_enum64_value(&btf_enum64(t)[i]);
+		}
+	}
+	en->n = n;
+	return en;
+}
+
 static struct type *convert(struct btf_src *b, uint32_t obj, uint32_t id)
 {
 	const struct btf *btf;
@@ -249,7 +274,7 @@ static struct type *convert(struct btf_src *b, uint32_t obj, uint32_t id)
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		out = t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8 ?
-			      type_int(t->size, btf_kflag(t)) :
+			      type_enum(b->arena, t->size, btf_kflag(t), enum_info(b, btf, t)) :
 			      bytes(b, t->size);
 		break;
 	case BTF_KIND_PTR:
@@ -394,6 +419,7 @@ int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const 
 struct enum_const {
 	const char *name;
 	int64_t value;
+	uint32_t id; /* its enum's type */
 };
 static struct enum_const *enums;
 static size_t nenums;
@@ -419,6 +445,7 @@ static void index_enums(const struct btf *btf)
 		}
 		for (uint16_t i = 0; i < n; i++) {
 			struct enum_const *e = &enums[nenums++];
+			e->id = id;
 			if (btf_is_enum(t)) {
 				e->name = btf__name_by_offset(btf, btf_enum(t)[i].name_off);
 				e->value = btf_kflag(t) ? (int64_t)btf_enum(t)[i].val
@@ -433,9 +460,10 @@ static void index_enums(const struct btf *btf)
 		qsort(enums, nenums, sizeof(*enums), by_enum_name);
 }
 
-bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value)
+bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value,
+			      struct type **type)
 {
-	struct enum_const key = { name, 0 }, *hit;
+	struct enum_const key = { name, 0, 0 }, *hit;
 
 	if (!types_btf_src_load(b))
 		return false;
@@ -449,6 +477,7 @@ bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *valu
 			for (uint16_t i = 0; i < btf_vlen(t); i++)
 				if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name)) {
 					*value = (int64_t)btf_enum(t)[i].val;
+					*type = convert(b, 0, id);
 					return true;
 				}
 		}
@@ -459,7 +488,9 @@ bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *valu
 		index_enums(vmlinux);
 	}
 	hit = nenums ? bsearch(&key, enums, nenums, sizeof(*enums), by_enum_name) : NULL;
-	if (hit)
+	if (hit) {
 		*value = hit->value;
+		*type = convert(b, 0, hit->id);
+	}
 	return hit != NULL;
 }

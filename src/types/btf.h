@@ -92,6 +92,7 @@ bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, s
 int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg);
 
-/* The value of the kernel enum constant name (TASK_COMM_LEN, ...); false if none. */
-bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value);
+/* The value of the kernel enum constant name (TASK_COMM_LEN, ...) and its enum's type; false if none. */
+bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value,
+			      struct type **type);
 #endif

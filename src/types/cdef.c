@@ -277,25 +277,48 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 
 static struct type *parse_enum(struct cp *c, const char *name)
 {
+	struct arena *a = c->env->arena;
+	struct enum_info *en;
+	struct type *t;
 	int64_t next = 0;
+	uint32_t cap = 8;
 
+	if (!eat(c, '{')) {
+		t = name ? type_env_lookup(c->env, "enum", name) : NULL;
+		return t ? t : &ty_u32;
+	}
+	/* its members, by which its values print (today's bpftrace) */
+	en = ARENA_NEW(a, struct enum_info);
+	en->name = name ? arena_printf(a, "enum %s", name) : "enum";
+	en->names = ARENA_ARRAY(a, const char *, cap);
+	en->values = ARENA_ARRAY(a, int64_t, cap);
+	t = type_enum(a, 4, false, en);
 	if (name)
-		type_env_add_type(c->env, "enum", name, &ty_u32);
-	if (!eat(c, '{'))
-		return &ty_u32;
+		type_env_add_type(c->env, "enum", name, t);
 	while (!eat(c, '}')) {
 		const char *k = ident(c);
 		if (!k)
 			cp_error(c, c->pos, c->pos + 1, "expected an enumerator name%s", "");
 		if (eat(c, '='))
 			next = const_expr(c, ",}");
-		type_env_add_const(c->env, k, next++, NULL);
+		if (en->n == cap) {
+			const char **nn = ARENA_ARRAY(a, const char *, cap * 2);
+			int64_t *nv = ARENA_ARRAY(a, int64_t, cap * 2);
+			memcpy(nn, en->names, cap * sizeof(*nn));
+			memcpy(nv, en->values, cap * sizeof(*nv));
+			en->names = nn;
+			en->values = nv;
+			cap *= 2;
+		}
+		en->names[en->n] = k;
+		en->values[en->n++] = next;
+		type_env_add_enum_const(c->env, k, next++, t);
 		if (!eat(c, ',')) {
 			expect(c, '}');
 			break;
 		}
 	}
-	return &ty_u32;
+	return t;
 }
 
 /* struct/union NAME? { ... }?: *record_tag says it is one (anonymous members) */

@@ -59,7 +59,13 @@ void type_env_add_type(struct type_env *env, const char *tag, const char *name, 
 
 void type_env_add_const(struct type_env *env, const char *name, int64_t value, const char *str)
 {
-	struct constant c = { name, value, str };
+	struct constant c = { name, value, str, NULL };
+	vec_push(&env->consts, c);
+}
+
+void type_env_add_enum_const(struct type_env *env, const char *name, int64_t value, struct type *t)
+{
+	struct constant c = { name, value, NULL, t };
 	vec_push(&env->consts, c);
 }
 
@@ -394,8 +400,9 @@ const struct constant *type_env_constant(struct type_env *env, const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	}
-	if (types_btf_src_enum_value(&env->btf, name, &v)) {
-		type_env_add_const(env, arena_strdup(env->arena, name), v, NULL);
+	struct type *et = NULL;
+	if (types_btf_src_enum_value(&env->btf, name, &v, &et)) {
+		type_env_add_enum_const(env, arena_strdup(env->arena, name), v, et);
 		return &env->consts.data[env->consts.len - 1];
 	}
 	if (!env->headers_read && env->includes.len) {

@@ -35,6 +35,7 @@ struct constant {
 	const char *name;
 	int64_t value;
 	const char *str; /* a string #define: its text; NULL for integers */
+	struct type *type; /* an enum member: its enum's type (NULL: a plain integer) */
 };
 
 /* A pointer to a type known by name, looked up when it is first followed. */
@@ -79,5 +80,7 @@ struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path);
 /* Add a type or a constant the script defines. */
 void type_env_add_type(struct type_env *env, const char *tag, const char *name, struct type *t);
 void type_env_add_const(struct type_env *env, const char *name, int64_t value, const char *str);
+/* An enum member the script defines, of the enum type t */
+void type_env_add_enum_const(struct type_env *env, const char *name, int64_t value, struct type *t);
 
 #endif

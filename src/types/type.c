@@ -15,12 +15,15 @@ struct type ty_s8 = INT_TYPE(1, true), ty_s16 = INT_TYPE(2, true), ty_s32 = INT_
 	    ty_s64 = INT_TYPE(8, true);
 /* today's bpftrace's bool: an unsigned integer printed true or false */
 struct type ty_bool = { .kind = TY_INT, .size = 8, .align = 8, .is_bool = true };
+struct type ty_lit = { .kind = TY_INT, .size = 8, .align = 8, .is_signed = true, .literal = true };
 struct type ty_probe = { .kind = TY_PROBE, .size = 8, .align = 8 };
-struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8 };
+struct type ty_comm = { .kind = TY_STR, .size = 16, .align = 8, .strsize = 16 };
 struct type ty_count = { .kind = TY_COUNT, .size = 8, .align = 8 };
 struct type ty_inet = { .kind = TY_INET, .size = 24, .align = 8 };
 struct type ty_macaddr = { .kind = TY_MACADDR, .size = 8, .align = 8 };
-struct type ty_strerror = { .kind = TY_STRERROR, .size = 8, .align = 8 };
+struct type ty_strerror = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_ERRNO };
+struct type ty_signame = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_SIGNAL };
+struct type ty_sysname = { .kind = TY_STRERROR, .size = 8, .align = 8, .count = NAME_SYSCALL };
 struct type ty_cgpath = { .kind = TY_CGPATH, .size = 8, .align = 8 };
 struct type ty_username = { .kind = TY_USERNAME, .size = 8, .align = 8 };
 
@@ -38,10 +41,28 @@ struct type *type_int(unsigned size, bool is_signed)
 	}
 }
 
+struct type *type_enum(struct arena *a, unsigned size, bool is_signed, const struct enum_info *en)
+{
+	struct type *t = ARENA_NEW(a, struct type);
+
+	*t = *type_int(size, is_signed);
+	t->en = en;
+	return t;
+}
+
+const char *type_enum_name(const struct enum_info *en, int64_t v)
+{
+	for (uint32_t i = 0; en && i < en->n; i++)
+		if (en->values[i] == v)
+			return en->names[i];
+	return NULL;
+}
+
 struct type *type_str(struct arena *a, uint32_t size)
 {
 	struct type *t = ARENA_NEW(a, struct type);
 	t->kind = TY_STR;
+	t->strsize = size ? size : 1;
 	t->size = ALIGN_UP(size ? size : 1, 8);
 	t->align = 8;
 	return t;
@@ -276,8 +297,10 @@ bool type_is_agg(const struct type *t)
 
 struct type *type_stored(struct arena *a, struct type *t)
 {
+	if (t->kind == TY_INT && t->en)
+		return t->size == 8 ? t : type_enum(a, 8, t->is_signed, t->en);
 	if (t->kind == TY_INT)
-		return t->is_bool ? &ty_bool : type_int(8, t->is_signed);
+		return t->is_bool ? &ty_bool : t->literal ? t : type_int(8, t->is_signed);
 	if (t->kind == TY_TUPLE) {
 		struct type *elems[64];
 		uint32_t n = MIN(t->nfields, ARRAY_SIZE(elems));
@@ -291,6 +314,15 @@ struct type *type_stored(struct arena *a, struct type *t)
 	return t;
 }
 
+/* The field of record t called name (records: tuples with named fields), or NULL */
+const struct field *type_named_field(const struct type *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nfields; i++)
+		if (t->fields[i].name && !strcmp(t->fields[i].name, name))
+			return &t->fields[i];
+	return NULL;
+}
+
 bool type_same_shape(const struct type *a, const struct type *b)
 {
 	if (a->kind != b->kind)
@@ -299,6 +331,15 @@ bool type_same_shape(const struct type *a, const struct type *b)
 	case TY_TUPLE:
 		if (a->nfields != b->nfields)
 			return false;
+		if (type_is_named_tuple(a) && type_is_named_tuple(b)) {
+			/* records: the same names, in any order */
+			for (uint32_t i = 0; i < a->nfields; i++) {
+				const struct field *f = type_named_field(b, a->fields[i].name);
+				if (!f || !type_same_shape(a->fields[i].type, f->type))
+					return false;
+			}
+			return true;
+		}
 		for (uint32_t i = 0; i < a->nfields; i++) {
 			const char *an = a->fields[i].name, *bn = b->fields[i].name;
 			if (!type_same_shape(a->fields[i].type, b->fields[i].type))
@@ -313,12 +354,16 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return true;
 	case TY_LHIST:
 		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
+	case TY_HIST:
+		return a->count == b->count; /* hist(v, k): the same k */
 	case TY_STACK:
 		return a->user == b->user && a->perf == b->perf && a->count == b->count;
 	case TY_SYM:
 		return a->user == b->user;
 	case TY_TIMESTAMP:
 		return !strcmp(a->name, b->name);
+	case TY_STRERROR:
+		return a->count == b->count; /* named from the same table */
 	case TY_RECORD:
 		return a->size == b->size && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 	default:
@@ -328,8 +373,23 @@ bool type_same_shape(const struct type *a, const struct type *b)
 
 struct type *type_unify(struct arena *a, struct type *x, struct type *y)
 {
-	if (x->kind == TY_STR)
-		return x->size >= y->size ? x : y;
+	if (x->kind == TY_STR) {
+		struct type *w = x->size >= y->size ? x : y;
+		if (w->strsize >= MAX(x->strsize, y->strsize))
+			return w;
+		/* the same buffer, the longer of the two as bpftrace counts it */
+		struct type *t = ARENA_NEW(a, struct type);
+		*t = *w;
+		t->strsize = MAX(x->strsize, y->strsize);
+		return t;
+	}
+	/* an enum and something else: a plain integer */
+	if (x->kind == TY_INT && y->kind == TY_INT && x->en != y->en)
+		return type_unify(a, x->en ? type_int(x->size, x->is_signed) : x,
+				  y->en ? type_int(y->size, y->is_signed) : y);
+	/* today's bpftrace: an integer literal takes the other's type */
+	if (x->kind == TY_INT && x->size == y->size && x->literal != y->literal)
+		return x->literal ? y : x;
 	if (x->kind == TY_BUF)
 		return x->count >= y->count ? x : y;
 	if (x->kind == TY_INT && x->size != y->size)
@@ -337,9 +397,12 @@ struct type *type_unify(struct arena *a, struct type *x, struct type *y)
 	if (x->kind == TY_TUPLE) {
 		struct type *elems[64];
 		uint32_t n = MIN(x->nfields, ARRAY_SIZE(elems));
-		bool same = true;
+		bool same = true, named = type_is_named_tuple(x) && type_is_named_tuple(y);
 		for (uint32_t i = 0; i < n; i++) {
-			elems[i] = type_unify(a, x->fields[i].type, y->fields[i].type);
+			/* a record keeps x's order: y's fields by name */
+			const struct field *fy = named ? type_named_field(y, x->fields[i].name)
+						       : &y->fields[i];
+			elems[i] = type_unify(a, x->fields[i].type, fy ? fy->type : x->fields[i].type);
 			same &= elems[i] == x->fields[i].type;
 		}
 		return same ? x : retuple(a, x, elems, n);
@@ -413,7 +476,9 @@ void type_name(struct strbuf *out, const struct type *t)
 		sb_puts(out, "macaddr");
 		break;
 	case TY_STRERROR:
-		sb_puts(out, "strerror");
+		sb_puts(out, t->count == NAME_SIGNAL	? "signal_name"
+			     : t->count == NAME_SYSCALL ? "syscall_name"
+							: "strerror");
 		break;
 	case TY_CGPATH:
 		sb_puts(out, "cgroup_path");

@@ -33,7 +33,8 @@ enum type_kind {
 	TY_BUF,	      /* buf(p, n): u64 length, then .count bytes (type_buf) */
 	TY_INET,      /* ntop(): u64 address family, then 16 bytes of address */
 	TY_MACADDR,   /* macaddr(): 6 bytes (8 with padding), printed AA:BB:.. */
-	TY_STRERROR,  /* strerror(n): u64 errno, printed as its message */
+	TY_STRERROR,  /* strerror(n), signal_name(n), syscall_name(n): a u64, printed as
+			 its name in a table (count: enum num_name) */
 	TY_CGPATH,    /* cgroup_path(id): u64 cgroup id, printed as its path */
 	TY_USERNAME,  /* username: u64 uid, printed as the user's name */
 	/* aggregations: the value types of maps assigned count(), sum(), ... */
@@ -48,6 +49,14 @@ enum type_kind {
 };
 
 struct type;
+
+/* An enum's members: an integer of an enum type prints as its member's name (today's bpftrace) */
+struct enum_info {
+	const char *name; /* "enum Foo", "enum" when anonymous */
+	uint32_t n;
+	const char **names;
+	int64_t *values;
+};
 
 struct field {
 	const char *name;   /* "" for an anonymous struct or union member */
@@ -70,6 +79,9 @@ struct type_src {
 	struct type *(*resolve)(struct type_src *src, uint32_t id);
 };
 
+/* The table a TY_STRERROR's number is named from */
+enum num_name { NAME_ERRNO, NAME_SIGNAL, NAME_SYSCALL };
+
 struct type {
 	enum type_kind kind;
 	uint32_t size;
@@ -78,9 +90,13 @@ struct type {
 	bool is_bool;	/* TY_INT: today's bpftrace's bool (ty_bool), printed true or false */
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
+	bool literal;	/* TY_INT: an integer literal (today's bpftrace): unify gives the other's type */
+	uint32_t strsize; /* TY_STR: the size as bpftrace counts it (NUL included; size is 8-aligned) */
+	const struct enum_info *en; /* TY_INT: an enum's (NULL: a plain integer) */
 	struct type *elem; /* TY_PTR (see type_elem), TY_ARRAY */
 	/* TY_ARRAY: elements; TY_STACK: frames kept; TY_STR: a str() of today's
-	   bpftrace, read with this max_strlen (one byte more): it was cut when that full */
+	   bpftrace, read with this max_strlen (one byte more): it was cut when that full;
+	   TY_HIST: k of hist(v, k), 2^k buckets per power of 2 */
 	uint32_t count;
 	struct field *fields;
 	uint32_t nfields;
@@ -91,14 +107,18 @@ struct type {
 };
 
 extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s16, ty_s32, ty_s64,
-	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_cgpath, ty_username,
-	ty_bool;
+	ty_probe, ty_comm, ty_count, ty_inet, ty_macaddr, ty_strerror, ty_signame, ty_sysname, ty_cgpath, ty_username,
+	ty_bool, ty_lit;
 
 #define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
 #define STRLEN_MODERN 1024 /* today's bpftrace's (max_strlen) */
 #define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
 
 struct type *type_int(unsigned size, bool is_signed);
+/* An integer of size bytes of the enum en */
+struct type *type_enum(struct arena *a, unsigned size, bool is_signed, const struct enum_info *en);
+/* The name of en's member worth v, or NULL */
+const char *type_enum_name(const struct enum_info *en, int64_t v);
 struct type *type_str(struct arena *a, uint32_t size);
 struct type *type_ptr(struct arena *a, struct type *elem, bool user);
 /* A pointer whose target src resolves from id when first needed. */
@@ -124,6 +144,8 @@ struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n);
  */
 struct type *type_named_tuple(struct arena *a, struct type **elems, const char **names,
 			      uint32_t n);
+/* The field of such a record called name, or NULL */
+const struct field *type_named_field(const struct type *t, const char *name);
 /* Whether t is such a record. */
 static inline bool type_is_named_tuple(const struct type *t)
 {

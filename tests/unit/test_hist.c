@@ -13,9 +13,11 @@
 
 #include <cmocka.h>
 
+#include "maps/buckets.h"
 #include "output/hist.h"
 #include "output/stats.h"
 #include "output/timefmt.h"
+#include "types/type.h"
 
 struct sample {
 	int64_t v;
@@ -1383,6 +1385,150 @@ static void test_hist_labels(void **state)
 	}
 }
 
+/* hist(v, k): bpftrace's log2(n, k), e.g. its comment's 225 with k = 2 in 28 */
+static void test_hist_k_bucket(void **state)
+{
+	assert_int_equal(maps_hist_k_bucket(225, 2), 28);
+	assert_int_equal(maps_hist_k_bucket(-5, 3), 0);
+	assert_int_equal(maps_hist_k_bucket(0, 3), 1);
+	assert_int_equal(maps_hist_k_bucket(7, 3), 8);
+	assert_int_equal(maps_hist_k_bucket(8, 3), 9);
+	assert_int_equal(maps_hist_k_bucket(15, 3), 16);
+	assert_int_equal(maps_hist_k_bucket(16, 3), 17);
+	assert_int_equal(maps_hist_k_bucket(17, 3), 17);
+	assert_int_equal(maps_hist_k_bucket(18, 3), 18);
+	assert_int_equal(maps_hist_k_bucket(INT64_MAX, 5), (64 - 5) << 5);
+	assert_true(maps_hist_k_bucket(INT64_MAX, 5) < maps_hist_nbuckets(5));
+	assert_int_equal(maps_hist_k_bucket(INT64_MAX, 0), maps_hist_nbuckets(0) - 2);
+	/* k = 0 is hist(v) */
+	for (int64_t v = -3; v < 5000; v++)
+		assert_int_equal(maps_hist_k_bucket(v, 0), maps_hist_bucket(v));
+	for (int s = 12; s < 63; s++) {
+		int64_t v = (int64_t)1 << s;
+		assert_int_equal(maps_hist_k_bucket(v - 1, 0), maps_hist_bucket(v - 1));
+		assert_int_equal(maps_hist_k_bucket(v, 0), maps_hist_bucket(v));
+	}
+}
+
+/* Labels and JSON bounds as bpftrace 0.26 prints them (its hist_2args.json: k = 3) */
+static void test_hist_k_labels(void **state)
+{
+	static const struct {
+		uint32_t bucket, k;
+		const char *label;
+		int64_t min, max;
+	} cases[] = {
+		{1, 3, "[0]", 0, 0},
+		{16, 3, "[15]", 15, 15},
+		{17, 3, "[16, 18)", 16, 17},
+		{25, 3, "[32, 36)", 32, 35},
+		{33, 3, "[64, 72)", 64, 71},
+		{64, 3, "[960, 1024)", 960, 1023},
+		{65, 3, "[1024, 1152)", 1024, 1151},
+		{81, 3, "[4096, 4608)", 4096, 4607},
+		{89, 3, "[8K, 9K)", 8192, 9215},
+		{8, 2, "[7]", 7, 7},
+		{9, 2, "[8, 10)", 8, 9},
+		{28, 2, "[224, 256)", 224, 255},
+		{3, 0, "[2, 4)", 2, 3},
+		{35, 0, "[8G, 16G)", 8589934592, 17179869183},
+		{64, 0, "[4E, 8E)", (int64_t)1 << 62, INT64_MAX},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf out = {0};
+		struct bucket_bounds bb;
+
+		struct type t = {.kind = TY_HIST, .count = cases[i].k};
+
+		out_hist_modern_label(&out, &t, cases[i].bucket);
+		assert_string_equal(sb_str(&out), cases[i].label);
+		sb_free(&out);
+		out_hist_modern_bounds(&t, cases[i].bucket, &bb);
+		assert_true(bb.has_min && bb.has_max);
+		assert_int_equal(bb.min, cases[i].min);
+		assert_int_equal(bb.max, cases[i].max);
+	}
+}
+
+/* print(@h, 0, 2) of hist(v, 1): the counts divided, the bars of the divided counts */
+static void test_hist_k_print(void **state)
+{
+	uint64_t b[200] = {0};
+	struct strbuf out = {0};
+
+	assert_true(maps_hist_nbuckets(1) <= ARRAY_SIZE(b));
+	b[maps_hist_k_bucket(-1, 1)] = 3;
+	b[maps_hist_k_bucket(5, 1)] = 7;
+	b[maps_hist_k_bucket(9, 1)] = 1;
+	out_hist_modern_print(&out, &(struct type){.kind = TY_HIST, .count = 1}, b,
+			      maps_hist_nbuckets(1), 2);
+	assert_string_equal(sb_str(&out),
+			    "(..., 0)               1 |@@@@@@@@@@@@@@@@@                                   |\n"
+			    "[0]                    0 |                                                    |\n"
+			    "[1]                    0 |                                                    |\n"
+			    "[2]                    0 |                                                    |\n"
+			    "[3]                    0 |                                                    |\n"
+			    "[4, 6)                 3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+			    "[6, 8)                 0 |                                                    |\n"
+			    "[8, 12)                0 |                                                    |\n");
+	sb_free(&out);
+}
+
+/*
+ * lhist as bpftrace 0.26 prints it: one-value buckets "[2]", the last one
+ * from the last step <= max, K and M with steps of 1024 (its lhist.txt for
+ * the first)
+ */
+static void test_lhist_modern(void **state)
+{
+	static const struct {
+		int64_t min, max, step;
+		int64_t v[6];
+		const char *want;
+	} cases[] = {
+		{0, 10, 2, {2, 3, 7, -1, 11, 2},
+		 "(..., 0)               1 |@@@@@@@@@@@@@@@@@                                   |\n"
+		 "[0, 2)                 0 |                                                    |\n"
+		 "[2, 4)                 3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		 "[4, 6)                 0 |                                                    |\n"
+		 "[6, 8)                 1 |@@@@@@@@@@@@@@@@@                                   |\n"
+		 "[8, 10)                0 |                                                    |\n"
+		 "[10, ...)              1 |@@@@@@@@@@@@@@@@@                                   |\n"},
+		{0, 3, 1, {1, 1, 5, 5, 5, 5},
+		 "[1]                    2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+		 "[2]                    0 |                                                    |\n"
+		 "[3, ...)               4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"},
+		{0, 10, 3, {4, 10, 12, 4, 4, 4},
+		 "[3, 6)                 4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		 "[6, 9)                 0 |                                                    |\n"
+		 "[9, ...)               2 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"},
+		{0, 4 << 20, 1 << 20, {-3, 1 << 20, 3 << 20, 3 << 20, 3 << 20, 3 << 20},
+		 "(..., 0)               1 |@@@@@@@@@@@@@                                       |\n"
+		 "[0, 1M)                0 |                                                    |\n"
+		 "[1M, 2M)               1 |@@@@@@@@@@@@@                                       |\n"
+		 "[2M, 3M)               0 |                                                    |\n"
+		 "[3M, 4M)               4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct type t = {.kind = TY_LHIST,
+				 .lmin = cases[i].min,
+				 .lmax = cases[i].max,
+				 .lstep = cases[i].step};
+		uint32_t n = maps_lhist_nbuckets(t.lmin, t.lmax, t.lstep);
+		uint64_t b[16] = {0};
+		struct strbuf out = {0};
+
+		assert_true(n <= ARRAY_SIZE(b));
+		for (size_t j = 0; j < 6; j++)
+			b[maps_lhist_bucket(cases[i].v[j], t.lmin, t.lmax, t.lstep)]++;
+		out_hist_modern_print(&out, &t, b, n, 0);
+		assert_string_equal(sb_str(&out), cases[i].want);
+		sb_free(&out);
+	}
+}
+
 static void test_lhist_bucket(void **state)
 {
 	/* lhist(v, 0, 10, 3): (..., 0) [0, 3) [3, 6) [6, 9) [10, ...) */
@@ -1550,6 +1696,8 @@ int main(void)
 		cmocka_unit_test(test_hist_labels),   cmocka_unit_test(test_lhist_bucket),
 		cmocka_unit_test(test_lhist_check),   cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_timefmt),
+		cmocka_unit_test(test_hist_k_bucket), cmocka_unit_test(test_hist_k_labels),
+		cmocka_unit_test(test_hist_k_print),  cmocka_unit_test(test_lhist_modern),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

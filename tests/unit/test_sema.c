@@ -102,7 +102,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:1-10: ERROR: E202: unknown probe type 'bogus'\n"
 		  "bogus:foo { }\n"
 		  "~~~~~~~~~\n"
-		  "hint: probe types are BEGIN, END, tracepoint, interval, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, software, hardware, kfunc, kretfunc, watchpoint, asyncwatchpoint\n"
+		  "hint: probe types are BEGIN, END, tracepoint, interval, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, software, hardware, kfunc, kretfunc, watchpoint, asyncwatchpoint, test, bench, self\n"
 		  "" },
 	{ "BEGIN { $s = str(\"a\", 1, 2); }",
 	  "stdin:1:14-28: ERROR: E302: str() takes 1 to 2 arguments, 3 given\n"

@@ -85,7 +85,8 @@ static void test_goldens(void **state)
 	unsetenv("LANTERN_TRACE_RAW");
 	sys_tracefs_set_path(tracefs);
 	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
-		char *golden = fixture(util_xasprintf("trace/%s.dump", sets[k].name)), *want;
+		char *sub = util_xasprintf("trace/%s.dump", sets[k].name);
+		char *golden = fixture(sub), *want;
 		struct strbuf out = { 0 };
 		int argc = 0;
 		while (sets[k].argv[argc])
@@ -108,6 +109,7 @@ static void test_goldens(void **state)
 		}
 		sb_free(&out);
 		free(golden);
+		free(sub);
 	}
 	sys_tracefs_set_path(NULL);
 	unsetenv("LANTERN_BTF");
