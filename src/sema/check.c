@@ -457,7 +457,10 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		for (uint32_t i = 0; i < e->u.list.n; i++) {
 			struct type *t = check_value(c, e->u.list.v[i]);
 			known &= t->kind != TY_NONE;
-			el[i] = type_stored(&p->arena, t);
+			/* integers keep their size, laid out with C's alignment, as in bpftrace */
+			el[i] = t->kind == TY_INT && !t->en && !t->literal && !t->is_bool
+					? t
+					: type_stored(&p->arena, t);
 		}
 		return known ? type_tuple(&p->arena, el, e->u.list.n) : &ty_none;
 	}
