@@ -140,9 +140,12 @@ done
 EOF
 
 # --- before ---------------------------------------------------------------
+# tracefs_probes.sh looks for the probes of the runs under LANTERN_TEST_RUNS
+# (RUN/pid files, as tests/record.c leaves them): the two lantern processes
+mkdir -p "$W/runs"
 tracefs_now()
 {
-	"$top/tests/runtime/tracefs_probes.sh"
+	LANTERN_TEST_RUNS="$W/runs" "$top/tests/runtime/tracefs_probes.sh"
 	local d
 	for d in /sys/kernel/tracing/instances /sys/kernel/debug/tracing/instances; do
 		[ -d "$d" ] && ls "$d" | sed "s|^|$d/|"
@@ -173,6 +176,7 @@ log "$1 minute(s); lantern $LANTERN; files in $W"
 LANTERN_MAP_KEYS_MAX=$KEYS "$LANTERN" --metrics "127.0.0.1:$port" "$W/soak.bt" \
 	>"$W/script.out" 2>"$W/script.err" </dev/null &
 SCRIPT_PID=$!
+mkdir -p "$W/runs/script" && echo "$SCRIPT_PID" >"$W/runs/script/pid"
 for _ in $(seq 600); do
 	grep -q Attaching "$W/script.out" 2>/dev/null && break
 	kill -0 $SCRIPT_PID 2>/dev/null || break
@@ -182,6 +186,7 @@ grep -q Attaching "$W/script.out" 2>/dev/null || die "the script did not start: 
 "$LANTERN" trace -f -o "$W/trace.out" -- setsid bash "$W/build-loop.sh" \
 	>"$W/trace.stdout" 2>"$W/trace.err" </dev/null &
 TRACE_PID=$!
+mkdir -p "$W/runs/trace" && echo "$TRACE_PID" >"$W/runs/trace/pid"
 bash "$W/scrape.sh" >"$W/scrape.log" 2>/dev/null </dev/null &
 SCRAPER_PID=$!
 log "script pid $SCRIPT_PID (metrics on port $port), trace pid $TRACE_PID, scraper pid $SCRAPER_PID"

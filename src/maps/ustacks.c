@@ -28,6 +28,7 @@ struct maps_ustacks {
 	pthread_mutex_t lock; /* the metrics server reads from its own thread */
 	struct ustack *v;
 	size_t n, cap;
+	size_t limit;	 /* at most this many stacks (0: STACKS_MAX) */
 	uint32_t *index; /* open addressing: 1 + position in v, 0 empty */
 	size_t nindex;
 	/* per CPU, the last TOKEN_WINDOW sequence numbers: which, and 1 + the stack's position */
@@ -75,6 +76,11 @@ static void rehash(struct maps_ustacks *t)
 	}
 }
 
+void maps_ustack_limit(const struct live_maps *lm, size_t max)
+{
+	table(lm)->limit = max < STACKS_MAX ? max : 0;
+}
+
 int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint32_t n)
 {
 	struct maps_ustacks *t = table(lm);
@@ -92,7 +98,7 @@ int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint
 			return id;
 		}
 	}
-	if (t->n >= STACKS_MAX) {
+	if (t->n >= (t->limit ? t->limit : STACKS_MAX)) {
 		pthread_mutex_unlock(&t->lock);
 		return -1; /* full: the snapshot's updates are lost, and counted */
 	}

@@ -27,6 +27,12 @@
 #define STACK_ID_INTERN (1ull << 62)
 #define STACK_TOKEN_CPU_SHIFT 40
 
+/*
+ * At most max distinct stacks in the table (the keys the maps keyed by
+ * user stacks can hold: more could never be in them), past which a new
+ * one is refused; 0: the table's own bound.
+ */
+void maps_ustack_limit(const struct live_maps *lm, size_t max);
 /* The id of the stack of n frames ips (the pc first), added if new. */
 int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint32_t n);
 /* A snapshot's stack, once unwound (id: maps_ustack_intern's). */

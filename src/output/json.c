@@ -101,6 +101,16 @@ static void json_lost(struct strbuf *out, uint64_t n)
 	sb_printf(out, "{\"type\": \"lost_events\", \"data\": {\"events\": %" PRIu64 "}}\n", n);
 }
 
+/* bpftrace's object for a helper's failure under -k */
+static void json_helper_error(struct strbuf *out, const char *helper, int64_t ret, uint32_t line,
+			      uint32_t col)
+{
+	sb_printf(out,
+		  "{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %" PRId64
+		  ", \"line\": %u, \"col\": %u}\n",
+		  helper, ret, line, col);
+}
+
 static void json_value(const struct out_ctx *oc, struct strbuf *out, const struct type *t,
 		       const uint8_t *p);
 
@@ -331,6 +341,7 @@ const struct writer out_json_writer = {
 	.attached = json_attached,
 	.text = json_text,
 	.lost = json_lost,
+	.helper_error = json_helper_error,
 	.value = json_print_value,
 	.map_begin = json_map_begin,
 	.map_entry = json_map_entry,

@@ -101,6 +101,19 @@ static bool find_library(const char *name, char *out, size_t n)
 	return false;
 }
 
+/*
+ * file as process pid sees it, from here (out: PATH_MAX bytes): in another
+ * mount namespace through /proc/PID/root (realpath() would leave it),
+ * else its real path
+ */
+static bool resolve_in(pid_t pid, const char *file, char *out)
+{
+	sym_proc_path(pid, file, out);
+	if (strncmp(out, "/proc/", 6))
+		return realpath(file, out) && is_file(out);
+	return is_file(out);
+}
+
 /* A library of process pid named like "libc" or "libc.so.6": its path from /proc/PID/maps */
 static bool find_in_maps(pid_t pid, const char *name, char *out)
 {
@@ -122,7 +135,7 @@ static bool find_in_maps(pid_t pid, const char *name, char *out)
 		if (!strcmp(base, name) ||
 		    (!strncmp(base, name, len) && (base[len] == '.' || base[len] == '-')) ||
 		    (!strncmp(base, "lib", 3) && !strncmp(base + 3, name, len) && base[3 + len] == '.'))
-			found = realpath(file, out) && is_file(out);
+			found = resolve_in(pid, file, out);
 	}
 	fclose(f);
 	return found;
@@ -133,6 +146,15 @@ bool prov_resolve_file_shown(const char *file, char *out, char *shown, pid_t pid
 	char buf[PATH_MAX];
 
 	if (strchr(file, '/')) {
+		/* under -p, an absolute path is the process's: in another mount namespace,
+		   through /proc/PID/root (bpftrace's name for it too) */
+		if (pid > 0 && file[0] == '/') {
+			sym_proc_path(pid, file, out);
+			if (!strncmp(out, "/proc/", 6) && is_file(out)) {
+				snprintf(shown, PATH_MAX, "%s", out);
+				return true;
+			}
+		}
 		snprintf(shown, PATH_MAX, "%s", file);
 		return realpath(file, out) && is_file(out);
 	}

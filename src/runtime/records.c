@@ -213,6 +213,13 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 	int64_t ret;
 
 	memcpy(&ret, data + 8, 8);
+	if (l->s->oc.writer->helper_error) { /* -f json: an object of the output */
+		uint32_t line = 0, col = 0;
+		if (d->src)
+			source_pos(d->src, r->span.lo, &line, &col);
+		l->s->oc.writer->helper_error(&l->line, r->text, ret, line, col);
+		return 0;
+	}
 	diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
 		  strerror((int)-ret), (long long)ret);
 	rt_out_flush(l->s);

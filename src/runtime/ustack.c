@@ -39,6 +39,14 @@ static struct rt_ustacks *state(struct session *s)
 	if (!s->ustacks) {
 		s->ustacks = util_xcalloc(1, sizeof(*s->ustacks));
 		s->ustacks->costs = util_xmalloc(COSTS_MAX * sizeof(uint32_t));
+		/* no more stacks than the maps keyed by them hold keys (and the snapshots in flight) */
+		size_t keys = 1024;
+		vec_foreach(&s->plan.maps.user, mp)
+		{
+			if ((*mp)->key && (*mp)->bpf_map >= 0 && maps_key_has_ustack((*mp)->key))
+				keys += s->plan.maps.bpf.data[(*mp)->bpf_map].max_entries;
+		}
+		maps_ustack_limit(&s->maps, keys);
 	}
 	return s->ustacks;
 }

@@ -9,10 +9,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Whether process pid sees other mounts than lantern (another mount namespace) */
+static bool other_mntns(pid_t pid)
+{
+	struct stat self, other;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	return stat("/proc/self/ns/mnt", &self) == 0 && stat(path, &other) == 0 &&
+	       (self.st_ino != other.st_ino || self.st_dev != other.st_dev);
+}
+
+void sym_proc_path(pid_t pid, const char *file, char *out)
+{
+	if (pid > 0 && file[0] == '/' && other_mntns(pid))
+		snprintf(out, PATH_MAX, "/proc/%d/root%s", (int)pid, file);
+	else
+		snprintf(out, PATH_MAX, "%s", file);
+}
+
 char **sym_proc_files(pid_t pid)
 {
-	char path[64], line[PATH_MAX + 256], perms[8], file[PATH_MAX];
+	char path[64], line[PATH_MAX + 256], perms[8], mapped[PATH_MAX], file[PATH_MAX + 32];
 	char **files = util_xmalloc(sizeof(*files));
+	bool other = other_mntns(pid);
 	size_t n = 0;
 	FILE *f;
 
@@ -24,8 +44,14 @@ char **sym_proc_files(pid_t pid)
 	while (fgets(line, sizeof(line), f)) {
 		struct stat st;
 		bool seen = false;
-		if (sscanf(line, "%*x-%*x %7s %*x %*s %*s %4095[^\n]", perms, file) != 2 ||
-		    perms[2] != 'x' || file[0] != '/' || stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		if (sscanf(line, "%*x-%*x %7s %*x %*s %*s %4095[^\n]", perms, mapped) != 2 ||
+		    perms[2] != 'x' || mapped[0] != '/')
+			continue;
+		if (other)
+			snprintf(file, sizeof(file), "/proc/%d/root%s", (int)pid, mapped);
+		else
+			snprintf(file, sizeof(file), "%s", mapped);
+		if (stat(file, &st) < 0 || !S_ISREG(st.st_mode))
 			continue; /* not a file, or " (deleted)" */
 		for (size_t i = 0; i < n && !seen; i++)
 			seen = !strcmp(files[i], file);

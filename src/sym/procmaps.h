@@ -14,10 +14,18 @@
 
 /*
  * The distinct regular files process pid maps with execute permission,
- * in address order (its program first), as absolute paths; NULL-ended,
- * free with sym_proc_files_free(). NULL when the process cannot be read.
+ * in address order (its program first), as absolute paths (through
+ * /proc/PID/root when it is in another mount namespace, as bpftrace lists
+ * them); NULL-ended, free with sym_proc_files_free(). NULL when the
+ * process cannot be read.
  */
 char **sym_proc_files(pid_t pid);
+/*
+ * The path of file (absolute, as process pid sees it) from lantern's
+ * mount namespace: file itself, or /proc/PID/root/file when the process
+ * is in another one; out has PATH_MAX bytes.
+ */
+void sym_proc_path(pid_t pid, const char *file, char *out);
 void sym_proc_files_free(char **files);
 
 /* One line of /proc/PID/maps. */
