@@ -99,6 +99,7 @@ void rt_trace_pipe_open(struct trace_pipe *tp, struct session *s)
 	memset(tp, 0, sizeof(*tp));
 	if (!s->plan.uses_debugf)
 		return;
+	sys_debugfs_mount();
 	if (!(root = sys_tracefs_path(err, sizeof(err)))) {
 		fprintf(stderr, "WARNING: debugf() output is not shown: %s\n", err);
 		return;

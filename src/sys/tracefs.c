@@ -142,6 +142,11 @@ found_tracefs:
 	return root;
 }
 
+void sys_debugfs_mount(void)
+{
+	(void)try_mount("debugfs", DEBUGFS_MAGIC, DEBUGFS_DIR);
+}
+
 void sys_tracefs_set_path(const char *path)
 {
 	sys_tracefs_release();

@@ -39,6 +39,12 @@ const char *sys_tracefs_path(char *err, size_t errlen);
  * tree). NULL forgets the override and the cached answer.
  */
 void sys_tracefs_set_path(const char *path);
+/*
+ * Mount debugfs on /sys/kernel/debug unless it is there (best effort): the
+ * kernel's trace buffer is then also /sys/kernel/debug/tracing/trace,
+ * where bpftrace's documentation sends the readers of debugf()'s output.
+ */
+void sys_debugfs_mount(void);
 
 /*
  * Category "ftrace" holds the tracer's own record types (function, print,
