@@ -230,7 +230,7 @@ static int bit_width(struct cp *c, const struct member *m)
 
 	skip_space(c);
 	at = c->pos;
-	bits = const_expr(c, ",;");
+	bits = const_expr(c, ",;}");
 	if (m->type->kind != TY_INT)
 		cp_error(c, m->pos, c->pos, "bitfield '%s' is not an integer", m->name);
 	if (bits < 0 || bits > 8 * (int64_t)m->type->size) {
