@@ -190,5 +190,7 @@ void gen_error(struct gen *g, struct span sp, const char *fmt, ...) PRINTF_LIKE(
 void gen_runtime_error(struct gen *g, struct span sp, const char *text);
 /* -k, -kk: after a call of helper, report a negative return (gen_check.c) */
 void gen_helper_check(struct gen *g, int32_t helper, struct span sp);
+/* -kk: a map read whose key is missing (p, map_lookup_elem's result, is NULL) says so */
+void gen_lookup_check(struct gen *g, int32_t p, struct span sp);
 
 #endif

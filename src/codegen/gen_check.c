@@ -33,34 +33,60 @@ static const char *helper_name(int32_t helper, bool *read)
 	}
 }
 
-void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
+/* The record of a failure of helper name at sp: its id */
+static uint32_t helper_record(struct gen *g, const char *name, struct span sp)
 {
-	int level = g->p->opts->helper_check;
-	struct record_desc *r;
+	struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
 	struct type *el[1] = { &ty_s64 };
-	bool read;
-	const char *name = helper_name(helper, &read);
 
-	if (!level || (read && level < 2))
-		return;
-	r = ARENA_NEW(&g->p->arena, struct record_desc);
 	r->kind = REC_HELPER_ERROR;
 	r->text = name;
 	r->span = sp;
 	r->args = type_tuple(&g->p->arena, el, 1);
 	r->size = 8 + r->args->size;
-	uint32_t id = plan_add_record(g->p, r);
+	return plan_add_record(g->p, r);
+}
+
+/* send { id, ret } */
+static void send_failure(struct gen *g, uint32_t id, int32_t ret)
+{
+	uint32_t off = gen_scratch_alloc(g, 16);
+
+	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
+	emit(g->ir, STX_MEM(BPF_DW, g->scratch, ret, off + 8));
+	gen_output(g, off, 16, false);
+}
+
+void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
+{
+	int level = g->p->opts->helper_check;
+	bool read;
+	const char *name = helper_name(helper, &read);
+
+	if (!level || (read && level < 2))
+		return;
+	uint32_t id = helper_record(g, name, sp);
 
 	// ret = r0; if (ret < 0) send { id, ret }; r0 = ret
 	int32_t ret = ir_vreg(g->ir), ok = ir_label(g->ir);
 	emit(g->ir, MOV64_REG(ret, R0));
 	emit(g->ir, JMP_IMM(BPF_JSGE, ret, 0, ok));
-	uint32_t off = gen_scratch_alloc(g, r->size);
-	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, id));
-	emit(g->ir, STX_MEM(BPF_DW, g->scratch, ret, off + 8));
-	gen_output(g, off, r->size, false);
+	send_failure(g, id, ret);
 	emit(g->ir, LABEL(ok));
 	emit(g->ir, MOV64_REG(R0, ret));
+}
+
+void gen_lookup_check(struct gen *g, int32_t p, struct span sp)
+{
+	if (g->p->opts->helper_check < 2)
+		return;
+	uint32_t id = helper_record(g, "map_lookup_elem", sp);
+
+	// if (!p) send { id, 0 }
+	int32_t found = ir_label(g->ir);
+	emit(g->ir, JMP_IMM(BPF_JNE, p, 0, found));
+	send_failure(g, id, p);
+	emit(g->ir, LABEL(found));
 }
 
 void gen_runtime_error(struct gen *g, struct span sp, const char *text)

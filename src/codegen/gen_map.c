@@ -88,6 +88,7 @@ struct val gen_map_read(struct gen *g, struct expr *e)
 	int32_t p = gen_map_lookup(g, m, key);
 	int32_t missing = ir_label(g->ir), done = ir_label(g->ir);
 
+	gen_lookup_check(g, p, e->span);
 	if (type_is_scalar(t)) {
 		// r = p ? *p : 0
 		int32_t r = ir_vreg(g->ir);

@@ -220,8 +220,11 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 		l->s->oc.writer->helper_error(&l->line, r->text, ret, line, col);
 		return 0;
 	}
-	diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
-		  strerror((int)-ret), (long long)ret);
+	if (ret == 0) /* a lookup that found nothing (-kk): bpftrace's words */
+		diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: 0", r->text);
+	else
+		diag_warn(d, r->span, E_HELPER_FAILED, "Failed to %s: %s (%lld)", r->text,
+			  strerror((int)-ret), (long long)ret);
 	rt_out_flush(l->s);
 	diag_flush(d, l->s->errout);
 	return 0;
