@@ -47,7 +47,10 @@ struct val gen_load(struct gen *g, struct val v)
 	return mem_val(t, g->scratch, off);
 }
 
-/* A bitfield: the bytes that hold it, shifted and masked (sign-extended if signed). */
+/*
+ * A bitfield: the bytes that hold it, shifted and masked, never sign-extended
+ * (bpftrace's reading: `short b:8` holding -39 is 217)
+ */
 static struct val bitfield(struct gen *g, struct val v, const struct field *f, struct type *t)
 {
 	uint32_t bits = f->bit_off + f->bit_size, n = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
@@ -59,7 +62,7 @@ static struct val bitfield(struct gen *g, struct val v, const struct field *f, s
 	r = v.ext ? gen_load(g, v).reg : gen_load_int(g, unit, v.reg, v.off);
 	// r = r << (64 - bit_off - bit_size) >> (64 - bit_size)
 	emit(g->ir, ALU64_IMM(BPF_LSH, r, 64 - f->bit_off - f->bit_size));
-	emit(g->ir, ALU64_IMM(t->is_signed ? BPF_ARSH : BPF_RSH, r, 64 - f->bit_size));
+	emit(g->ir, ALU64_IMM(BPF_RSH, r, 64 - f->bit_size));
 	return reg_val(t, r);
 }
 

@@ -44,9 +44,10 @@ int64_t out_field_int(const struct field *f, const uint8_t *data)
 	if (!f->bit_size)
 		return out_value_int(f->type, data);
 	memcpy(&u, data, bits <= 64 ? (bits + 7) / 8 : 8);
-	/* the bits, at the top, then back down: sign-extended when signed */
+	/* the bits, at the top, then back down, not sign-extended: bpftrace masks them
+	   (`int d:6` holding -3 is 61), and so does codegen/gen_ptr.c */
 	u <<= 64 - bits;
-	return f->type->is_signed ? (int64_t)u >> (64 - f->bit_size) : (int64_t)(u >> (64 - f->bit_size));
+	return (int64_t)(u >> (64 - f->bit_size));
 }
 
 void out_record_fields(const struct type *t, const uint8_t *p, field_fn fn, void *arg)
