@@ -46,12 +46,16 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		sb_putc(&d->out, '\n');
 		return;
 	}
+	const char *name = source_name_at(d->src, sp.lo);
+
 	source_pos(d->src, sp.lo, &l1, &c1);
 	source_pos(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo, &l2, &c2);
+	if (source_name_at(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo) != name)
+		l2 = l1 + 1; /* a span across files (never made): shown from its start */
 	if (l1 == l2 && c2 > c1)
-		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", d->src->name, l1, c1, c2 + 1, what);
+		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", name, l1, c1, c2 + 1, what);
 	else
-		sb_printf(&d->out, "%s:%u:%u: %s: ", d->src->name, l1, c1, what);
+		sb_printf(&d->out, "%s:%u:%u: %s: ", name, l1, c1, what);
 	if (code != E_SCRIPT)
 		sb_printf(&d->out, "E%d: ", code);
 	va_start(ap, fmt);
@@ -60,7 +64,7 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	sb_putc(&d->out, '\n');
 
 	/* The source line, then '~' under the span (to the line's end). */
-	const char *line = source_line(d->src, l1, &len);
+	const char *line = source_line_at(d->src, sp.lo, &len);
 	sb_putn(&d->out, line, len);
 	sb_putc(&d->out, '\n');
 	uint32_t last = l1 == l2 ? c2 : len;

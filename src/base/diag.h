@@ -48,6 +48,9 @@
 	X(E_UNKNOWN_TYPE, 212)                                                                     \
 	X(E_REDECLARED, 213)                                                                       \
 	X(E_UNKNOWN_CONFIG, 214)                                                                   \
+	X(E_RECURSIVE, 215)  /* a macro, function or import that leads back to itself */          \
+	X(E_UNHYGIENIC, 216) /* a macro body naming a map or variable it was not given */          \
+	X(E_IMPORT, 217)     /* an import not found, unreadable or of an unknown kind */            \
 	/* types */                                                                                \
 	X(E_TYPE_MISMATCH, 300)                                                                    \
 	X(E_MAP_TYPE_CLASH, 301)                                                                   \
@@ -64,6 +67,8 @@
 	X(E_MAP_UNUSED, 312)                                                                       \
 	X(E_BAD_CAST, 313)                                                                         \
 	X(E_LOOP_CONTROL, 314)                                                                     \
+	X(E_RETURN, 315)    /* a function's return against its type */                             \
+	X(E_DISCARDED, 316) /* (a warning) a statement's value thrown away */                      \
 	/* probes, loading, attaching */                                                           \
 	X(E_ATTACH, 400)                                                                           \
 	X(E_MECHANISM_MISSING, 401)                                                                \

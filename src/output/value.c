@@ -173,7 +173,7 @@ static void put_field(void *arg, const struct field *f, const uint8_t *data)
 	sb_printf(rc->out, rc->key ? "%s.%s=" : "%s.%s = ", rc->first ? "" : rc->key ? "," : ", ",
 		  f->name);
 	rc->first = false;
-	if (ptr && rc->key)
+	if (ptr && (rc->key || (rc->oc->plan && rc->oc->plan->modern)))
 		sb_printf(rc->out, "0x%llx", (unsigned long long)out_field_int(f, data));
 	else if (f->bit_size || ptr || f->type->kind == TY_INT)
 		sb_printf(rc->out, f->type->is_signed || ptr || rc->key ? "%lld" : "%llu",

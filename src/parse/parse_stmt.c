@@ -15,6 +15,8 @@
  *          | for ['('] $x ':' (@map | unary '..' unary) [')'] block
  *          | if unary block ...   (a condition without parentheses is a
  *                                  unary expression: `if $x {`, `if !$x {`)
+ *          | if comptime cond block ...   (one branch kept when compiling)
+ *          | '_' '=' expr         (the value discarded on purpose)
  */
 #include "parse/parse_internal.h"
 
@@ -74,9 +76,21 @@ static struct stmt *parse_if(struct parser *p)
 
 	for (;;) {
 		struct stmt *s = new_stmt(p, STMT_IF, p->tok.span);
+		struct token ct;
 
 		parse_next(p);
-		s->u.if_.cond = parse_cond(p, "'(' after 'if'");
+		ct = p->tok;
+		if (ct.kind == TOK_IDENT && parse_word_is(ct.str, ct.len, "comptime")) {
+			/* if comptime cond: the condition is known when compiling */
+			parse_modern(p, ct.span, "'if comptime'");
+			parse_next(p);
+			s->u.if_.cond = ARENA_NEW(p->a, struct expr);
+			s->u.if_.cond->kind = EXPR_COMPTIME;
+			s->u.if_.cond->u.unary.operand = parse_cond(p, "a condition after 'comptime'");
+			s->u.if_.cond->span = span_join(ct.span, s->u.if_.cond->u.unary.operand->span);
+		} else {
+			s->u.if_.cond = parse_cond(p, "'(' after 'if'");
+		}
 		need_braces(p, "after the if condition");
 		s->u.if_.then = parse_block(p, false);
 		s->span = span_join(s->span, s->u.if_.then->span);
@@ -291,11 +305,43 @@ static struct stmt *parse_for(struct parser *p)
 	return s;
 }
 
+/* `_ = e` and `import "x";` (refused) at an identifier: a statement, or NULL */
+static struct stmt *ident_stmt(struct parser *p)
+{
+	struct token t = p->tok;
+	struct lexer look = p->lx;
+	struct token next;
+	struct stmt *s;
+
+	look.quiet = true;
+	next = lex_next(&look);
+	if (parse_word_is(t.str, t.len, "_") && next.kind == TOK_ASSIGN) {
+		parse_next(p);
+		parse_next(p);
+		s = new_stmt(p, STMT_DISCARD, t.span);
+		s->u.expr = parse_expr(p);
+		s->span = span_join(t.span, s->u.expr->span);
+		parse_modern(p, s->span, "'_ = ...'");
+		return s;
+	}
+	if (parse_word_is(t.str, t.len, "import") && next.kind == TOK_STR) {
+		diag_error(p->d, span_join(t.span, next.span), E_UNSUPPORTED,
+			   "an import inside a block is not supported");
+		diag_hint(p->d, "bpftrace's standard library imports its C sources (.bpf.c) there, "
+				"which need a C compiler; import scripts and headers at the top of "
+				"the script");
+		parse_fail(p);
+	}
+	return NULL;
+}
+
 static struct stmt *parse_stmt(struct parser *p)
 {
 	struct token t = p->tok;
 	struct stmt *s;
 
+	if (t.kind == TOK_IDENT && (s = ident_stmt(p)))
+		return s;
 	switch (t.kind) {
 	case TOK_LET:
 		return parse_let(p);
@@ -339,19 +385,17 @@ static bool ends_in_block(const struct stmt *s)
 	       (s->kind == STMT_EXPR && s->u.expr->kind == EXPR_BLOCK);
 }
 
-static struct stmt *block(struct parser *p, bool last, struct expr **value);
-
 struct stmt *parse_block(struct parser *p, bool last)
 {
-	return block(p, last, NULL);
+	return parse_block_full(p, last, NULL);
 }
 
 struct stmt *parse_block_value(struct parser *p, struct expr **value)
 {
-	return block(p, false, value);
+	return parse_block_full(p, false, value);
 }
 
-static struct stmt *block(struct parser *p, bool last, struct expr **value)
+struct stmt *parse_block_full(struct parser *p, bool last, struct expr **value)
 {
 	struct token open = p->tok;
 	struct stmt *b = new_stmt(p, STMT_BLOCK, open.span);
