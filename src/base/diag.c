@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "base/diag.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 
@@ -27,6 +28,15 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	uint32_t l1, c1, l2, c2, len, i;
 	va_list ap;
 
+	if (lvl == DIAG_WARNING && !span_is_none(sp)) {
+		for (unsigned k = 0; k < d->nsaid && k < ARRAY_SIZE(d->said); k++)
+			if (d->said[k].sp.lo == sp.lo && d->said[k].sp.hi == sp.hi &&
+			    d->said[k].code == (int)code) {
+				d->last_hidden = true;
+				return;
+			}
+		d->said[d->nsaid++ % ARRAY_SIZE(d->said)] = (struct diag_said){ sp, (int)code };
+	}
 	if (lvl == DIAG_ERROR)
 		d->errors++;
 	else

@@ -95,6 +95,13 @@ struct diag {
 	int max_errors; /* stop recording after this many (0: 20) */
 	bool no_warnings; /* --no-warnings: warnings are counted, not printed */
 	bool last_hidden; /* the last message was not recorded: nor are its hints */
+	/* warnings said (where, which): one is said once, however often its code is
+	   checked (a function inlined twice, a probe's programs) */
+	struct diag_said {
+		struct span sp;
+		int code;
+	} said[32];
+	unsigned nsaid;
 };
 
 void diag_init(struct diag *d, const struct source *src);

@@ -38,7 +38,8 @@
 struct importer {
 	struct plan *p;
 	VEC(const char *) loaded; /* real paths of the files read */
-	VEC(const char *) chain;  /* the files importing the one being read */
+	VEC(const char *) chain;  /* the files importing the one being read (real paths) */
+	VEC(const char *) names;  /* the same, as found (for messages) */
 	uint64_t bytes;
 	/* what the imports bring, in order */
 	VEC(struct preamble *) pre;
@@ -84,7 +85,8 @@ static const char *find(struct importer *im, const char *path, const char *dir, 
 
 	for (int i = -1; i < (path[0] == '/' ? 0 : o->ninclude_dirs); i++) {
 		const char *d = i < 0 ? dir : o->include_dirs[i];
-		const char *c = path[0] == '/' ? path : arena_printf(&im->p->arena, "%s/%s", d, path);
+		const char *c = path[0] == '/' || !strcmp(d, ".") ? path
+				: arena_printf(&im->p->arena, "%s/%s", d, path);
 		if (!stat(c, &st))
 			return c;
 		sb_printf(tried, "%s%s", tried->len ? ", " : "", c);
@@ -134,9 +136,9 @@ static int import_file(struct importer *im, const char *path, bool header, struc
 		struct strbuf chain = { 0 };
 		for (size_t i = 0; i < im->chain.len; i++)
 			if (im->chain.data[i])
-				sb_printf(&chain, "%s > ", im->chain.data[i]);
-		diag_error(&p->diag, sp, E_RECURSIVE, "%s leads back to itself: %s%s", path,
-			   sb_str(&chain), real);
+				sb_printf(&chain, "%s imports ", im->names.data[i]);
+		diag_error(&p->diag, sp, E_RECURSIVE, "the imports go round in a circle: %s%s",
+			   sb_str(&chain), path);
 		diag_hint(&p->diag, "a file cannot import a file that imports it; move what both "
 				    "need to a third file");
 		sb_free(&chain);
@@ -170,8 +172,10 @@ static int import_file(struct importer *im, const char *path, bool header, struc
 		return -1;
 	}
 	vec_push(&im->chain, arena_strdup(&p->arena, real));
+	vec_push(&im->names, path);
 	rc = import_items(im, sub, dir_of(p, path));
 	im->chain.len--;
+	im->names.len--;
 	merge(im, sub);
 	return rc;
 }
@@ -335,11 +339,13 @@ int compile_imports(struct plan *p)
 		return 0;
 	/* the script itself, for imports that lead back to it */
 	vec_push(&im.chain, realpath(p->opts->script_name, real) ? arena_strdup(&p->arena, real) : NULL);
+	vec_push(&im.names, p->opts->script_name);
 	rc = import_items(&im, p->ast, dir_of(p, p->opts->script_name));
 	if (rc == 0)
 		rc = join(&im);
 	vec_free(&im.loaded);
 	vec_free(&im.chain);
+	vec_free(&im.names);
 	vec_free(&im.pre);
 	vec_free(&im.probes);
 	vec_free(&im.macros);

@@ -285,8 +285,15 @@ static struct expr *parse_if_expr(struct parser *p)
 	} else {
 		e->u.ternary.cond = parse_unary(p);
 	}
-	if (p->tok.kind != TOK_LBRACE)
-		parse_unexpected(p, "'{' after the if expression's condition");
+	if (p->tok.kind != TOK_LBRACE) {
+		char buf[64];
+		diag_error(p->d, p->tok.span, E_SYNTAX,
+			   "unexpected %s, expected '{' after the if expression's condition",
+			   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+		diag_hint(p->d, "without parentheses a condition is one operand ($x, !$x, f()): "
+				"put a longer one in parentheses");
+		parse_fail(p);
+	}
 	e->u.ternary.is_if = true;
 	e->u.ternary.then = parse_block_expr(p);
 	if (p->tok.kind == TOK_ELSE) {

@@ -182,6 +182,16 @@ static void postfix_mods(struct parser *p, struct ast_typename *tn)
 	tn->nmods = n;
 }
 
+/* At a name: `name*)` or `name[N])`, a type (a lone name is an expression's) */
+static bool name_with_mods(const struct parser *p)
+{
+	struct lexer look = p->lx;
+	bool saw = false;
+
+	look.quiet = true;
+	return skip_mods(&look, &saw).kind == TOK_RPAREN && saw;
+}
+
 /* typeof(type) or typeof(expr), at `typeof` */
 static void parse_typeof(struct parser *p, struct ast_typename *tn)
 {
@@ -194,7 +204,7 @@ static void parse_typeof(struct parser *p, struct ast_typename *tn)
 	parse_expect(p, TOK_LPAREN, "'(' after typeof");
 	s = tok_text(p, &p->tok, &n);
 	if (p->tok.kind == TOK_STRUCT || p->tok.kind == TOK_UNION || p->tok.kind == TOK_ENUM ||
-	    (p->tok.kind == TOK_IDENT && is_type_name(s, n))) {
+	    (p->tok.kind == TOK_IDENT && (is_type_name(s, n) || name_with_mods(p)))) {
 		*tn = parse_typename(p);
 	} else {
 		tn->name = "typeof";

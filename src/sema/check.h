@@ -20,6 +20,7 @@ struct check {
 	bool unknown_read; /* a map was read before any assignment typed it */
 	bool guess_int;	   /* such reads are integers (`@x = @x + 1`) */
 	const struct fn_def *fn; /* the inlined function call being checked, or NULL */
+	int unevaluated; /* in sizeof's or typeof's operand: typed, not run */
 	int loops;    /* while and for loops around the current statement */
 	struct stmt *loop;   /* the innermost for loop around it, NULL: none */
 	uint32_t loop_depth; /* for loops around it */

@@ -66,6 +66,9 @@ struct type *sema_check_printf(struct check *c, struct expr *e)
 		/* today's bpftrace: %s of an enum's value prints its member's name */
 		if (a->type->kind == TY_INT && a->type->en && f->specs[i].conv == FMT_CONV_S)
 			continue;
+		/* today's bpftrace: %s of a bool prints true or false */
+		if (a->type->is_bool && out_printf_spec_want(&f->specs[i]) == FMT_WANT_STR)
+			continue;
 		if (!out_printf_check_arg(&f->specs[i], out_fmt_kind_of(a->type), &msg)) {
 			CERR(c, a->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));
 			break;

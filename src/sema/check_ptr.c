@@ -51,7 +51,9 @@ static struct type *type_of(struct check *c, struct expr *of)
 	if (of->kind == EXPR_IDENT && !type_env_constant(&c->p->types, of->u.name) &&
 	    (t = type_env_lookup(&c->p->types, NULL, of->u.name)))
 		return t;
+	c->unevaluated++;
 	t = sema_check_expr(c, of);
+	c->unevaluated--;
 	return t->kind == TY_INT ? type_stored(&c->p->arena, t) : t;
 }
 
@@ -186,6 +188,7 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 struct type *sema_check_sizeof(struct check *c, struct expr *e)
 {
 	const struct ast_typename *tn = &e->u.size_of.type;
+	struct type *t;
 
 	/* sizeof(ENUM_CONSTANT): a name that is no type but a constant, an int64 as in bpftrace */
 	if (tn->name && !tags[tn->tag] && !tn->ptr_depth &&
@@ -194,7 +197,9 @@ struct type *sema_check_sizeof(struct check *c, struct expr *e)
 		e->id = 8;
 		return &ty_u64;
 	}
-	struct type *t = tn->name ? sema_check_typename(c, tn) : sema_check_expr(c, e->u.size_of.operand);
+	c->unevaluated++;
+	t = tn->name ? sema_check_typename(c, tn) : sema_check_expr(c, e->u.size_of.operand);
+	c->unevaluated--;
 	struct expr *x = e->u.size_of.operand;
 	const struct field *f = x && x->kind == EXPR_FIELD ? x->info : NULL;
 

@@ -105,7 +105,7 @@ struct type *sema_check_var(struct check *c, struct expr *e)
 		return &ty_none;
 	}
 	e->info = v;
-	if (!v->assigned && c->final) {
+	if (!v->assigned && c->final && !c->unevaluated) {
 		bool said = false;
 		vec_foreach(&c->warned, w) said |= *w == e->span.lo;
 		if (!said) {
@@ -125,7 +125,7 @@ static struct type *let_type(struct check *c, const struct ast_typename *tn)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(own); i++)
-		if (tn->tag == TN_PLAIN && !tn->ptr_depth && !strcmp(tn->name, own[i]))
+		if (tn->tag == TN_PLAIN && !tn->ptr_depth && !tn->nmods && !strcmp(tn->name, own[i]))
 			break;
 	if (i == 0)
 		return type_str(&c->p->arena, c->p->strlen);
@@ -230,9 +230,11 @@ static struct type *for_map_type(struct check *c, struct expr *me)
 		break;
 	default:
 		if (type_is_agg(m->value)) {
-			CERR(c, me->span, E_UNSUPPORTED,
-			     "a for loop over @%s's %s values is not supported yet", m->name,
-			     type_str_of(m->value));
+			/* as today's bpftrace: a hist's, lhist's or stats' value is several */
+			CERR(c, me->span, E_BAD_OPERAND,
+			     "a for loop cannot run over @%s: its values are %s, which hold several "
+			     "numbers each",
+			     m->name, type_str_of(m->value));
 			CHINT(c, "loop over maps of count(), sum(), min(), max(), avg() or plain values; "
 				 "print(@%s) shows the others",
 			      m->name);
