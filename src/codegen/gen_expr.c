@@ -499,6 +499,17 @@ static struct val gen_cast(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 
+	if (e->type->is_bool && e->u.cast.operand->type->kind == TY_STR) {
+		struct val v = gen_load(g, gen_expr(g, e->u.cast.operand));
+		int32_t done = ir_label(g->ir);
+
+		// (bool)s: s[0] != 0, a string is true unless empty
+		emit(g->ir, LDX_MEM(BPF_B, r, v.reg, v.off));
+		emit(g->ir, JMP_IMM(BPF_JEQ, r, 0, done));
+		emit(g->ir, MOV64_IMM(r, 1));
+		emit(g->ir, LABEL(done));
+		return reg_val(e->type, r);
+	}
 	if (e->type->is_bool) // (bool)x: x != 0
 		return reg_val(e->type, gen_bool(g, e->u.cast.operand));
 	if (e->type->kind == TY_ARRAY || e->u.cast.operand->type->kind == TY_ARRAY)

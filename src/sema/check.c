@@ -303,6 +303,10 @@ static struct type *check_unary(struct check *c, struct expr *e)
 		break;
 	case OP_PLUS:
 	case OP_BNOT:
+		/* today's bpftrace: ~ of a literal is unsigned (~10 is 2^64 - 11) */
+		if (t->kind == TY_INT && op == OP_BNOT && c->p->modern &&
+		    e->u.unary.operand->kind == EXPR_INT)
+			return &ty_u64;
 		if (t->kind == TY_INT)
 			return type_int(8, t->is_signed);
 		break;
@@ -345,8 +349,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	struct plan *p = c->p;
 
 	switch (e->kind) {
-	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17); today's: a literal's */
-		return p->modern ? &ty_lit : &ty_s64;
+	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17); today's: a literal's,
+			  uint64 past INT64_MAX */
+		return !p->modern ? &ty_s64 : e->u.ival > INT64_MAX ? &ty_u64 : &ty_lit;
 	case EXPR_STR:
 		return type_str(&p->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
@@ -507,6 +512,7 @@ static void check_prog(struct check *c, struct prog *pg)
 	if (pg->pred)
 		sema_check_cond(c, pg->pred);
 	sema_check_block(c, pg->body);
+	sema_vars_settle(c);
 	/* the variables of the last pass are those its code points to; one never
 	   assigned (`let $x;` alone) is an integer, 0 */
 	vec_free(&pg->vars);

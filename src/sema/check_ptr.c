@@ -87,6 +87,14 @@ struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 	}
 	if (t->kind == TY_NONE)
 		return t;
+	/* bool[2], bool*: today's bpftrace's bool elements (a plain (bool) is the cast's) */
+	if (c->p->modern && t == &ty_u8 && tn->tag == TN_PLAIN && (tn->nmods || tn->ptr_depth) &&
+	    !strcmp(tn->name, "bool")) {
+		struct type *b = ARENA_NEW(&c->p->arena, struct type);
+		*b = ty_u8;
+		b->is_bool = true;
+		t = b;
+	}
 	for (uint32_t i = 0; i < tn->ptr_depth; i++)
 		t = type_ptr(&c->p->arena, t, false);
 	/* int32*[4]: left to right, an array of four pointers */
@@ -121,6 +129,11 @@ struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
 {
 	struct type *copy;
 
+	if (t->kind == TY_ARRAY && t->elem && (t->elem->kind == TY_PTR || t->elem->kind == TY_ARRAY)) {
+		/* an array of pointers: pointers of that space too */
+		struct type *el = sema_type_in_space(c, t->elem, user);
+		return el == t->elem ? t : type_array(&c->p->arena, el, t->count);
+	}
 	if (t->kind != TY_PTR || t->user == user)
 		return t;
 	copy = ARENA_NEW(&c->p->arena, struct type);
@@ -162,9 +175,10 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 	struct type *from = sema_check_expr(c, e->u.cast.operand);
 	const struct ast_typename *tn = &e->u.cast.type;
 
-	/* (bool)x: today's bpftrace's bool, x != 0 (0.17: a uint8) */
+	/* (bool)x: today's bpftrace's bool, x != 0, a string not empty (0.17: a uint8) */
 	if (c->p->modern && to == &ty_u8 && tn->tag == TN_PLAIN && !tn->ptr_depth &&
-	    !strcmp(tn->name, "bool") && (from->kind == TY_INT || from->kind == TY_PTR))
+	    !strcmp(tn->name, "bool") &&
+	    (from->kind == TY_INT || from->kind == TY_PTR || from->kind == TY_STR))
 		return &ty_bool;
 	if (to->kind == TY_NONE || from->kind == TY_NONE)
 		return &ty_none;

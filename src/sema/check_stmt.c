@@ -129,7 +129,7 @@ static void check_assign_var(struct check *c, struct stmt *st)
 		if (!v)
 			v = sema_var_new(c, target, &ty_none);
 	} else if (!v) {
-		v = sema_var_new(c, target, t);
+		v = sema_var_new(c, target, sema_var_grown(c, target, t));
 	} else if (!type_same_shape(v->type, t) && (st->flags & STF_FN_RETURN)) {
 		CERR(c, st->u.assign.value->span, E_RETURN, "function %s returns %s, not %s",
 		     c->fn ? c->fn->name : "?", type_str_of(v->type), type_str_of(t));

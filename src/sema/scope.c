@@ -30,6 +30,47 @@ struct var_info *sema_var_find(struct check *c, const struct expr *ve)
 	return NULL;
 }
 
+/* The same variable (where it was made, its name) as the last pass left it, or NULL */
+static struct var_info *last_pass(const struct check *c, const struct var_info *v)
+{
+	vec_foreach(&c->prog->vars, pv)
+	{
+		if ((*pv)->span.lo == v->span.lo && (*pv)->hyg == v->hyg && !strcmp((*pv)->name, v->name))
+			return *pv;
+	}
+	return NULL;
+}
+
+static bool grows(const struct type *t)
+{
+	return t->kind == TY_STR || t->kind == TY_BUF || t->kind == TY_TUPLE;
+}
+
+/*
+ * A string, buffer or tuple variable is as big as its biggest value, from
+ * its first assignment on (`$a = ("hi", 1); print($a); $a = ("longer", 2)`):
+ * it starts as big as the last pass found it.
+ */
+struct type *sema_var_grown(struct check *c, const struct expr *ve, struct type *t)
+{
+	struct var_info probe = { .name = ve->u.name, .hyg = ve->hyg, .span = ve->span }, *old;
+
+	if (!c->prog || !grows(t) || !(old = last_pass(c, &probe)) || !type_same_shape(old->type, t))
+		return t;
+	return type_unify(&c->p->arena, old->type, t);
+}
+
+/* After a pass over a program: another is needed when a variable grew in this one */
+void sema_vars_settle(struct check *c)
+{
+	vec_foreach(&c->all, v)
+	{
+		struct var_info *old = grows((*v)->type) ? last_pass(c, *v) : NULL;
+		if (old && type_same_shape(old->type, (*v)->type) && old->type->size != (*v)->type->size)
+			c->changed = true;
+	}
+}
+
 struct var_info *sema_var_new(struct check *c, const struct expr *ve, struct type *t)
 {
 	struct var_info *v = ARENA_NEW(&c->p->arena, struct var_info);
@@ -150,6 +191,19 @@ bool sema_literal_fits(const struct expr *e, const struct type *t)
 	return l->u.ival <= max;
 }
 
+/*
+ * `let $p: struct C *` (or `struct C *[2]`): pointers of the value's
+ * address space, or without a value of the probe's (a uprobe's: user memory).
+ */
+static struct type *let_space(struct check *c, struct type *t, struct type *vt)
+{
+	while (vt && vt->kind == TY_ARRAY)
+		vt = vt->elem;
+	return sema_type_in_space(c, t, vt && vt->kind == TY_PTR
+						? vt->user
+						: !!(c->inst->prov->flags & PROV_F_USER_MEM));
+}
+
 void sema_check_let(struct check *c, struct stmt *st)
 {
 	struct expr *ve = st->u.let.var, *val = st->u.let.value;
@@ -157,6 +211,8 @@ void sema_check_let(struct check *c, struct stmt *st)
 	struct type *t = st->u.let.type.name ? let_type(c, &st->u.let.type) : NULL;
 	struct type *vt = val ? sema_check_expr(c, val) : NULL;
 
+	if (t)
+		t = let_space(c, t, vt);
 	if (vt && (type_is_agg(vt) || vt->kind == TY_VOID || vt->kind == TY_CTX)) {
 		CERR(c, val->span, E_BAD_ASSIGN, "%s cannot be stored in a variable", type_str_of(vt));
 		vt = &ty_none;
@@ -188,6 +244,8 @@ void sema_check_let(struct check *c, struct stmt *st)
 		t = !vt ? &ty_none : vt->kind == TY_INT ? type_stored(&c->p->arena, vt) : vt;
 	if (t->kind == TY_STR && vt && vt->kind == TY_STR && vt->size > t->size && !st->u.let.type.name)
 		t = vt;
+	if (!st->u.let.type.name)
+		t = sema_var_grown(c, ve, t);
 	v = sema_var_new(c, ve, t);
 	v->typed = st->u.let.type.name != NULL;
 	v->assigned = val != NULL;
