@@ -208,8 +208,8 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 			sb_puts(out, member);
 			break;
 		}
-		/* keys print signed (bpftrace 0.17); values by their type */
-		if (t->is_signed || key) {
+		/* keys print signed (bpftrace 0.17); values, and today's keys, by their type */
+		if (t->is_signed || (key && !(oc->plan && oc->plan->modern))) {
 			if (t->size < 8 && (u >> (t->size * 8 - 1)))
 				v = (int64_t)(u | ~0ull << (t->size * 8));
 			sb_printf(out, "%lld", (long long)v);

@@ -182,4 +182,12 @@ uint32_t plan_add_record(struct plan *p, struct record_desc *r);
 /* The program serving the instance of provider id (BEGIN, END), or NULL. */
 struct prog *plan_prog_of(const struct plan *p, int provider_id);
 
+/* @m[$t] or @m[(a, b)], a tuple (not a record) alone: today's bpftrace's @m[a, b] */
+static inline bool plan_map_key_whole(const struct plan *p, const struct expr_list *keys)
+{
+	const struct type *t = keys->n == 1 ? keys->v[0]->type : NULL;
+
+	return p->modern && t && t->kind == TY_TUPLE && t->nfields && !t->fields[0].name;
+}
+
 #endif
