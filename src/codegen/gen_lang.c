@@ -47,6 +47,12 @@ struct val gen_array_cast(struct gen *g, struct expr *e)
 	struct expr *x = e->u.cast.operand;
 	struct type *t = e->type;
 
+	if (t->kind == TY_ARRAY && x->type->kind == TY_STR) {
+		/* (int8[])s: the string's bytes as they are */
+		struct val v = gen_load(g, gen_expr(g, x));
+		v.type = t;
+		return v;
+	}
 	if (t->kind == TY_ARRAY) {
 		// *(uN *)(scratch + off) = x
 		uint32_t off = gen_scratch_alloc(g, 8);

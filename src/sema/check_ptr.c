@@ -145,12 +145,20 @@ struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
 /*
  * (uint8[8])x and (uint64)$a (today's bpftrace): an integer's bytes as an
  * array of integers, and back; both of one size. (int8[])x: as many as
- * the integer has bytes.
+ * the integer has bytes; (int8[])"str": the string's bytes.
  */
 static struct type *cast_array(struct check *c, struct expr *e, struct type *from, struct type *to)
 {
 	struct type *arr = to->kind == TY_ARRAY ? to : from;
 	struct type *el = arr->elem, *other = arr == to ? from : to;
+	struct expr *x = e->u.cast.operand;
+
+	if (from->kind == TY_STR && arr == to && el && el->kind == TY_INT && el->size == 1) {
+		/* (int8[])"hello": the string's bytes, its NUL too */
+		uint32_t n = x->kind == EXPR_STR ? x->u.len + 1 : from->size;
+		if (!to->count || to->count == n)
+			return type_array(&c->p->arena, el, n);
+	}
 
 	if (!el || el->kind != TY_INT || other->kind != TY_INT || (from->kind == TY_ARRAY && to->kind == TY_ARRAY)) {
 		CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from), type_str_of(to));

@@ -6,6 +6,8 @@
  */
 #include "sema/check.h"
 
+#include <string.h>
+
 /* A block, a scope of its own in today's bpftrace */
 void sema_check_block(struct check *c, struct stmt *b)
 {
