@@ -86,6 +86,37 @@ static void check_assign_map(struct check *c, struct stmt *st)
 	target->type = m->value ? m->value : &ty_none;
 }
 
+/*
+ * `@m = { let $a = 1; avg($a) }`: the block, ending in `@m = avg($a)`
+ * (today's bpftrace). st becomes that block; true when it did.
+ */
+static bool agg_in_block(struct check *c, struct stmt *st)
+{
+	struct expr *v = st->u.assign.value;
+	const struct func_def *fd;
+	struct stmt *as, *b;
+
+	if (st->u.assign.target->kind != EXPR_MAP || v->kind != EXPR_BLOCK || v->u.blk.fn ||
+	    !v->u.blk.value || v->u.blk.value->kind != EXPR_CALL || !v->u.blk.body ||
+	    !(fd = sema_func_lookup(v->u.blk.value->u.call.name)) || fd->kind != FK_AGG)
+		return false;
+	as = ARENA_NEW(&c->p->arena, struct stmt);
+	*as = *st;
+	as->u.assign.value = v->u.blk.value;
+	b = v->u.blk.body;
+	struct stmt **list = ARENA_ARRAY(&c->p->arena, struct stmt *, b->u.block.n + 1);
+	memcpy(list, b->u.block.v, b->u.block.n * sizeof(*list));
+	list[b->u.block.n] = as;
+	struct span sp = st->span;
+	uint32_t flags = st->flags;
+	*st = *b;
+	st->u.block.v = list;
+	st->u.block.n = b->u.block.n + 1;
+	st->span = sp;
+	st->flags = flags;
+	return true;
+}
+
 static void check_assign_var(struct check *c, struct stmt *st)
 {
 	struct expr *target = st->u.assign.target;
@@ -187,6 +218,10 @@ void sema_check_stmt(struct check *c, struct stmt *st)
 		break;
 	}
 	case STMT_ASSIGN:
+		if (agg_in_block(c, st)) {
+			sema_check_block(c, st);
+			break;
+		}
 		if (st->u.assign.target->kind == EXPR_MAP)
 			check_assign_map(c, st);
 		else if (st->u.assign.target->kind == EXPR_VAR)
