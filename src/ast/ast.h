@@ -213,6 +213,7 @@ enum {
 	STF_FN_ARG = 1,	   /* let $param: T = argument */
 	STF_FN_RESULT = 2, /* let $result: T, what the call's value is */
 	STF_FN_RETURN = 4, /* $result = value, of `return value` */
+	STF_OPEN_END = 8,  /* STMT_BLOCK: its last statement has no ';' after it */
 };
 
 struct stmt_list {

@@ -29,6 +29,15 @@ static struct stmt *new_stmt(struct parser *p, enum stmt_kind kind, struct span 
 	return s;
 }
 
+static struct expr *new_expr(struct parser *p, enum expr_kind kind, struct span sp)
+{
+	struct expr *e = ARENA_NEW(p->a, struct expr);
+
+	e->kind = kind;
+	e->span = sp;
+	return e;
+}
+
 static struct expr *parse_cond(struct parser *p, const char *after)
 {
 	struct expr *e;
@@ -385,6 +394,49 @@ static bool ends_in_block(const struct stmt *s)
 	       (s->kind == STMT_EXPR && s->u.expr->kind == EXPR_BLOCK);
 }
 
+static struct expr *if_to_expr(struct parser *p, struct stmt *s);
+
+/* A block statement as a block expression: its last statement its value, if it can be */
+static struct expr *block_to_expr(struct parser *p, struct stmt *b)
+{
+	struct expr *e = new_expr(p, EXPR_BLOCK, b->span);
+	struct stmt *l = b->u.block.n ? b->u.block.v[b->u.block.n - 1] : NULL;
+
+	e->u.blk.body = b;
+	if (l && (b->flags & STF_OPEN_END)) {
+		struct expr *v = l->kind == STMT_EXPR ? l->u.expr : l->ternary ? l->ternary : if_to_expr(p, l);
+		if (v) {
+			e->u.blk.value = v;
+			b->u.block.n--;
+		}
+	}
+	return e;
+}
+
+/*
+ * `if c { a } else { b }` last in a block that has a value (today's
+ * bpftrace): an if expression, its branches' last statements their values;
+ * NULL when s is not an if with an else at the end of its chain.
+ */
+static struct expr *if_to_expr(struct parser *p, struct stmt *s)
+{
+	struct expr *e;
+
+	for (const struct stmt *k = s; k->kind == STMT_IF; k = k->u.if_.otherwise)
+		if (!k->u.if_.otherwise || k->ternary || k->u.if_.cond->kind == EXPR_COMPTIME)
+			return NULL;
+	if (s->kind != STMT_IF)
+		return NULL;
+	e = new_expr(p, EXPR_TERNARY, s->span);
+	e->u.ternary.is_if = true;
+	e->u.ternary.cond = s->u.if_.cond;
+	e->u.ternary.then = block_to_expr(p, s->u.if_.then);
+	e->u.ternary.otherwise = s->u.if_.otherwise->kind == STMT_IF
+					 ? if_to_expr(p, s->u.if_.otherwise)
+					 : block_to_expr(p, s->u.if_.otherwise);
+	return e;
+}
+
 struct stmt *parse_block(struct parser *p, bool last)
 {
 	return parse_block_full(p, last, NULL);
@@ -431,12 +483,17 @@ struct stmt *parse_block_full(struct parser *p, bool last, struct expr **value)
 		else if (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF && !ends_in_block(s))
 			parse_unexpected(p, "';' or '}' after the statement");
 	}
-	/* { ...; value }: a last expression without ';' is the block's value */
+	if (!semi && b->u.block.n)
+		b->flags |= STF_OPEN_END;
+	/* { ...; value }: a last expression without ';' is the block's value, an
+	   if with an else an if expression */
 	if (value) {
 		struct stmt *l = b->u.block.n ? b->u.block.v[b->u.block.n - 1] : NULL;
 		*value = NULL;
 		if (!semi && l && (l->kind == STMT_EXPR || l->ternary)) {
 			*value = l->kind == STMT_EXPR ? l->u.expr : l->ternary;
+			b->u.block.n--;
+		} else if (!semi && l && (*value = if_to_expr(p, l))) {
 			b->u.block.n--;
 		}
 	}
