@@ -292,7 +292,8 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 			e->id = -1;
 			return elem_in_space(c, t->elem, e->u.index.base);
 		}
-		if (idx < 0 || (uint64_t)idx >= t->count) {
+		/* int y[0] (or y[]) at a struct's end: as many as there are (a C flexible array) */
+		if (idx < 0 || ((uint64_t)idx >= t->count && t->count)) {
 			CERR(c, e->u.index.index->span, E_TOO_BIG,
 			     "the index %lld is out of bounds for array of size %u", (long long)idx,
 			     t->count);
