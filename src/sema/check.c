@@ -512,7 +512,6 @@ static void check_prog(struct check *c, struct prog *pg)
 	if (pg->pred)
 		sema_check_cond(c, pg->pred);
 	sema_check_block(c, pg->body);
-	sema_vars_settle(c);
 	/* the variables of the last pass are those its code points to; one never
 	   assigned (`let $x;` alone) is an integer, 0 */
 	vec_free(&pg->vars);

@@ -67,8 +67,8 @@ void sema_check_cond(struct check *c, struct expr *e);
 struct var_info *sema_var_find(struct check *c, const struct expr *ve);
 /* A new variable in the innermost scope: ve's */
 struct var_info *sema_var_new(struct check *c, const struct expr *ve, struct type *t);
-struct type *sema_var_grown(struct check *c, const struct expr *ve, struct type *t);
-void sema_vars_settle(struct check *c);
+/* A string, buffer or tuple variable's type as big as the last pass found v's */
+struct type *sema_var_grown(struct check *c, const struct var_info *v, struct type *t);
 /* Say that ve is not a variable in scope (with a hint) */
 void sema_var_undefined(struct check *c, const struct expr *ve);
 /* Scopes: enter gives the mark to leave to (today's bpftrace only forgets). */

@@ -155,14 +155,15 @@ static void check_assign_var(struct check *c, struct stmt *st)
 			     "the number does not fit in %s, the type function %s returns",
 			     type_str_of(v->type), c->fn ? c->fn->name : "?");
 	} else if (v && v->type->kind == TY_NONE) {
-		v->type = t; /* its first assignment had an error (or a type not known yet) */
+		/* its first assignment had an error (or a type not known yet: `let $x;`) */
+		v->type = sema_var_grown(c, v, t);
 	} else if (t->kind == TY_NONE) {
 		/* an error in the value, reported already: the variable exists (untyped), so
 		   its uses say nothing more */
 		if (!v)
 			v = sema_var_new(c, target, &ty_none);
 	} else if (!v) {
-		v = sema_var_new(c, target, sema_var_grown(c, target, t));
+		v = sema_var_new(c, target, t);
 	} else if (!type_same_shape(v->type, t) && (st->flags & STF_FN_RETURN)) {
 		CERR(c, st->u.assign.value->span, E_RETURN, "function %s returns %s, not %s",
 		     c->fn ? c->fn->name : "?", type_str_of(v->type), type_str_of(t));

@@ -47,28 +47,17 @@ static bool grows(const struct type *t)
 }
 
 /*
- * A string, buffer or tuple variable is as big as its biggest value, from
- * its first assignment on (`$a = ("hi", 1); print($a); $a = ("longer", 2)`):
- * it starts as big as the last pass found it.
+ * A variable declared without a value (`let $x;`) is as big as its biggest
+ * string or tuple from its first assignment on, as sema_var_new makes one
+ * assigned at once: as big as the last pass found it.
  */
-struct type *sema_var_grown(struct check *c, const struct expr *ve, struct type *t)
+struct type *sema_var_grown(struct check *c, const struct var_info *v, struct type *t)
 {
-	struct var_info probe = { .name = ve->u.name, .hyg = ve->hyg, .span = ve->span }, *old;
+	const struct var_info *old;
 
-	if (!c->prog || !grows(t) || !(old = last_pass(c, &probe)) || !type_same_shape(old->type, t))
+	if (!c->prog || !grows(t) || !(old = last_pass(c, v)) || !type_same_shape(old->type, t))
 		return t;
 	return type_unify(&c->p->arena, old->type, t);
-}
-
-/* After a pass over a program: another is needed when a variable grew in this one */
-void sema_vars_settle(struct check *c)
-{
-	vec_foreach(&c->all, v)
-	{
-		struct var_info *old = grows((*v)->type) ? last_pass(c, *v) : NULL;
-		if (old && type_same_shape(old->type, (*v)->type) && old->type->size != (*v)->type->size)
-			c->changed = true;
-	}
 }
 
 struct var_info *sema_var_new(struct check *c, const struct expr *ve, struct type *t)
@@ -244,8 +233,6 @@ void sema_check_let(struct check *c, struct stmt *st)
 		t = !vt ? &ty_none : vt->kind == TY_INT ? type_stored(&c->p->arena, vt) : vt;
 	if (t->kind == TY_STR && vt && vt->kind == TY_STR && vt->size > t->size && !st->u.let.type.name)
 		t = vt;
-	if (!st->u.let.type.name)
-		t = sema_var_grown(c, ve, t);
 	v = sema_var_new(c, ve, t);
 	v->typed = st->u.let.type.name != NULL;
 	v->assigned = val != NULL;
