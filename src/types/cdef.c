@@ -117,6 +117,24 @@ static bool env_name(void *ctx, const char *name, int64_t *value)
 	return k && !k->str;
 }
 
+/* Comments in s, spaces now */
+static void strip_comments(char *s)
+{
+	for (char *p = s; *p; p++) {
+		char *end;
+		if (p[0] == '/' && p[1] == '/') {
+			end = p + strlen(p);
+		} else if (p[0] == '/' && p[1] == '*') {
+			end = strstr(p + 2, "*/");
+			end = end ? end + 2 : p + strlen(p);
+		} else {
+			continue;
+		}
+		memset(p, ' ', end - p);
+		p = end - 1;
+	}
+}
+
 /* A constant expression up to (not including) one of the stop characters. */
 static int64_t const_expr(struct cp *c, const char *stops)
 {
@@ -135,6 +153,7 @@ static int64_t const_expr(struct cp *c, const char *stops)
 		cp_error(c, start, c->pos, "%s is too long for a constant expression", "this");
 	memcpy(buf, c->text + start, c->pos - start);
 	buf[c->pos - start] = 0;
+	strip_comments(buf); /* #define AF_INET 2 // IPv4 */
 	if (!types_cexpr_eval(buf, env_name, c->env, &v))
 		cp_error(c, start, c->pos, "'%s' is not a constant lantern can compute", buf);
 	return v;
