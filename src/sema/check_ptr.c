@@ -79,6 +79,12 @@ struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 
 	if (!t)
 		t = type_env_lookup(&c->p->types, tags[tn->tag], tn->name);
+	if (!t && tn->tag == TN_PLAIN && c->p->modern) {
+		/* today's bpftrace: a struct's or union's name alone (offsetof(qspinlock, tail)) */
+		t = type_env_lookup(&c->p->types, "struct", tn->name);
+		if (!t)
+			t = type_env_lookup(&c->p->types, "union", tn->name);
+	}
 	if (!t) {
 		CERR(c, tn->span, E_UNKNOWN_TYPE, "unknown type '%s%s%s'", tags[tn->tag] ? tags[tn->tag] : "",
 		     tags[tn->tag] ? " " : "", tn->name);
