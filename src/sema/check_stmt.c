@@ -194,6 +194,9 @@ static void warn_discarded(struct check *c, const struct expr *e)
 		return;
 	if (e->kind == EXPR_CALL && e->fn && e->fn->kind != FK_VALUE)
 		return;
+	/* delete()'s value (whether there was an element) is bpftrace's to drop too */
+	if (e->kind == EXPR_CALL && e->fn && e->fn->id == FN_DELETE)
+		return;
 	diag_warn(&c->p->diag, e->span, E_DISCARDED, "the value of this expression is discarded");
 	diag_hint(&c->p->diag, "use it, or discard it on purpose: _ = ...");
 }
