@@ -20,6 +20,7 @@
 
 struct type;
 struct func_def;
+struct fn_def;
 
 enum expr_kind {
 	EXPR_INT,	 /* 42, 0x2a, 1_000, 'a': .u.ival */
@@ -36,7 +37,7 @@ enum expr_kind {
 	EXPR_TERNARY,	 /* .u.ternary.cond ? .then : .otherwise */
 	EXPR_FIELD,	 /* .u.field.base . / -> .u.field.name */
 	EXPR_INDEX,	 /* .u.index.base [ .u.index.index ] */
-	EXPR_TUPLE,	 /* (a, b, ...): .u.list (two or more) */
+	EXPR_TUPLE,	 /* (a, b, ...): .u.list (two or more; today's: also () and (a,)) */
 	EXPR_CAST,	 /* (type) operand: .u.cast.type, .u.cast.operand */
 	EXPR_SIZEOF,	 /* sizeof(type) or sizeof(expr): .u.size_of */
 	EXPR_OFFSETOF,	 /* offsetof(type, field[.field...]): .u.offset_of */
@@ -44,6 +45,7 @@ enum expr_kind {
 	EXPR_BOOL,   /* true, false: .u.ival 1 or 0 */
 	EXPR_BLOCK,  /* { stmts; value }: .u.blk (value NULL: none) */
 	EXPR_RECORD, /* (a = 1, b = "x"): .u.record */
+	EXPR_COMPTIME, /* comptime e: .u.unary.operand, known when compiling */
 };
 
 enum op {
@@ -89,17 +91,34 @@ struct expr_list {
 	uint32_t n;
 };
 
-/* A type as written in a cast or sizeof: "struct task_struct *", "uint32". */
+/*
+ * A type as written in a cast or sizeof: "struct task_struct *", "uint32";
+ * today's bpftrace's postfix types ("int32*[4]", "string[64]": mods, in
+ * the order written, when a '[' is among them) and "typeof(expr)".
+ */
+struct tn_mod {
+	bool array;   /* [N] (else '*') */
+	uint32_t len; /* N; 0: [] (an array cast's size is the value's) */
+};
 struct ast_typename {
-	const char *name; /* "uint32", "task_struct", ... */
+	const char *name; /* "uint32", "task_struct", ..., "typeof" */
 	enum { TN_PLAIN, TN_STRUCT, TN_UNION, TN_ENUM } tag;
-	uint32_t ptr_depth; /* number of '*' */
+	uint32_t ptr_depth; /* number of '*' (without mods) */
 	struct span span;
+	struct expr *of;      /* typeof(of): the type of an expression */
+	struct tn_mod *mods;  /* '*' and '[N]' after the name, left to right */
+	uint32_t nmods;	      /* (in the arena) */
 };
 
 struct expr {
 	enum expr_kind kind;
 	struct span span;
+	/*
+	 * EXPR_VAR: the expansion of a macro or function (sema/macro.c) that
+	 * wrote it, 0 in the script's own code. A variable is its name and
+	 * this: a macro's own $x is not its caller's.
+	 */
+	uint32_t hyg;
 	union {
 		uint64_t ival;
 		uint32_t num;
@@ -128,6 +147,7 @@ struct expr {
 		struct {
 			/* then is NULL in `cond ?: otherwise`: cond's value when it is true */
 			struct expr *cond, *then, *otherwise;
+			bool is_if; /* written `if cond { a } else { b }` (blocks) */
 		} ternary;
 		struct {
 			struct expr *base;
@@ -148,13 +168,16 @@ struct expr {
 			struct expr *operand;
 		} size_of;
 		struct {
-			struct ast_typename type;
-			const char *field; /* "a" or "a.b" */
+			struct ast_typename type; /* .name NULL with an operand */
+			struct expr *operand;	  /* offsetof(expr, field): its type's */
+			const char *field;	  /* "a" or "a.b" */
 			struct span field_span;
 		} offset_of;
 		struct {
 			struct stmt *body; /* STMT_BLOCK */
 			struct expr *value;
+			/* a call of fn inlined (sema/fn.c): `return` leaves the block */
+			const struct fn_def *fn;
 		} blk;
 		struct {
 			struct expr_list vals;
@@ -182,6 +205,15 @@ enum stmt_kind {
 	/* today's bpftrace */
 	STMT_LET, /* let $x [: type] [= value] */
 	STMT_FOR, /* for ($x : @map) body, for ($x : lo..hi) body */
+	STMT_DISCARD, /* _ = e: .u.expr, its value thrown away on purpose */
+};
+
+/* struct stmt.flags: what a statement of an inlined function call stands for */
+enum {
+	STF_FN_ARG = 1,	   /* let $param: T = argument */
+	STF_FN_RESULT = 2, /* let $result: T, what the call's value is */
+	STF_FN_RETURN = 4, /* $result = value, of `return value` */
+	STF_OPEN_END = 8,  /* STMT_BLOCK: its last statement has no ';' after it */
 };
 
 struct stmt_list {
@@ -192,6 +224,7 @@ struct stmt_list {
 struct stmt {
 	enum stmt_kind kind;
 	struct span span;
+	uint32_t flags; /* STF_* */
 	/* STMT_IF written as `c ? a : b;`: that expression (a block's value, if last) */
 	struct expr *ternary;
 	union {
@@ -202,8 +235,9 @@ struct stmt {
 			struct expr *value;
 		} assign;
 		struct {
-			struct expr *cond;
+			struct expr *cond; /* EXPR_COMPTIME: `if comptime`, one branch kept */
 			struct stmt *then, *otherwise;
+			int8_t taken; /* `if comptime`: the branch sema chose, 1 then, 0 else */
 		} if_;
 		struct {
 			struct expr *count;
@@ -282,6 +316,45 @@ struct map_decl {
 	struct span span, kind_span;
 };
 
+/*
+ * macro name(params) { body } (today's bpftrace): expanded where it is
+ * called, hygienically (sema/macro.c). A parameter is a variable ($x,
+ * the caller's), a map (@m, the caller's) or an expression (x).
+ */
+enum macro_param_kind { MP_EXPR, MP_VAR, MP_MAP };
+struct macro_param {
+	enum macro_param_kind kind;
+	const char *name; /* without '$' or '@' */
+	struct span span;
+};
+struct macro_def {
+	const char *name;
+	struct span span, name_span;
+	struct macro_param *params;
+	uint32_t nparams;
+	struct expr *body; /* EXPR_BLOCK */
+};
+
+/* fn name($a: T, ...): R { body }: inlined where it is called (sema/fn.c) */
+struct fn_param {
+	struct expr *var; /* EXPR_VAR */
+	struct ast_typename type;
+};
+struct fn_def {
+	const char *name;
+	struct span span, name_span;
+	struct fn_param *params;
+	uint32_t nparams;
+	struct ast_typename ret; /* .name "void": no value */
+	struct stmt *body;	 /* STMT_BLOCK */
+};
+
+/* import "path"; (compile/import.c reads it) */
+struct import_item {
+	const char *path;
+	struct span span;
+};
+
 struct program {
 	struct preamble **pre;
 	uint32_t npre;
@@ -291,6 +364,12 @@ struct program {
 	uint32_t nconfig;
 	struct map_decl *decls;
 	uint32_t ndecls;
+	struct macro_def **macros;
+	uint32_t nmacros;
+	struct fn_def **fns;
+	uint32_t nfns;
+	struct import_item *imports;
+	uint32_t nimports;
 	/*
 	 * The first construct of today's bpftrace (0.18 to 0.26) that 0.17
 	 * lacks, if any: the script is then read as today's (plan.modern).
@@ -315,6 +394,18 @@ bool ast_stmt_any(struct stmt *st, ast_expr_fn fn, void *arg);
 /* A deep copy of e / st without sema's annotations (type, info, id, fn). */
 struct expr *ast_expr_copy(struct arena *a, const struct expr *e);
 struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st);
+/* tn with a deep copy of its typeof expression */
+struct ast_typename ast_typename_copy(struct arena *a, const struct ast_typename *tn);
+
+/*
+ * Rewriting walks: fn is called with the place of every expression of
+ * st / *slot (statements' targets, declared variables, typeof operands
+ * too), before its children; it may replace *slot, and returns true to
+ * skip the children (it visited them itself, or they need no visit).
+ */
+typedef bool (*ast_rewrite_fn)(struct expr **slot, void *arg);
+void ast_rewrite_expr(struct expr **slot, ast_rewrite_fn fn, void *arg);
+void ast_rewrite_stmt(struct stmt *st, ast_rewrite_fn fn, void *arg);
 
 /* Indented tree, one node per line (the `-d ast` stage). */
 void ast_dump(const struct program *prog, struct strbuf *out);

@@ -17,6 +17,14 @@ static void copy_list(struct arena *a, struct expr_list *l)
 	l->v = v;
 }
 
+struct ast_typename ast_typename_copy(struct arena *a, const struct ast_typename *tn)
+{
+	struct ast_typename c = *tn;
+
+	c.of = ast_expr_copy(a, tn->of);
+	return c;
+}
+
 struct expr *ast_expr_copy(struct arena *a, const struct expr *e)
 {
 	struct expr *c;
@@ -37,6 +45,7 @@ struct expr *ast_expr_copy(struct arena *a, const struct expr *e)
 		copy_list(a, &c->u.call.args);
 		break;
 	case EXPR_UNARY:
+	case EXPR_COMPTIME:
 		c->u.unary.operand = ast_expr_copy(a, e->u.unary.operand);
 		break;
 	case EXPR_BINARY:
@@ -59,10 +68,16 @@ struct expr *ast_expr_copy(struct arena *a, const struct expr *e)
 		copy_list(a, &c->u.list);
 		break;
 	case EXPR_CAST:
+		c->u.cast.type = ast_typename_copy(a, &e->u.cast.type);
 		c->u.cast.operand = ast_expr_copy(a, e->u.cast.operand);
 		break;
 	case EXPR_SIZEOF:
+		c->u.size_of.type = ast_typename_copy(a, &e->u.size_of.type);
 		c->u.size_of.operand = ast_expr_copy(a, e->u.size_of.operand);
+		break;
+	case EXPR_OFFSETOF:
+		c->u.offset_of.type = ast_typename_copy(a, &e->u.offset_of.type);
+		c->u.offset_of.operand = ast_expr_copy(a, e->u.offset_of.operand);
 		break;
 	case EXPR_BLOCK:
 		c->u.blk.body = ast_stmt_copy(a, e->u.blk.body);
@@ -87,6 +102,7 @@ struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st)
 	*c = *st;
 	switch (st->kind) {
 	case STMT_EXPR:
+	case STMT_DISCARD:
 		c->u.expr = ast_expr_copy(a, st->u.expr);
 		break;
 	case STMT_ASSIGN:
@@ -110,6 +126,7 @@ struct stmt *ast_stmt_copy(struct arena *a, const struct stmt *st)
 		c->u.ret = ast_expr_copy(a, st->u.ret);
 		break;
 	case STMT_LET:
+		c->u.let.type = ast_typename_copy(a, &st->u.let.type);
 		c->u.let.var = ast_expr_copy(a, st->u.let.var);
 		c->u.let.value = ast_expr_copy(a, st->u.let.value);
 		break;

@@ -25,7 +25,11 @@
  * map declarations, "probe NAME = ..." for a named attach point; "let $x"
  * (": type", then the value), "for $x : @m" / "for $x : range" (lo, hi),
  * then "body"; "bool true", "?:" with two children for `a ?: b`, "block"
- * (statements, then "value" and the value), "record" (its "name =" items).
+ * (statements, then "value" and the value), "record" (its "name =" items);
+ * "import \"path\"", "macro NAME($a, @m, x)" (its body a block), "fn
+ * NAME($a: T): R" (its body), "comptime", "if" for an if expression (cond,
+ * then, else), "discard" (`_ = e`), types with "typeof", "[N]" and "*" as
+ * written, "offsetof" with an expression.
  */
 #include "ast/ast.h"
 
@@ -67,6 +71,8 @@ static void put_escaped(struct strbuf *out, const char *s, size_t n, bool quote)
 	}
 }
 
+static void dump_expr(const struct expr *e, int depth, struct strbuf *out);
+
 static void put_type(struct strbuf *out, const struct ast_typename *t)
 {
 	static const char *const tags[] = { "", "struct ", "union ", "enum " };
@@ -76,9 +82,22 @@ static void put_type(struct strbuf *out, const struct ast_typename *t)
 		sb_putc(out, ' ');
 		sb_pad(out, '*', t->ptr_depth);
 	}
+	for (uint32_t i = 0; i < t->nmods; i++) {
+		if (!t->mods[i].array)
+			sb_putc(out, '*');
+		else if (t->mods[i].len)
+			sb_printf(out, "[%u]", t->mods[i].len);
+		else
+			sb_puts(out, "[]");
+	}
 }
 
-static void dump_expr(const struct expr *e, int depth, struct strbuf *out);
+/* typeof(e): e under the line that named the type */
+static void dump_typeof(const struct ast_typename *t, int depth, struct strbuf *out)
+{
+	if (t->of)
+		dump_expr(t->of, depth, out);
+}
 static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out);
 static void dump_body(const struct stmt *s, int depth, struct strbuf *out);
 
@@ -148,7 +167,7 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 		dump_expr(e->u.binary.rhs, depth + 1, out);
 		break;
 	case EXPR_TERNARY:
-		sb_puts(out, "?:\n");
+		sb_puts(out, e->u.ternary.is_if ? "if\n" : "?:\n");
 		dump_expr(e->u.ternary.cond, depth + 1, out);
 		if (e->u.ternary.then) /* `a ?: b` has none */
 			dump_expr(e->u.ternary.then, depth + 1, out);
@@ -191,6 +210,7 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 		sb_puts(out, "cast ");
 		put_type(out, &e->u.cast.type);
 		sb_putc(out, '\n');
+		dump_typeof(&e->u.cast.type, depth + 1, out);
 		dump_expr(e->u.cast.operand, depth + 1, out);
 		break;
 	case EXPR_SIZEOF:
@@ -198,15 +218,26 @@ static void dump_expr(const struct expr *e, int depth, struct strbuf *out)
 			sb_puts(out, "sizeof ");
 			put_type(out, &e->u.size_of.type);
 			sb_putc(out, '\n');
+			dump_typeof(&e->u.size_of.type, depth + 1, out);
 		} else {
 			sb_puts(out, "sizeof\n");
 			dump_expr(e->u.size_of.operand, depth + 1, out);
 		}
 		break;
 	case EXPR_OFFSETOF:
+		if (e->u.offset_of.operand) {
+			sb_printf(out, "offsetof %s\n", e->u.offset_of.field);
+			dump_expr(e->u.offset_of.operand, depth + 1, out);
+			break;
+		}
 		sb_puts(out, "offsetof ");
 		put_type(out, &e->u.offset_of.type);
 		sb_printf(out, " %s\n", e->u.offset_of.field);
+		dump_typeof(&e->u.offset_of.type, depth + 1, out);
+		break;
+	case EXPR_COMPTIME:
+		sb_puts(out, "comptime\n");
+		dump_expr(e->u.unary.operand, depth + 1, out);
 		break;
 	default:
 		sb_printf(out, "expr kind %d\n", (int)e->kind);
@@ -229,6 +260,11 @@ static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out)
 	switch (s->kind) {
 	case STMT_EXPR:
 		dump_expr(s->u.expr, depth, out);
+		return;
+	case STMT_DISCARD:
+		indent(out, depth);
+		sb_puts(out, "discard\n");
+		dump_expr(s->u.expr, depth + 1, out);
 		return;
 	case STMT_ASSIGN:
 		indent(out, depth);
@@ -287,6 +323,7 @@ static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out)
 			put_type(out, &s->u.let.type);
 		}
 		sb_putc(out, '\n');
+		dump_typeof(&s->u.let.type, depth + 1, out);
 		if (s->u.let.value)
 			dump_expr(s->u.let.value, depth + 1, out);
 		return;
@@ -307,6 +344,33 @@ static void dump_stmt(const struct stmt *s, int depth, struct strbuf *out)
 	}
 	indent(out, depth);
 	sb_printf(out, "stmt kind %d\n", (int)s->kind);
+}
+
+static void dump_macro(const struct macro_def *m, struct strbuf *out)
+{
+	static const char *const sigil[] = { [MP_EXPR] = "", [MP_VAR] = "$", [MP_MAP] = "@" };
+
+	sb_printf(out, " macro %s(", m->name);
+	for (uint32_t i = 0; i < m->nparams; i++)
+		sb_printf(out, "%s%s%s", i ? ", " : "", sigil[m->params[i].kind], m->params[i].name);
+	sb_puts(out, ")\n");
+	dump_expr(m->body, 2, out);
+}
+
+static void dump_fn(const struct fn_def *f, struct strbuf *out)
+{
+	sb_printf(out, " fn %s(", f->name);
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		sb_printf(out, "%s$%s: ", i ? ", " : "", f->params[i].var->u.name);
+		put_type(out, &f->params[i].type);
+	}
+	sb_puts(out, "): ");
+	put_type(out, &f->ret);
+	sb_putc(out, '\n');
+	for (uint32_t i = 0; i < f->nparams; i++)
+		dump_typeof(&f->params[i].type, 2, out);
+	dump_typeof(&f->ret, 2, out);
+	dump_body(f->body, 2, out);
 }
 
 void ast_dump(const struct program *prog, struct strbuf *out)
@@ -341,6 +405,15 @@ void ast_dump(const struct program *prog, struct strbuf *out)
 		put_escaped(out, it->value, strlen(it->value), true);
 		sb_puts(out, it->kind == CFG_STR ? "\"\n" : "\n");
 	}
+	for (uint32_t i = 0; i < prog->nimports; i++) {
+		sb_puts(out, " import \"");
+		put_escaped(out, prog->imports[i].path, strlen(prog->imports[i].path), true);
+		sb_puts(out, "\"\n");
+	}
+	for (uint32_t i = 0; i < prog->nmacros; i++)
+		dump_macro(prog->macros[i], out);
+	for (uint32_t i = 0; i < prog->nfns; i++)
+		dump_fn(prog->fns[i], out);
 	for (uint32_t i = 0; i < prog->ndecls; i++)
 		sb_printf(out, " let @%s = %s(%llu)\n", prog->decls[i].name,
 			  decl_kinds[prog->decls[i].kind],

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "base/diag.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 
@@ -27,6 +28,15 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	uint32_t l1, c1, l2, c2, len, i;
 	va_list ap;
 
+	if (lvl == DIAG_WARNING && !span_is_none(sp)) {
+		for (unsigned k = 0; k < d->nsaid && k < ARRAY_SIZE(d->said); k++)
+			if (d->said[k].sp.lo == sp.lo && d->said[k].sp.hi == sp.hi &&
+			    d->said[k].code == (int)code) {
+				d->last_hidden = true;
+				return;
+			}
+		d->said[d->nsaid++ % ARRAY_SIZE(d->said)] = (struct diag_said){ sp, (int)code };
+	}
 	if (lvl == DIAG_ERROR)
 		d->errors++;
 	else
@@ -46,12 +56,16 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		sb_putc(&d->out, '\n');
 		return;
 	}
+	const char *name = source_name_at(d->src, sp.lo);
+
 	source_pos(d->src, sp.lo, &l1, &c1);
 	source_pos(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo, &l2, &c2);
+	if (source_name_at(d->src, sp.hi > sp.lo ? sp.hi - 1 : sp.lo) != name)
+		l2 = l1 + 1; /* a span across files (never made): shown from its start */
 	if (l1 == l2 && c2 > c1)
-		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", d->src->name, l1, c1, c2 + 1, what);
+		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", name, l1, c1, c2 + 1, what);
 	else
-		sb_printf(&d->out, "%s:%u:%u: %s: ", d->src->name, l1, c1, what);
+		sb_printf(&d->out, "%s:%u:%u: %s: ", name, l1, c1, what);
 	if (code != E_SCRIPT)
 		sb_printf(&d->out, "E%d: ", code);
 	va_start(ap, fmt);
@@ -60,7 +74,7 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 	sb_putc(&d->out, '\n');
 
 	/* The source line, then '~' under the span (to the line's end). */
-	const char *line = source_line(d->src, l1, &len);
+	const char *line = source_line_at(d->src, sp.lo, &len);
 	sb_putn(&d->out, line, len);
 	sb_putc(&d->out, '\n');
 	uint32_t last = l1 == l2 ? c2 : len;

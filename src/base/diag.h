@@ -48,6 +48,9 @@
 	X(E_UNKNOWN_TYPE, 212)                                                                     \
 	X(E_REDECLARED, 213)                                                                       \
 	X(E_UNKNOWN_CONFIG, 214)                                                                   \
+	X(E_RECURSIVE, 215)  /* a macro, function or import that leads back to itself */          \
+	X(E_UNHYGIENIC, 216) /* a macro body naming a map or variable it was not given */          \
+	X(E_IMPORT, 217)     /* an import not found, unreadable or of an unknown kind */            \
 	/* types */                                                                                \
 	X(E_TYPE_MISMATCH, 300)                                                                    \
 	X(E_MAP_TYPE_CLASH, 301)                                                                   \
@@ -64,6 +67,8 @@
 	X(E_MAP_UNUSED, 312)                                                                       \
 	X(E_BAD_CAST, 313)                                                                         \
 	X(E_LOOP_CONTROL, 314)                                                                     \
+	X(E_RETURN, 315)    /* a function's return against its type */                             \
+	X(E_DISCARDED, 316) /* (a warning) a statement's value thrown away */                      \
 	/* probes, loading, attaching */                                                           \
 	X(E_ATTACH, 400)                                                                           \
 	X(E_MECHANISM_MISSING, 401)                                                                \
@@ -90,6 +95,13 @@ struct diag {
 	int max_errors; /* stop recording after this many (0: 20) */
 	bool no_warnings; /* --no-warnings: warnings are counted, not printed */
 	bool last_hidden; /* the last message was not recorded: nor are its hints */
+	/* warnings said (where, which): one is said once, however often its code is
+	   checked (a function inlined twice, a probe's programs) */
+	struct diag_said {
+		struct span sp;
+		int code;
+	} said[32];
+	unsigned nsaid;
 };
 
 void diag_init(struct diag *d, const struct source *src);

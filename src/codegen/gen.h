@@ -123,6 +123,13 @@ int32_t gen_ptr_arith(struct gen *g, struct expr *e);
 /* n elements of pointer type t, as bytes, into a new register */
 int32_t gen_ptr_scale(struct gen *g, int32_t n, struct type *t);
 
+/* today's bpftrace (gen_lang.c): &$x and &@m, array casts, inlined function calls */
+struct val gen_addr_of(struct gen *g, struct expr *e);
+struct val gen_array_cast(struct gen *g, struct expr *e);
+struct val gen_fn_block(struct gen *g, struct expr *e);
+/* After v's register changed: its place in memory too, when its address is taken */
+void gen_var_written(struct gen *g, const struct var_info *v);
+
 /* maps and records (gen_map.c) */
 /* Build a map's key; returns where it is. */
 struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys);

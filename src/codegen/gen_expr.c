@@ -359,6 +359,7 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 			if (post)
 				emit(g->ir, MOV64_REG(r, v->vreg));
 			emit(g->ir, ALU64_IMM(BPF_ADD, v->vreg, inc ? step : -step));
+			gen_var_written(g, v);
 			if (!post)
 				emit(g->ir, MOV64_REG(r, v->vreg));
 			return reg_val(e->type, r);
@@ -392,6 +393,8 @@ static struct val gen_unary(struct gen *g, struct expr *e)
 		return reg_val(e->type, gen_scalar(g, x));
 	case OP_DEREF:
 		return gen_deref(g, e);
+	case OP_ADDR:
+		return gen_addr_of(g, e);
 	default:
 		gen_error(g, e->span, "unsupported operator '%s'", ast_op_str(e->u.unary.op));
 		return reg_val(e->type, gen_const(g, 0));
@@ -462,6 +465,16 @@ static struct val gen_ternary(struct gen *g, struct expr *e)
 		return reg_val(e->type, r);
 	}
 
+	if (e->type->kind == TY_VOID) {
+		// if (c) { a } else { b }, of no value
+		gen_branch_false(g, e->u.ternary.cond, other);
+		gen_expr(g, e->u.ternary.then);
+		emit(g->ir, JA(done));
+		emit(g->ir, LABEL(other));
+		gen_expr(g, e->u.ternary.otherwise);
+		emit(g->ir, LABEL(done));
+		return reg_val(e->type, gen_const(g, 0));
+	}
 	if (type_is_scalar(e->type)) {
 		int32_t r = ir_vreg(g->ir);
 		gen_branch_false(g, e->u.ternary.cond, other);
@@ -486,8 +499,21 @@ static struct val gen_cast(struct gen *g, struct expr *e)
 {
 	int32_t r = ir_vreg(g->ir);
 
+	if (e->type->is_bool && e->u.cast.operand->type->kind == TY_STR) {
+		struct val v = gen_load(g, gen_expr(g, e->u.cast.operand));
+		int32_t done = ir_label(g->ir);
+
+		// (bool)s: s[0] != 0, a string is true unless empty
+		emit(g->ir, LDX_MEM(BPF_B, r, v.reg, v.off));
+		emit(g->ir, JMP_IMM(BPF_JEQ, r, 0, done));
+		emit(g->ir, MOV64_IMM(r, 1));
+		emit(g->ir, LABEL(done));
+		return reg_val(e->type, r);
+	}
 	if (e->type->is_bool) // (bool)x: x != 0
 		return reg_val(e->type, gen_bool(g, e->u.cast.operand));
+	if (e->type->kind == TY_ARRAY || e->u.cast.operand->type->kind == TY_ARRAY)
+		return gen_array_cast(g, e);
 	emit(g->ir, MOV64_REG(r, gen_scalar(g, e->u.cast.operand)));
 	gen_extend(g, r, e->type);
 	return reg_val(e->type, r);
@@ -565,7 +591,12 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_BOOL:
 		return reg_val(e->type, gen_const(g, (int64_t)e->u.ival));
 	case EXPR_BLOCK:
-		return gen_block_expr(g, e);
+		return e->u.blk.fn ? gen_fn_block(g, e) : gen_block_expr(g, e);
+	case EXPR_COMPTIME: {
+		struct val v = gen_expr(g, e->u.unary.operand);
+		v.type = e->type;
+		return v;
+	}
 	case EXPR_RECORD: {
 		uint32_t off = gen_scratch_alloc(g, e->type->size);
 		gen_expr_into(g, e, e->type, g->scratch, off);

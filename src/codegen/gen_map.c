@@ -20,6 +20,11 @@ struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys
 		gen_zero(g, k.base, k.off, m->key_size);
 		return k;
 	}
+	if (plan_map_key_whole(g->p, keys)) {
+		/* @m[$t], $t a tuple: the keys (today's bpftrace) */
+		gen_expr_into(g, keys->v[0], m->key, k.base, k.off);
+		return k;
+	}
 	for (uint32_t i = 0; i < m->key->nfields && i < keys->n; i++)
 		gen_expr_into(g, keys->v[i], m->key->fields[i].type, k.base,
 			      k.off + m->key->fields[i].offset);

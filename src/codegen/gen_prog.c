@@ -25,17 +25,16 @@ static void gen_assign_var(struct gen *g, struct stmt *st)
 	if (st->u.assign.op == OP_NONE) {
 		emit(g->ir, MOV64_REG(v->vreg, gen_scalar(g, val)));
 		gen_extend(g, v->vreg, v->type); /* `let $x: uint16`: kept to its type */
-		return;
-	}
-	if (v->type->kind == TY_PTR) {
+	} else if (v->type->kind == TY_PTR) {
 		// $p += n, $p -= n: n elements
 		int32_t n = gen_ptr_scale(g, gen_scalar(g, val), v->type);
 		emit(g->ir, ALU64_REG(st->u.assign.op == OP_SUB ? BPF_SUB : BPF_ADD, v->vreg, n));
-		return;
+	} else {
+		int32_t r = gen_arith(g, st->u.assign.op, v->vreg, val, v->type);
+		emit(g->ir, MOV64_REG(v->vreg, r));
+		gen_extend(g, v->vreg, v->type);
 	}
-	int32_t r = gen_arith(g, st->u.assign.op, v->vreg, val, v->type);
-	emit(g->ir, MOV64_REG(v->vreg, r));
-	gen_extend(g, v->vreg, v->type);
+	gen_var_written(g, v);
 }
 
 /* let $x [= value]: the value, or zero */
@@ -50,6 +49,7 @@ static void gen_let(struct gen *g, struct stmt *st)
 		gen_assign_var(g, &as);
 	} else if (type_is_scalar(v->type)) {
 		emit(g->ir, MOV64_IMM(v->vreg, 0));
+		gen_var_written(g, v);
 	} else {
 		gen_zero(g, g->scratch, v->offset, v->type->size);
 	}
@@ -63,6 +63,7 @@ void gen_stmt(struct gen *g, struct stmt *st)
 	g->span = st->span;
 	switch (st->kind) {
 	case STMT_EXPR:
+	case STMT_DISCARD:
 		gen_expr(g, st->u.expr);
 		break;
 	case STMT_ASSIGN:
@@ -72,6 +73,13 @@ void gen_stmt(struct gen *g, struct stmt *st)
 			gen_assign_var(g, st);
 		break;
 	case STMT_IF: {
+		if (st->u.if_.cond->kind == EXPR_COMPTIME) {
+			/* if comptime: the branch sema chose, alone */
+			struct stmt *b = st->u.if_.taken ? st->u.if_.then : st->u.if_.otherwise;
+			if (b)
+				gen_stmt(g, b);
+			break;
+		}
 		int32_t other = ir_label(ir), done = ir_label(ir);
 		gen_branch_false(g, st->u.if_.cond, other);
 		g->scratch_top = top;
@@ -188,6 +196,11 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 	vec_foreach(&pg->vars, vp)
 	{
 		struct var_info *v = *vp;
+		if (v->addr && type_is_scalar(v->type)) {
+			/* &$x: a place in memory as well, zero too */
+			v->home = gen_scratch_alloc(&g, 8);
+			gen_zero(&g, g.scratch, v->home, 8);
+		}
 		if (v->loop && type_is_scalar(v->type))
 			continue; /* a for loop's: its subprogram's register (gen_loop.c) */
 		if (type_is_scalar(v->type)) {

@@ -156,6 +156,40 @@ static struct val dyn_index(struct gen *g, struct expr *e, struct val v, uint32_
 	return reg_val(et, r);
 }
 
+/*
+ * The same for an element that is a struct, an array, a tuple: copied to
+ * a scratch place (zeros out of bounds), which the rest reads.
+ */
+static struct val dyn_index_mem(struct gen *g, struct expr *e, struct val v, uint32_t count)
+{
+	struct type *et = e->type;
+	uint32_t esize = et->size, off = gen_scratch_alloc(g, esize);
+	int32_t i = ir_vreg(g->ir), ok = ir_label(g->ir), done = ir_label(g->ir);
+
+	// if (i >= count) { warn; zero } else copy a[i]
+	emit(g->ir, MOV64_REG(i, gen_scalar(g, e->u.index.index)));
+	emit(g->ir, JMP_IMM(BPF_JLT, i, (int32_t)count, ok));
+	gen_runtime_error(g, e->span, "Array access out of bounds. This can lead to unexpected results.");
+	gen_zero(g, g->scratch, off, esize);
+	emit(g->ir, JA(done));
+	emit(g->ir, LABEL(ok));
+	emit(g->ir, ALU64_IMM(BPF_MUL, i, (int32_t)esize));
+	if (v.ext) {
+		emit(g->ir, ALU64_REG(BPF_ADD, i, address(g, v)));
+		gen_probe_read(g, g->scratch, off, esize, i, v.user, false);
+	} else {
+		if (v.reg != g->scratch) {
+			uint32_t copy = gen_scratch_alloc(g, count * esize);
+			gen_copy(g, g->scratch, copy, v.reg, v.off, count * esize);
+			v = mem_val(v.type, g->scratch, copy);
+		}
+		emit(g->ir, ALU64_REG(BPF_ADD, i, v.reg));
+		gen_copy(g, g->scratch, off, i, v.off, esize);
+	}
+	emit(g->ir, LABEL(done));
+	return mem_val(et, g->scratch, off);
+}
+
 struct val gen_index(struct gen *g, struct expr *e)
 {
 	struct expr *b = e->u.index.base;
@@ -177,12 +211,8 @@ struct val gen_index(struct gen *g, struct expr *e)
 	}
 	if (e->id < 0 && type_is_scalar(et))
 		return dyn_index(g, e, v, bt->kind == TY_STR ? (v.len ? v.len : bt->size) : bt->count);
-	if (e->id < 0) {
-		gen_error(g, e->span, "an element of %s at an index known only when the probe runs "
-				      "is not supported yet: index it with a constant",
-			  type_str_of(bt));
-		return reg_val(&ty_s64, gen_const(g, 0));
-	}
+	if (e->id < 0)
+		return dyn_index_mem(g, e, v, bt->count);
 	v.off += e->id * (int32_t)bt->elem->size;
 	v.type = et;
 	v.len = 0;

@@ -251,12 +251,15 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 	for (int i = 0; i < opts->ninclude_dirs; i++)
 		vec_push(&p->types.include_dirs, opts->include_dirs[i]);
 	p->ast = parse_program(&p->arena, &p->src, &p->diag);
-	if (!p->ast)
+	if (!p->ast || compile_imports(p) < 0)
 		return -1;
 	if (dump && (d & DUMP_AST))
 		ast_dump(p->ast, dump);
 	if (d && !(d & ~DUMP_AST))
 		return 0;
+	/* macros and functions: where they are called, before programs are planned */
+	if (sema_expand_macros(p) < 0 || sema_inline_fns(p) < 0)
+		return -1;
 	/* the settings by what the parser saw; again if the attach points make the script today's */
 	p->modern = opts->dialect == DIALECT_0_26 ||
 		    (opts->dialect == DIALECT_AUTO && p->ast->modern_what);

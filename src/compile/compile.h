@@ -31,6 +31,11 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 int compile_list_program(const struct compile_opts *opts, bool verbose, pid_t pid, FILE *out);
 /* --probe-filter RE: keep the instances whose name matches (and BEGIN, END...). 0 or -1. */
 int compile_probe_filter(struct plan *p, const char *re);
+/*
+ * The script's imports (import.c): the files read, parsed and joined to
+ * p->ast. 0, or -1 with the errors in p->diag.
+ */
+int compile_imports(struct plan *p);
 
 /* Programs for the instances of every probe (programs.c). */
 void compile_plan_programs(struct plan *p);

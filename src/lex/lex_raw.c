@@ -215,6 +215,25 @@ static bool skip_c_token(struct lexer *lx, bool *ok)
 	return false;
 }
 
+/* After a definition's '}': its __attribute__((...)) (*end moves past them) */
+static bool attributes(struct lexer *lx, uint32_t *end)
+{
+	while (lex_at_word(lx, "__attribute__") || lex_at_word(lx, "__attribute")) {
+		int depth = 0;
+		while (lx->pos < lx->len && lex_peek(lx, 0) != '(')
+			lx->pos++;
+		do {
+			depth += lex_peek(lx, 0) == '(';
+			depth -= lex_peek(lx, 0) == ')';
+			lx->pos++;
+		} while (depth > 0 && lx->pos < lx->len);
+		*end = lx->pos;
+		if (!lex_skip_space(lx))
+			return false;
+	}
+	return true;
+}
+
 bool lex_cdef(struct lexer *lx, struct span *out)
 {
 	uint32_t start = lx->pos, open = 0;
@@ -251,7 +270,7 @@ bool lex_cdef(struct lexer *lx, struct span *out)
 			}
 			if (--depth == 0 && !typedef_) {
 				uint32_t end = ++lx->pos;
-				if (!lex_skip_space(lx))
+				if (!lex_skip_space(lx) || !attributes(lx, &end))
 					return false;
 				if (lex_peek(lx, 0) == ';')
 					end = ++lx->pos;

@@ -135,7 +135,8 @@ struct lexer {
 	const struct source *src;
 	const char *text;
 	uint32_t len;
-	uint32_t pos; /* next byte to read */
+	uint32_t pos;	/* next byte to read */
+	uint32_t start; /* where the file being read starts (an import's is not 0) */
 	struct arena *arena;
 	struct diag *diag;
 	/* In a predicate: a '/' followed by '{' (after blanks) is TOK_PRED_END. */

@@ -98,6 +98,7 @@ enum fmt_arg_kind {
 /* One argument value at render time. */
 struct fmt_value {
 	enum fmt_arg_kind kind;
+	bool is_bool; /* an integer that is a bool: %s prints true or false (today's bpftrace) */
 	union {
 		int64_t i;  /* FMT_ARG_INT: sign-extended to 64 bits */
 		uint64_t u; /* FMT_ARG_UINT: zero-extended to 64 bits */

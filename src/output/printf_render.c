@@ -62,8 +62,12 @@ static void render_str(struct strbuf *out, const struct printf_spec *sp, const s
 {
 	size_t n = 0, pad = 0;
 
-	if (v->kind == FMT_ARG_STR && v->s.p)
-		n = strnlen(v->s.p, v->s.len);
+	const char *text = v->kind == FMT_ARG_STR ? v->s.p : NULL;
+
+	if (v->is_bool) /* %s of a bool: its word */
+		text = v->u ? "true" : "false";
+	if (text)
+		n = strnlen(text, v->is_bool ? 5 : v->s.len);
 	if (sp->prec >= 0 && (size_t)sp->prec < n)
 		n = sp->prec;
 	if (sp->width > 0 && (size_t)sp->width > n)
@@ -72,7 +76,7 @@ static void render_str(struct strbuf *out, const struct printf_spec *sp, const s
 	if (!sp->left)
 		sb_pad(out, ' ', pad);
 	if (n)
-		sb_putn(out, v->s.p, n);
+		sb_putn(out, text, n);
 	if (sp->left)
 		sb_pad(out, ' ', pad);
 }

@@ -174,7 +174,7 @@ static void put_field(void *arg, const struct field *f, const uint8_t *data)
 	sb_printf(rc->out, rc->key ? "%s.%s=" : "%s.%s = ", rc->first ? "" : rc->key ? "," : ", ",
 		  f->name);
 	rc->first = false;
-	if (ptr && rc->key)
+	if (ptr && (rc->key || (rc->oc->plan && rc->oc->plan->modern)))
 		sb_printf(rc->out, "0x%llx", (unsigned long long)out_field_int(f, data));
 	else if (f->bit_size || ptr || f->type->kind == TY_INT)
 		sb_printf(rc->out, f->type->is_signed || ptr || rc->key ? "%lld" : "%llu",
@@ -209,8 +209,8 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 			sb_puts(out, member);
 			break;
 		}
-		/* keys print signed (bpftrace 0.17); values by their type */
-		if (t->is_signed || key) {
+		/* keys print signed (bpftrace 0.17); values, and today's keys, by their type */
+		if (t->is_signed || (key && !(oc->plan && oc->plan->modern))) {
 			if (t->size < 8 && (u >> (t->size * 8 - 1)))
 				v = (int64_t)(u | ~0ull << (t->size * 8));
 			sb_printf(out, "%lld", (long long)v);

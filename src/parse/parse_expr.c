@@ -12,8 +12,9 @@
  *
  * and today's bpftrace's: `a ?: b`, true and false, durations (10ms),
  * block expressions `{ stmts; value }`, records `(name = expr, ...)`,
- * builtins called as functions (`comm()`) and tuples as map keys
- * (`@m[(a, b)]` is `@m[a, b]`).
+ * builtins called as functions (`comm()`), tuples as map keys
+ * (`@m[(a, b)]` is `@m[a, b]`), `()` and `(a,)`, if expressions
+ * `if c { a } else { b }`, `comptime e` and offsetof(expr, field).
  */
 #include "ast/builtin.h"
 #include "parse/parse_internal.h"
@@ -29,11 +30,6 @@ static const char *const builtin_vars[] = {
 #undef FUNC
 	[BI_COUNT_] = "ctx",
 };
-
-static bool word_is(const char *s, size_t n, const char *w)
-{
-	return strlen(w) == n && !memcmp(s, w, n);
-}
 
 static bool digits_after(const char *s, size_t n, const char *prefix)
 {
@@ -55,7 +51,7 @@ bool parse_is_builtin_var(const char *name, size_t len)
 		len -= 10;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
-		if (i != BI_ARGN && i != BI_SARGN && word_is(name, len, builtin_vars[i]))
+		if (i != BI_ARGN && i != BI_SARGN && parse_word_is(name, len, builtin_vars[i]))
 			return true;
 	return digits_after(name, len, "arg") || digits_after(name, len, "sarg");
 }
@@ -78,142 +74,6 @@ static void old_spelling(struct parser *p, struct expr *e)
 		e->kind = EXPR_BUILTIN;
 		e->u.name = old[i][1];
 	}
-}
-
-/* Type names that always start a cast: "(uint8)x", "(int)x", "(void *)x". */
-static const char *const type_names[] = {
-	"int8",	    "int16", "int32",  "int64", "uint8",  "uint16", "uint32",
-	"uint64",   "bool",  "char",   "short", "int",	  "long",   "signed",
-	"unsigned", "void",  "string", "inet",	"buffer",
-};
-
-static bool is_type_name(const char *s, size_t n)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(type_names); i++)
-		if (word_is(s, n, type_names[i]))
-			return true;
-	return false;
-}
-
-/* C spellings that combine: "unsigned long", "long long", "unsigned int". */
-static bool is_c_int_word(const char *s, size_t n)
-{
-	return word_is(s, n, "int") || word_is(s, n, "char") || word_is(s, n, "short") ||
-	       word_is(s, n, "long") || word_is(s, n, "signed") || word_is(s, n, "unsigned");
-}
-
-static const char *tok_text(const struct parser *p, const struct token *t, size_t *n)
-{
-	*n = t->span.hi - t->span.lo;
-	return p->lx.text + t->span.lo;
-}
-
-static bool starts_operand(enum tok_kind k)
-{
-	switch (k) {
-	case TOK_INT:
-	case TOK_STR:
-	case TOK_IDENT:
-	case TOK_VAR:
-	case TOK_POSITIONAL:
-	case TOK_POSCOUNT:
-	case TOK_MAP:
-	case TOK_LPAREN:
-	case TOK_BANG:
-	case TOK_TILDE:
-	case TOK_MINUS:
-	case TOK_PLUS:
-	case TOK_STAR:
-	case TOK_AMP:
-	case TOK_INC:
-	case TOK_DEC:
-	case TOK_SIZEOF:
-	case TOK_TRUE:
-	case TOK_FALSE:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * Does a type name follow the current '('? In a cast (cast == true) a lone
- * identifier that is not a builtin, "(foo)", is a type only when an operand
- * follows the ')', as in bpftrace: "(foo)x" and "(foo)-1" are casts. In
- * sizeof it always is.
- */
-static bool type_ahead(const struct parser *p, bool cast)
-{
-	struct lexer look = p->lx;
-	struct token t;
-	const char *s;
-	size_t n;
-	int stars = 0;
-
-	look.quiet = true;
-	t = lex_next(&look);
-	if (t.kind == TOK_STRUCT || t.kind == TOK_UNION || t.kind == TOK_ENUM)
-		return true;
-	if (t.kind != TOK_IDENT)
-		return false;
-	s = tok_text(p, &t, &n);
-	if (is_type_name(s, n))
-		return true;
-	if (parse_is_builtin_var(s, n))
-		return false;
-	for (t = lex_next(&look); t.kind == TOK_STAR; t = lex_next(&look))
-		stars++;
-	if (t.kind != TOK_RPAREN)
-		return false;
-	if (stars || !cast)
-		return true;
-	return starts_operand(lex_next(&look).kind);
-}
-
-struct ast_typename parse_typename(struct parser *p)
-{
-	struct ast_typename tn = { .tag = TN_PLAIN };
-	struct token first = p->tok, name;
-	const char *s;
-	size_t n;
-
-	switch (p->tok.kind) {
-	case TOK_STRUCT:
-		tn.tag = TN_STRUCT;
-		break;
-	case TOK_UNION:
-		tn.tag = TN_UNION;
-		break;
-	case TOK_ENUM:
-		tn.tag = TN_ENUM;
-		break;
-	default:
-		break;
-	}
-	if (tn.tag != TN_PLAIN) {
-		parse_next(p);
-		if (p->tok.kind != TOK_IDENT)
-			parse_unexpected(p, tn.tag == TN_STRUCT	 ? "a struct name after 'struct'"
-					    : tn.tag == TN_UNION ? "a union name after 'union'"
-								 : "an enum name after 'enum'");
-	}
-	name = parse_expect(p, TOK_IDENT, "a type name");
-	tn.name = name.str;
-	s = tok_text(p, &name, &n);
-	if (tn.tag == TN_PLAIN && is_c_int_word(s, n) && !word_is(s, n, "int") &&
-	    !word_is(s, n, "char")) {
-		/* "unsigned long long", "short int", ... */
-		while (p->tok.kind == TOK_IDENT && is_c_int_word(p->tok.str, p->tok.len)) {
-			tn.name = arena_printf(p->a, "%s %s", tn.name, p->tok.str);
-			parse_next(p);
-		}
-	}
-	while (p->tok.kind == TOK_STAR) {
-		tn.ptr_depth++;
-		parse_next(p);
-	}
-	tn.span = span_join(first.span, p->prev.span);
-	return tn;
 }
 
 static struct expr *new_expr(struct parser *p, enum expr_kind kind, struct span sp)
@@ -296,6 +156,13 @@ static struct expr *parse_paren(struct parser *p)
 	parse_next(p);
 	if (record_ahead(p))
 		return parse_record(p, open);
+	if (p->tok.kind == TOK_RPAREN) {
+		/* () today: the empty tuple */
+		t = new_expr(p, EXPR_TUPLE, span_join(open.span, p->tok.span));
+		parse_modern(p, t->span, "the empty tuple ()");
+		parse_next(p);
+		return t;
+	}
 	e = parse_expr(p);
 	if (p->tok.kind == TOK_RPAREN) {
 		/* No node for the parentheses, but errors underline them. */
@@ -309,6 +176,11 @@ static struct expr *parse_paren(struct parser *p)
 	PUSH(p, t->u.list.v, t->u.list.n, cap, e);
 	while (p->tok.kind == TOK_COMMA) {
 		parse_next(p);
+		if (p->tok.kind == TOK_RPAREN) {
+			/* (a,) and (a, b,): a trailing ',' (today's one-element tuple) */
+			parse_modern(p, p->prev.span, "a tuple with a trailing ','");
+			break;
+		}
 		PUSH(p, t->u.list.v, t->u.list.n, cap, parse_expr(p));
 	}
 	if (p->tok.kind != TOK_RPAREN)
@@ -325,7 +197,14 @@ static struct expr *parse_offsetof(struct parser *p, struct token kw)
 	struct token f;
 
 	parse_next(p); /* ( */
-	e->u.offset_of.type = parse_typename(p);
+	if (p->tok.kind == TOK_STRUCT || p->tok.kind == TOK_UNION || p->tok.kind == TOK_ENUM ||
+	    p->tok.kind == TOK_IDENT) {
+		e->u.offset_of.type = parse_typename(p);
+	} else {
+		/* offsetof($s, field) today: the field of the expression's type */
+		e->u.offset_of.operand = parse_expr(p);
+		parse_modern(p, e->u.offset_of.operand->span, "offsetof of an expression");
+	}
 	parse_expect(p, TOK_COMMA, "',' after the type");
 	f = parse_expect(p, TOK_IDENT, "a field name");
 	e->u.offset_of.field = f.str;
@@ -358,7 +237,7 @@ static struct expr *parse_call(struct parser *p, struct token t)
 
 	/* comm(), pid(): today's spelling of the builtins (kstack() is a function) */
 	if (p->lx.pos < p->lx.len && parse_is_builtin_var(t.str, t.len) &&
-	    !word_is(t.str, t.len, "kstack") && !word_is(t.str, t.len, "ustack")) {
+	    !parse_word_is(t.str, t.len, "kstack") && !parse_word_is(t.str, t.len, "ustack")) {
 		struct lexer look = p->lx;
 		look.quiet = true;
 		if (lex_next(&look).kind == TOK_RPAREN) {
@@ -390,12 +269,61 @@ static struct expr *parse_block_expr(struct parser *p)
 	return e;
 }
 
+/* if cond { a } else { b } as an expression, at `if` */
+static struct expr *parse_if_expr(struct parser *p)
+{
+	struct token kw = p->tok;
+	struct expr *e = new_expr(p, EXPR_TERNARY, kw.span);
+
+	parse_modern(p, kw.span, "an if expression");
+	parse_enter(p, DEPTH_NEST);
+	parse_next(p);
+	if (p->tok.kind == TOK_LPAREN) {
+		parse_next(p);
+		e->u.ternary.cond = parse_expr(p);
+		parse_expect(p, TOK_RPAREN, "')' after the condition");
+	} else {
+		e->u.ternary.cond = parse_unary(p);
+	}
+	if (p->tok.kind != TOK_LBRACE) {
+		char buf[64];
+		diag_error(p->d, p->tok.span, E_SYNTAX,
+			   "unexpected %s, expected '{' after the if expression's condition",
+			   lex_tok_describe(&p->lx, &p->tok, buf, sizeof(buf)));
+		diag_hint(p->d, "without parentheses a condition is one operand ($x, !$x, f()): "
+				"put a longer one in parentheses");
+		parse_fail(p);
+	}
+	e->u.ternary.is_if = true;
+	e->u.ternary.then = parse_block_expr(p);
+	if (p->tok.kind == TOK_ELSE) {
+		parse_next(p);
+		if (p->tok.kind == TOK_IF)
+			e->u.ternary.otherwise = parse_if_expr(p);
+		else if (p->tok.kind == TOK_LBRACE)
+			e->u.ternary.otherwise = parse_block_expr(p);
+		else
+			parse_unexpected(p, "'{' or 'if' after 'else'");
+	} else {
+		/* no else: a block of no value */
+		e->u.ternary.otherwise = new_expr(p, EXPR_BLOCK, p->prev.span);
+		e->u.ternary.otherwise->u.blk.body = ARENA_NEW(p->a, struct stmt);
+		e->u.ternary.otherwise->u.blk.body->kind = STMT_BLOCK;
+		e->u.ternary.otherwise->u.blk.body->span = p->prev.span;
+	}
+	e->span = span_join(kw.span, p->prev.span);
+	parse_leave(p, DEPTH_NEST);
+	return e;
+}
+
 static struct expr *parse_primary(struct parser *p)
 {
 	struct token t = p->tok;
 	struct expr *e;
 
 	switch (t.kind) {
+	case TOK_IF:
+		return parse_if_expr(p);
 	case TOK_INT:
 		parse_next(p);
 		e = new_expr(p, EXPR_INT, t.span);
@@ -446,10 +374,24 @@ static struct expr *parse_primary(struct parser *p)
 		return e;
 	case TOK_IDENT:
 		parse_next(p);
-		if (p->tok.kind == TOK_LPAREN && word_is(t.str, t.len, "offsetof"))
+		if (parse_word_is(t.str, t.len, "comptime") && parse_starts_operand(p->tok.kind)) {
+			/* comptime e: e's value, known when compiling */
+			e = new_expr(p, EXPR_COMPTIME, t.span);
+			e->u.unary.operand = parse_unary(p);
+			e->span = span_join(t.span, e->u.unary.operand->span);
+			parse_modern(p, e->span, "comptime");
+			return e;
+		}
+		if (p->tok.kind == TOK_LPAREN && parse_word_is(t.str, t.len, "offsetof"))
 			return parse_offsetof(p, t);
 		if (p->tok.kind == TOK_LPAREN)
 			return parse_call(p, t);
+		if (t.len > 10 && !memcmp(t.str, "__builtin_", 10) &&
+		    parse_is_builtin_var(t.str + 10, t.len - 10)) {
+			/* __builtin_comm: today's bpftrace's own name of a builtin */
+			t.str += 10;
+			t.len -= 10;
+		}
 		e = new_expr(p, parse_is_builtin_var(t.str, t.len) ? EXPR_BUILTIN : EXPR_IDENT,
 			     t.span);
 		e->u.name = t.str;
@@ -539,7 +481,7 @@ static struct expr *parse_sizeof(struct parser *p)
 	parse_next(p);
 	if (p->tok.kind != TOK_LPAREN)
 		parse_unexpected(p, "'(' after 'sizeof'");
-	if (type_ahead(p, false)) {
+	if (parse_type_ahead(p, false)) {
 		parse_next(p);
 		e->u.size_of.type = parse_typename(p);
 	} else {
@@ -558,7 +500,7 @@ static struct expr *parse_unary(struct parser *p)
 
 	if (op == OP_NONE && t.kind == TOK_SIZEOF)
 		return parse_sizeof(p);
-	if (op == OP_NONE && !(t.kind == TOK_LPAREN && type_ahead(p, true)))
+	if (op == OP_NONE && !(t.kind == TOK_LPAREN && parse_type_ahead(p, true)))
 		return parse_postfix(p);
 
 	parse_enter(p, DEPTH_NEST);

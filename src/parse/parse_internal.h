@@ -8,6 +8,7 @@
 #define LANTERN_PARSE_PARSE_INTERNAL_H
 
 #include <setjmp.h>
+#include <string.h>
 
 #include "lex/lexer.h"
 #include "parse/parser.h"
@@ -70,11 +71,21 @@ static inline void parse_modern(struct parser *p, struct span sp, const char *wh
 	}
 }
 
+/* The token's text is the word w */
+static inline bool parse_word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !memcmp(s, w, n);
+}
+
 struct expr *parse_expr(struct parser *p);
 /* A unary expression: an unparenthesized condition (`if $x {`) ends there. */
 struct expr *parse_unary_expr(struct parser *p);
-/* A type name at the current token (after '(', "sizeof(" or "let $x:"). */
+/* A type name at the current token (after '(', "sizeof(" or "let $x:"); parse_type.c */
 struct ast_typename parse_typename(struct parser *p);
+/* Does a type follow the current '(' (a cast, or in sizeof)? */
+bool parse_type_ahead(const struct parser *p, bool cast);
+/* Can a token of kind k start an operand (what follows a cast)? */
+bool parse_starts_operand(enum tok_kind k);
 /*
  * The statements of the block at the current '{'. With value, a last
  * expression statement without ';' is left out and returned in *value
@@ -84,5 +95,14 @@ struct stmt *parse_block_value(struct parser *p, struct expr **value);
 /* The block at the current '{'. A probe body (last) leaves the lexer just
  * after its '}' without reading further. */
 struct stmt *parse_block(struct parser *p, bool last);
+/* Both: a body at the top level (last) that may end in a value (value not NULL) */
+struct stmt *parse_block_full(struct parser *p, bool last, struct expr **value);
+/* Tokens from the lexer's position on (the top level is raw text) */
+void parse_tokens_start(struct parser *p);
+
+/* macro, fn and import at the top level (parse_macro.c), at their keyword */
+struct macro_def *parse_macro_def(struct parser *p);
+struct fn_def *parse_fn_def(struct parser *p);
+struct import_item parse_import(struct parser *p);
 
 #endif

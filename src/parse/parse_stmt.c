@@ -15,6 +15,8 @@
  *          | for ['('] $x ':' (@map | unary '..' unary) [')'] block
  *          | if unary block ...   (a condition without parentheses is a
  *                                  unary expression: `if $x {`, `if !$x {`)
+ *          | if comptime cond block ...   (one branch kept when compiling)
+ *          | '_' '=' expr         (the value discarded on purpose)
  */
 #include "parse/parse_internal.h"
 
@@ -25,6 +27,15 @@ static struct stmt *new_stmt(struct parser *p, enum stmt_kind kind, struct span 
 	s->kind = kind;
 	s->span = sp;
 	return s;
+}
+
+static struct expr *new_expr(struct parser *p, enum expr_kind kind, struct span sp)
+{
+	struct expr *e = ARENA_NEW(p->a, struct expr);
+
+	e->kind = kind;
+	e->span = sp;
+	return e;
 }
 
 static struct expr *parse_cond(struct parser *p, const char *after)
@@ -74,9 +85,21 @@ static struct stmt *parse_if(struct parser *p)
 
 	for (;;) {
 		struct stmt *s = new_stmt(p, STMT_IF, p->tok.span);
+		struct token ct;
 
 		parse_next(p);
-		s->u.if_.cond = parse_cond(p, "'(' after 'if'");
+		ct = p->tok;
+		if (ct.kind == TOK_IDENT && parse_word_is(ct.str, ct.len, "comptime")) {
+			/* if comptime cond: the condition is known when compiling */
+			parse_modern(p, ct.span, "'if comptime'");
+			parse_next(p);
+			s->u.if_.cond = ARENA_NEW(p->a, struct expr);
+			s->u.if_.cond->kind = EXPR_COMPTIME;
+			s->u.if_.cond->u.unary.operand = parse_cond(p, "a condition after 'comptime'");
+			s->u.if_.cond->span = span_join(ct.span, s->u.if_.cond->u.unary.operand->span);
+		} else {
+			s->u.if_.cond = parse_cond(p, "'(' after 'if'");
+		}
 		need_braces(p, "after the if condition");
 		s->u.if_.then = parse_block(p, false);
 		s->span = span_join(s->span, s->u.if_.then->span);
@@ -291,11 +314,43 @@ static struct stmt *parse_for(struct parser *p)
 	return s;
 }
 
+/* `_ = e` and `import "x";` (refused) at an identifier: a statement, or NULL */
+static struct stmt *ident_stmt(struct parser *p)
+{
+	struct token t = p->tok;
+	struct lexer look = p->lx;
+	struct token next;
+	struct stmt *s;
+
+	look.quiet = true;
+	next = lex_next(&look);
+	if (parse_word_is(t.str, t.len, "_") && next.kind == TOK_ASSIGN) {
+		parse_next(p);
+		parse_next(p);
+		s = new_stmt(p, STMT_DISCARD, t.span);
+		s->u.expr = parse_expr(p);
+		s->span = span_join(t.span, s->u.expr->span);
+		parse_modern(p, s->span, "'_ = ...'");
+		return s;
+	}
+	if (parse_word_is(t.str, t.len, "import") && next.kind == TOK_STR) {
+		diag_error(p->d, span_join(t.span, next.span), E_UNSUPPORTED,
+			   "an import inside a block is not supported");
+		diag_hint(p->d, "bpftrace's standard library imports its C sources (.bpf.c) there, "
+				"which need a C compiler; import scripts and headers at the top of "
+				"the script");
+		parse_fail(p);
+	}
+	return NULL;
+}
+
 static struct stmt *parse_stmt(struct parser *p)
 {
 	struct token t = p->tok;
 	struct stmt *s;
 
+	if (t.kind == TOK_IDENT && (s = ident_stmt(p)))
+		return s;
 	switch (t.kind) {
 	case TOK_LET:
 		return parse_let(p);
@@ -339,19 +394,60 @@ static bool ends_in_block(const struct stmt *s)
 	       (s->kind == STMT_EXPR && s->u.expr->kind == EXPR_BLOCK);
 }
 
-static struct stmt *block(struct parser *p, bool last, struct expr **value);
+static struct expr *if_to_expr(struct parser *p, struct stmt *s);
+
+/* A block statement as a block expression: its last statement its value, if it can be */
+static struct expr *block_to_expr(struct parser *p, struct stmt *b)
+{
+	struct expr *e = new_expr(p, EXPR_BLOCK, b->span);
+	struct stmt *l = b->u.block.n ? b->u.block.v[b->u.block.n - 1] : NULL;
+
+	e->u.blk.body = b;
+	if (l && (b->flags & STF_OPEN_END)) {
+		struct expr *v = l->kind == STMT_EXPR ? l->u.expr : l->ternary ? l->ternary : if_to_expr(p, l);
+		if (v) {
+			e->u.blk.value = v;
+			b->u.block.n--;
+		}
+	}
+	return e;
+}
+
+/*
+ * `if c { a } else { b }` last in a block that has a value (today's
+ * bpftrace): an if expression, its branches' last statements their values;
+ * NULL when s is not an if with an else at the end of its chain.
+ */
+static struct expr *if_to_expr(struct parser *p, struct stmt *s)
+{
+	struct expr *e;
+
+	for (const struct stmt *k = s; k->kind == STMT_IF; k = k->u.if_.otherwise)
+		if (!k->u.if_.otherwise || k->ternary || k->u.if_.cond->kind == EXPR_COMPTIME)
+			return NULL;
+	if (s->kind != STMT_IF)
+		return NULL;
+	e = new_expr(p, EXPR_TERNARY, s->span);
+	e->u.ternary.is_if = true;
+	e->u.ternary.cond = s->u.if_.cond;
+	e->u.ternary.then = block_to_expr(p, s->u.if_.then);
+	e->u.ternary.otherwise = s->u.if_.otherwise->kind == STMT_IF
+					 ? if_to_expr(p, s->u.if_.otherwise)
+					 : block_to_expr(p, s->u.if_.otherwise);
+	return e;
+}
 
 struct stmt *parse_block(struct parser *p, bool last)
 {
-	return block(p, last, NULL);
+	return parse_block_full(p, last, NULL);
 }
 
 struct stmt *parse_block_value(struct parser *p, struct expr **value)
 {
-	return block(p, false, value);
+	return parse_block_full(p, false, value);
 }
 
-static struct stmt *block(struct parser *p, bool last, struct expr **value)
+struct stmt *parse_block_full(struct parser *p, bool last, struct expr **value)
 {
 	struct token open = p->tok;
 	struct stmt *b = new_stmt(p, STMT_BLOCK, open.span);
@@ -387,12 +483,17 @@ static struct stmt *block(struct parser *p, bool last, struct expr **value)
 		else if (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF && !ends_in_block(s))
 			parse_unexpected(p, "';' or '}' after the statement");
 	}
-	/* { ...; value }: a last expression without ';' is the block's value */
+	if (!semi && b->u.block.n)
+		b->flags |= STF_OPEN_END;
+	/* { ...; value }: a last expression without ';' is the block's value, an
+	   if with an else an if expression */
 	if (value) {
 		struct stmt *l = b->u.block.n ? b->u.block.v[b->u.block.n - 1] : NULL;
 		*value = NULL;
 		if (!semi && l && (l->kind == STMT_EXPR || l->ternary)) {
 			*value = l->kind == STMT_EXPR ? l->u.expr : l->ternary;
+			b->u.block.n--;
+		} else if (!semi && l && (*value = if_to_expr(p, l))) {
 			b->u.block.n--;
 		}
 	}

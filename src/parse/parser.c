@@ -11,6 +11,8 @@
  *
  *   config    := config '=' '{' (name '=' value ';')* '}'
  *   map_decl  := let @name '=' (hash | lruhash | percpuhash | percpulruhash) '(' N ')' [';']
+ *   import, macro, fn (parse_macro.c); imports come before the probes,
+ *   macros, functions and map declarations
  *   attach_point may start with `name=` (a name for the probe)
  *
  * The top level is read as raw text (attach points are not tokens); the
@@ -128,6 +130,12 @@ struct top {
 	uint32_t nconfig, config_cap;
 	struct map_decl *decls;
 	uint32_t ndecls, decl_cap;
+	struct macro_def **macros;
+	uint32_t nmacros, macro_cap;
+	struct fn_def **fns;
+	uint32_t nfns, fn_cap;
+	struct import_item *imports;
+	uint32_t nimports, import_cap;
 	bool has_config;
 	struct span config_span;
 };
@@ -150,7 +158,7 @@ static void parse_directive(struct parser *p, struct top *top)
 	bool include;
 
 	/* "#!/usr/bin/env bpftrace" on the first line is a comment. */
-	if (lx->pos == 0 && lex_peek(lx, 1) == '!') {
+	if (lx->pos == lx->start && lex_peek(lx, 1) == '!') {
 		while (lx->pos < lx->len && lx->text[lx->pos] != '\n')
 			lx->pos++;
 		return;
@@ -222,7 +230,7 @@ static void parse_probe(struct parser *p, struct top *top)
 }
 
 /* Tokens from lx->pos on: the top level's config blocks and declarations. */
-static void tokens_start(struct parser *p)
+void parse_tokens_start(struct parser *p)
 {
 	p->prev.span = SPAN(p->lx.pos, p->lx.pos);
 	parse_next(p);
@@ -268,16 +276,17 @@ static void parse_config(struct parser *p, struct top *top)
 {
 	uint32_t lo = p->lx.pos;
 
-	if (top->has_config || top->nprobes || top->ndecls) {
+	if (top->has_config || top->nprobes || top->ndecls || top->nmacros || top->nfns) {
 		diag_error(p->d, SPAN(lo, lo + 6), E_SYNTAX,
 			   top->has_config ? "a script has one config block"
-					   : "the config block comes before the probes and map declarations");
+					   : "the config block comes before the probes, macros, functions "
+					     "and map declarations");
 		diag_hint(p->d, "put every config variable in one config block at the top of the "
 				"script, after #include and C definitions");
 		parse_fail(p);
 	}
 	top->has_config = true;
-	tokens_start(p); /* config */
+	parse_tokens_start(p); /* config */
 	top->config_span = p->tok.span;
 	parse_next(p);
 	parse_expect(p, TOK_ASSIGN, "'=' after 'config'");
@@ -311,7 +320,7 @@ static void parse_map_decl(struct parser *p, struct top *top)
 	struct token m, kind, n;
 	size_t k;
 
-	tokens_start(p); /* let */
+	parse_tokens_start(p); /* let */
 	d.span = p->tok.span;
 	parse_next(p);
 	m = parse_expect(p, TOK_MAP, "a map after 'let'");
@@ -352,17 +361,7 @@ static void parse_map_decl(struct parser *p, struct top *top)
 	parse_modern(p, d.span, "a map declaration");
 }
 
-/* Today's bpftrace's macros, functions and imports: not in lantern yet */
-static void not_yet(struct parser *p, const char *word, const char *what)
-{
-	diag_error(p->d, SPAN(p->lx.pos, p->lx.pos + (uint32_t)strlen(word)), E_UNSUPPORTED,
-		   "%s are not supported yet", what);
-	diag_hint(p->d, "lantern reads bpftrace 0.26's probes, statements and expressions; "
-			"macros, functions and imports are to come");
-	parse_fail(p);
-}
-
-/* `word` then (after blanks) c? */
+/* `word` then (after blanks) c? (c 'a': a name) */
 static bool word_then(const struct lexer *lx, const char *word, char c)
 {
 	struct lexer look = *lx;
@@ -371,10 +370,66 @@ static bool word_then(const struct lexer *lx, const char *word, char c)
 		return false;
 	look.quiet = true;
 	look.pos += (uint32_t)strlen(word);
-	return lex_skip_space(&look) && lex_peek(&look, 0) == c;
+	if (!lex_skip_space(&look))
+		return false;
+	return c == 'a' ? is_ident_start(lex_peek(&look, 0)) : lex_peek(&look, 0) == c;
 }
 
-static void parse_top(struct parser *p, struct top *top)
+/* import "path"; before the probes, macros, functions and map declarations */
+static void top_import(struct parser *p, struct top *top)
+{
+	uint32_t lo = p->lx.pos;
+	struct import_item it;
+
+	if (top->nprobes || top->nmacros || top->nfns || top->ndecls) {
+		diag_error(p->d, SPAN(lo, lo + 6), E_SYNTAX,
+			   "imports come before the probes, macros, functions and map declarations");
+		diag_hint(p->d, "put the import lines at the top of the script, after #include "
+				"and C definitions");
+		parse_fail(p);
+	}
+	it = parse_import(p);
+	PUSH(p, top->imports, top->nimports, top->import_cap, it);
+}
+
+/*
+ * In an imported header, a C declaration lantern has no use for (a
+ * function's prototype or body, a variable): skipped up to its ';' or its
+ * body's '}'.
+ */
+static void skip_c_decl(struct parser *p)
+{
+	struct lexer *lx = &p->lx;
+	int depth = 0;
+
+	while (lx->pos < lx->len) {
+		int c = lex_peek(lx, 0);
+		if ((c == '/' && (lex_peek(lx, 1) == '/' || lex_peek(lx, 1) == '*')) || c == ' ' ||
+		    c == '\t' || c == '\n') {
+			raw_ok(p, lex_skip_space(lx));
+			continue;
+		}
+		lx->pos++;
+		if (c == '"' || c == '\'') {
+			while (lx->pos < lx->len && lex_peek(lx, 0) != c && lex_peek(lx, 0) != '\n')
+				lx->pos += lex_peek(lx, 0) == '\\' ? 2 : 1;
+			lx->pos++;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}' && depth > 0 && --depth == 0) {
+			raw_ok(p, lex_skip_space(lx));
+			if (lex_peek(lx, 0) == ';')
+				lx->pos++;
+			return;
+		} else if (c == ';' && depth == 0) {
+			return;
+		}
+	}
+	if (lx->pos > lx->len)
+		lx->pos = lx->len;
+}
+
+static void parse_top(struct parser *p, struct top *top, bool header)
 {
 	struct lexer *lx = &p->lx;
 
@@ -384,16 +439,24 @@ static void parse_top(struct parser *p, struct top *top)
 		raw_ok(p, lex_skip_space(lx));
 		if (lx->pos >= lx->len)
 			return;
+		if (header && lex_peek(lx, 0) != '#' && !lex_at_word(lx, "struct") &&
+		    !lex_at_word(lx, "union") && !lex_at_word(lx, "enum") &&
+		    !lex_at_word(lx, "typedef")) {
+			skip_c_decl(p);
+			continue;
+		}
 		if (word_then(lx, "config", '=')) {
 			parse_config(p, top);
 		} else if (word_then(lx, "let", '@')) {
 			parse_map_decl(p, top);
-		} else if (word_then(lx, "macro", '(') || lex_at_word(lx, "macro")) {
-			not_yet(p, "macro", "macros");
-		} else if (lex_at_word(lx, "fn")) {
-			not_yet(p, "fn", "user functions (fn)");
+		} else if (word_then(lx, "macro", 'a')) {
+			struct macro_def *m = parse_macro_def(p);
+			PUSH(p, top->macros, top->nmacros, top->macro_cap, m);
+		} else if (word_then(lx, "fn", 'a')) {
+			struct fn_def *f = parse_fn_def(p);
+			PUSH(p, top->fns, top->nfns, top->fn_cap, f);
 		} else if (word_then(lx, "import", '"')) {
-			not_yet(p, "import", "imports");
+			top_import(p, top);
 		} else if (lex_peek(lx, 0) == '#') {
 			parse_directive(p, top);
 		} else if (lex_at_word(lx, "struct") || lex_at_word(lx, "union") ||
@@ -408,14 +471,25 @@ static void parse_top(struct parser *p, struct top *top)
 
 struct program *parse_program(struct arena *a, const struct source *src, struct diag *d)
 {
+	return parse_program_at(a, src, SPAN(0, src->len), PARSE_SCRIPT, d);
+}
+
+struct program *parse_program_at(struct arena *a, const struct source *src, struct span range,
+			   enum parse_mode mode, struct diag *d)
+{
 	struct parser p = { .a = a, .d = d };
 	struct top top = { 0 };
 	struct program *prog;
 
 	lex_init(&p.lx, src, a, d);
+	if (range.hi > src->len)
+		range.hi = src->len;
+	p.lx.pos = range.lo < range.hi ? range.lo : range.hi;
+	p.lx.len = range.hi;
+	p.lx.start = p.lx.pos;
 	if (setjmp(p.fail))
 		return NULL;
-	parse_top(&p, &top);
+	parse_top(&p, &top, mode == PARSE_HEADER);
 	prog = ARENA_NEW(a, struct program);
 	prog->pre = top.pre;
 	prog->npre = top.npre;
@@ -425,6 +499,12 @@ struct program *parse_program(struct arena *a, const struct source *src, struct 
 	prog->nconfig = top.nconfig;
 	prog->decls = top.decls;
 	prog->ndecls = top.ndecls;
+	prog->macros = top.macros;
+	prog->nmacros = top.nmacros;
+	prog->fns = top.fns;
+	prog->nfns = top.nfns;
+	prog->imports = top.imports;
+	prog->nimports = top.nimports;
 	if (p.modern_what)
 		ast_note_modern(prog, p.modern_span, p.modern_what);
 	return prog;

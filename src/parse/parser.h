@@ -19,6 +19,16 @@
 struct program *parse_program(struct arena *a, const struct source *src, struct diag *d);
 
 /*
+ * Parse the bytes [range.lo, range.hi) of src as a file of its own: an
+ * imported script (PARSE_SCRIPT), or a C header (PARSE_HEADER: its
+ * directives and struct, union, enum and typedef definitions; other C
+ * declarations are skipped). NULL after reporting an error to d.
+ */
+enum parse_mode { PARSE_SCRIPT, PARSE_HEADER };
+struct program *parse_program_at(struct arena *a, const struct source *src, struct span range,
+			   enum parse_mode mode, struct diag *d);
+
+/*
  * Parse the bytes [range.lo, range.hi) of src as one expression, e.g. the
  * body of "#define K (3 + 4)" when sema expands a macro (bpftrace expands
  * object-like macros in expressions). Spans are offsets into src. Returns

@@ -52,6 +52,7 @@ void plan_free(struct plan *p)
 	vec_free(&p->progs);
 	vec_free(&p->records);
 	vec_free(&p->script_options);
+	vec_free(&p->expansions);
 	maps_free(&p->maps);
 	type_env_free(&p->types);
 	diag_free(&p->diag);

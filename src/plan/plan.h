@@ -59,12 +59,15 @@ struct probe_inst {
  */
 struct var_info {
 	const char *name;
+	uint32_t hyg; /* a macro's or function's own (expr.hyg), 0 the script's */
 	struct type *type;
 	struct span span;
 	struct stmt *loop;
 	uint32_t loop_depth;
 	bool typed;	 /* `let $x: type`: the type is the declared one */
 	bool assigned;	 /* sema: assigned before this point (a `let $x;` is not) */
+	bool addr;	 /* its address is taken (&$x): a scalar is kept in memory too */
+	uint32_t home;	 /* codegen: where (scratch offset) a scalar whose address is taken is */
 	int32_t vreg;	 /* codegen: scalars live in this virtual register */
 	uint32_t offset; /* codegen: other types live at this scratch offset */
 };
@@ -120,6 +123,12 @@ struct plan {
 	 */
 	bool modern;
 	uint32_t strlen;	  /* settings' max_strlen, for short */
+	/*
+	 * The expansions of macros and calls of functions (sema/macro.c,
+	 * sema/fn.c): expr.hyg - 1 of their variables, what each is
+	 * ("macro add_one", "function f"), for messages.
+	 */
+	VEC(struct expansion { const char *what; bool macro; }) expansions;
 	VEC(struct probe_inst *) insts;
 	VEC(const char *) probe_names;
 	VEC(struct prog *) progs;
@@ -172,5 +181,13 @@ void plan_prog_attach_inst(struct prog *pg, struct probe_inst *in);
 uint32_t plan_add_record(struct plan *p, struct record_desc *r);
 /* The program serving the instance of provider id (BEGIN, END), or NULL. */
 struct prog *plan_prog_of(const struct plan *p, int provider_id);
+
+/* @m[$t] or @m[(a, b)], a tuple (not a record) alone: today's bpftrace's @m[a, b] */
+static inline bool plan_map_key_whole(const struct plan *p, const struct expr_list *keys)
+{
+	const struct type *t = keys->n == 1 ? keys->v[0]->type : NULL;
+
+	return p->modern && t && t->kind == TY_TUPLE && t->nfields && !t->fields[0].name;
+}
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * interval:UNIT:N: a timer on one CPU (a cpu-clock software perf event
- * whose period is the interval), as bpftrace does. Units: s, ms, us, hz.
+ * whose period is the interval), as bpftrace does. Units: s, ms, us, hz;
+ * today's bpftrace also writes interval:Ns (interval:1s, profile:99hz).
  * The timer starts once BEGIN has run, so its first tick comes one full
  * period after BEGIN.
  */
@@ -23,6 +24,18 @@ int prov_parse_timer(struct plan *p, struct attach_point *ap, const char *type, 
 	uint64_t n;
 
 	*period_ns = *hz = 0;
+	if (ap->nparts == 2 && ap->parts[1][0] >= '0' && ap->parts[1][0] <= '9') {
+		/* interval:1s, profile:99hz (today's bpftrace): interval:s:1 */
+		const char *u = ap->parts[1];
+		while (*u >= '0' && *u <= '9')
+			u++;
+		if (*u) {
+			ast_note_modern(p->ast, ap->span, "a timer's period written 1s");
+			ap->parts[2] = arena_strndup(&p->arena, ap->parts[1], u - ap->parts[1]);
+			ap->parts[1] = u;
+			ap->nparts = 3;
+		}
+	}
 	if (ap->nparts != 3) {
 		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s probes are written %s:UNIT:N, e.g. %s",
 			   type, type, example);

@@ -33,7 +33,10 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 		switch (t->kind) {
 		case TY_INT:
 		case TY_PTR:
-			memcpy(&u, p, 8);
+			u = 0;
+			memcpy(&u, p, t->size < 8 ? t->size : 8);
+			if (t->size < 8 && t->is_signed && (u >> (t->size * 8 - 1)))
+				u |= ~0ull << (t->size * 8);
 			vals[i].u = u;
 			if (t->en && r->fmt->specs[i].conv == FMT_CONV_S) {
 				/* an enum's value for %s: its member's name, else the number */
@@ -46,6 +49,7 @@ static void render_printf(struct loop *l, const struct record_desc *r, const uin
 				vals[i].s.p = sb_str(&tmp[i]);
 				vals[i].s.len = tmp[i].len;
 			}
+			vals[i].is_bool = t->is_bool;
 			break;
 		case TY_STR:
 			vals[i].s.p = (const char *)p;

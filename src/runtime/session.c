@@ -88,12 +88,8 @@ static int start(struct session *s)
 		return 0; /* --test, --bench: run by lantern, nothing attached */
 	size_t n = attached_count(s);
 	if (!n) {
-		bool tests = false, benches = false;
-		vec_foreach(&s->plan.insts, ip)
-		{
-			tests |= (*ip)->prov->id == PROV_TEST;
-			benches |= (*ip)->prov->id == PROV_BENCH;
-		}
+		bool tests = false; /* else bench probes */
+		vec_foreach(&s->plan.insts, ip) tests |= (*ip)->prov->id == PROV_TEST;
 		fprintf(stderr, "ERROR: No probes attached; use --%s to run %s probes.\n",
 			tests ? "test" : "bench", tests ? "test" : "bench");
 		return -1;

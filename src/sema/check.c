@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_truthy(const struct type *t)
+bool sema_is_truthy(const struct type *t)
 {
 	return t->kind == TY_INT || t->kind == TY_PTR;
 }
@@ -85,9 +85,7 @@ static const char *suggest_func(const char *name)
 	return best;
 }
 
-enum call_ctx { IN_STMT, IN_VALUE };
-
-static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ctx)
+struct type *sema_check_call(struct check *c, struct expr *e, enum call_ctx ctx)
 {
 	const struct func_def *fd = sema_func_lookup(e->u.call.name);
 	uint32_t n = e->u.call.args.n;
@@ -132,7 +130,7 @@ static struct type *check_call(struct check *c, struct expr *e, enum call_ctx ct
 }
 
 /* `$x = ...` and `@m[k] = ...`: the value's type for the target. */
-static struct type *check_value(struct check *c, struct expr *v)
+struct type *sema_check_value(struct check *c, struct expr *v)
 {
 	struct type *t = sema_check_expr(c, v);
 
@@ -158,7 +156,7 @@ static struct type *arith_result(struct type *a, struct type *b)
  * A literal, as the sign warnings see it: a number, or a constant that
  * bpftrace would have substituted as one (#define, enum member).
  */
-static bool literal(const struct expr *e)
+bool sema_is_literal(const struct expr *e)
 {
 	const struct constant *k = e->kind == EXPR_IDENT ? e->info : NULL;
 
@@ -171,15 +169,15 @@ static bool literal(const struct expr *e)
  * operator and a literal). lhs and rhs are the operands, or NULL for a
  * compound assignment's target.
  */
-static void warn_mixed_signs(struct check *c, enum op op, struct span sp, struct type *a,
-			     struct type *b, struct expr *lhs, struct expr *rhs)
+void sema_warn_mixed_signs(struct check *c, enum op op, struct span sp, struct type *a,
+			   struct type *b, struct expr *lhs, struct expr *rhs)
 {
 	bool cmp = op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT ||
 		   op == OP_GE;
 	bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV || op == OP_MOD;
 
 	if (!c->final || !(cmp || arith) || a->kind != TY_INT || b->kind != TY_INT ||
-	    a->is_signed == b->is_signed || (lhs && literal(lhs)) || (rhs && literal(rhs)))
+	    a->is_signed == b->is_signed || (lhs && sema_is_literal(lhs)) || (rhs && sema_is_literal(rhs)))
 		return;
 	struct strbuf an = { 0 }, bn = { 0 };
 	type_name(&an, a);
@@ -195,7 +193,7 @@ static void warn_mixed_signs(struct check *c, enum op op, struct span sp, struct
  * '/' and '%' (and '/=', '%=') divide as unsigned; bpftrace warns when a
  * side is signed and not a literal.
  */
-static void warn_signed_div(struct check *c, enum op op, struct span sp, bool lhs, bool rhs)
+void sema_warn_signed_div(struct check *c, enum op op, struct span sp, bool lhs, bool rhs)
 {
 	if (!c->final || !(lhs || rhs))
 		return;
@@ -218,16 +216,16 @@ static struct type *check_binary(struct check *c, struct expr *e)
 	if ((op == OP_EQ || op == OP_NE) && !type_is_scalar(a) && a->kind != TY_STR &&
 	    sema_comparable(a, b))
 		return truth; /* today's bpftrace: tuples, records, arrays (check_compare.c) */
-	if ((op == OP_LAND || op == OP_LOR) && is_truthy(a) && is_truthy(b))
+	if ((op == OP_LAND || op == OP_LOR) && sema_is_truthy(a) && sema_is_truthy(b))
 		return truth;
-	if (is_truthy(a) && is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
+	if (sema_is_truthy(a) && sema_is_truthy(b) && (a->kind == TY_PTR || b->kind == TY_PTR))
 		return sema_check_ptr_arith(c, e, a, b);
-	if (!is_truthy(a) || !is_truthy(b)) {
+	if (!sema_is_truthy(a) || !sema_is_truthy(b)) {
 		CERR(c, e->span, E_TYPE_MISMATCH, "type mismatch for '%s': comparing %s with %s",
 		     ast_op_str(op), type_str_of(a), type_str_of(b));
 		return &ty_none;
 	}
-	warn_mixed_signs(c, op, e->span, a, b, e->u.binary.lhs, e->u.binary.rhs);
+	sema_warn_mixed_signs(c, op, e->span, a, b, e->u.binary.lhs, e->u.binary.rhs);
 	switch (op) {
 	case OP_EQ:
 	case OP_NE:
@@ -240,8 +238,8 @@ static struct type *check_binary(struct check *c, struct expr *e)
 		return truth;
 	case OP_DIV:
 	case OP_MOD:
-		warn_signed_div(c, op, e->span, a->is_signed && !literal(e->u.binary.lhs),
-				b->is_signed && !literal(e->u.binary.rhs));
+		sema_warn_signed_div(c, op, e->span, a->is_signed && !sema_is_literal(e->u.binary.lhs),
+				b->is_signed && !sema_is_literal(e->u.binary.rhs));
 		return &ty_u64;
 	case OP_SUB:
 		/* today's bpftrace: a difference is signed, whatever its operands */
@@ -263,9 +261,9 @@ static struct type *check_incdec(struct check *c, struct expr *e)
 			sema_map_learn_value(c, m, &ty_s64, x->span);
 		x->type = m->value ? m->value : &ty_none;
 	} else if (x->kind == EXPR_VAR) {
-		struct var_info *v = sema_var_find(c, x->u.name);
+		struct var_info *v = sema_var_find(c, x);
 		if (!v) {
-			CERR(c, x->span, E_UNDEFINED_VAR, "undefined variable $%s", x->u.name);
+			sema_var_undefined(c, x);
 			return &ty_none;
 		}
 		x->info = v;
@@ -296,7 +294,7 @@ static struct type *check_unary(struct check *c, struct expr *e)
 		return t;
 	switch (op) {
 	case OP_LNOT:
-		if (is_truthy(t))
+		if (sema_is_truthy(t))
 			return c->p->modern ? &ty_bool : &ty_s64;
 		break;
 	case OP_NEG:
@@ -305,14 +303,17 @@ static struct type *check_unary(struct check *c, struct expr *e)
 		break;
 	case OP_PLUS:
 	case OP_BNOT:
+		/* today's bpftrace: ~ of a literal is unsigned (~10 is 2^64 - 11) */
+		if (t->kind == TY_INT && op == OP_BNOT && c->p->modern &&
+		    e->u.unary.operand->kind == EXPR_INT)
+			return &ty_u64;
 		if (t->kind == TY_INT)
 			return type_int(8, t->is_signed);
 		break;
 	case OP_DEREF:
 		return sema_check_deref(c, e, t);
 	case OP_ADDR:
-		CERR(c, e->span, E_UNSUPPORTED, "taking an address with '&' is not supported yet");
-		return &ty_none;
+		return sema_check_addr(c, e);
 	default:
 		break;
 	}
@@ -327,7 +328,7 @@ static struct type *check_elvis(struct check *c, struct expr *e, struct type *a)
 
 	if (a->kind == TY_NONE || b->kind == TY_NONE)
 		return &ty_none;
-	if (!is_truthy(a)) {
+	if (!sema_is_truthy(a)) {
 		CERR(c, e->u.ternary.cond->span, E_BAD_OPERAND,
 		     "the first operand of '?:' must be an integer or a pointer, not %s",
 		     type_str_of(a));
@@ -348,8 +349,9 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 	struct plan *p = c->p;
 
 	switch (e->kind) {
-	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17); today's: a literal's */
-		return p->modern ? &ty_lit : &ty_s64;
+	case EXPR_INT: /* int64, even past INT64_MAX (bpftrace 0.17); today's: a literal's,
+			  uint64 past INT64_MAX */
+		return !p->modern ? &ty_s64 : e->u.ival > INT64_MAX ? &ty_u64 : &ty_lit;
 	case EXPR_STR:
 		return type_str(&p->arena, e->u.len + 1);
 	case EXPR_BUILTIN: {
@@ -405,7 +407,7 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return c->guess_int ? &ty_s64 : t;
 	}
 	case EXPR_CALL:
-		return check_call(c, e, IN_VALUE);
+		return sema_check_call(c, e, IN_VALUE);
 	case EXPR_UNARY:
 		return check_unary(c, e);
 	case EXPR_BINARY:
@@ -416,28 +418,34 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return sema_check_block_expr(c, e);
 	case EXPR_RECORD:
 		return sema_check_record(c, e);
+	case EXPR_COMPTIME:
+		return sema_check_comptime(c, e);
 	case EXPR_TERNARY: {
 		struct type *ct = sema_check_expr(c, e->u.ternary.cond);
 		if (!e->u.ternary.then)
 			return check_elvis(c, e, ct);
 		struct type *a = sema_check_expr(c, e->u.ternary.then);
 		struct type *b = sema_check_expr(c, e->u.ternary.otherwise);
-		if (ct->kind != TY_NONE && !is_truthy(ct))
+		if (ct->kind != TY_NONE && !sema_is_truthy(ct))
 			CERR(c, e->u.ternary.cond->span, E_BAD_OPERAND,
 			     "a condition must be an integer, not %s", type_str_of(ct));
 		if (a->kind == TY_NONE || b->kind == TY_NONE)
 			return &ty_none;
+		if (e->u.ternary.is_if && a->kind == TY_VOID && b->kind == TY_VOID)
+			return &ty_void; /* if c { f() } else { g() }: no value */
 		if (!type_same_shape(a, b) || type_is_agg(a) || a->kind == TY_VOID) {
-			CERR(c, e->span, E_TYPE_MISMATCH,
-			     "the branches of '?:' have different types: %s and %s", type_str_of(a),
+			CERR(c, e->span, E_TYPE_MISMATCH, "the branches of %s have different types: %s and %s",
+			     e->u.ternary.is_if ? "the if expression" : "'?:'", type_str_of(a),
 			     type_str_of(b));
+			if (e->u.ternary.is_if && b->kind == TY_VOID)
+				CHINT(c, "an if expression with a value needs an else with one");
 			return &ty_none;
 		}
 		if (a->kind == TY_INT) {
 			/* a literal arm takes the other's sign: `$s ? nsecs - $s : 0` is unsigned, as in bpftrace */
-			bool sa = a->is_signed && !literal(e->u.ternary.then);
-			bool sb = b->is_signed && !literal(e->u.ternary.otherwise);
-			if (literal(e->u.ternary.then) && literal(e->u.ternary.otherwise))
+			bool sa = a->is_signed && !sema_is_literal(e->u.ternary.then);
+			bool sb = b->is_signed && !sema_is_literal(e->u.ternary.otherwise);
+			if (sema_is_literal(e->u.ternary.then) && sema_is_literal(e->u.ternary.otherwise))
 				sa = a->is_signed || b->is_signed;
 			return (sa || sb) ? &ty_s64 : &ty_u64;
 		}
@@ -449,13 +457,15 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 		return sema_check_index(c, e);
 	case EXPR_TUPLE: {
 		struct type *el[64];
+		if (e->u.list.n < 2 && !p->modern) /* (--dialect 0.17 refuses them before) */
+			return &ty_none;
 		if (e->u.list.n > ARRAY_SIZE(el)) {
 			CERR(c, e->span, E_TOO_BIG, "a tuple has at most %zu elements", ARRAY_SIZE(el));
 			return &ty_none;
 		}
 		bool known = true;
 		for (uint32_t i = 0; i < e->u.list.n; i++) {
-			struct type *t = check_value(c, e->u.list.v[i]);
+			struct type *t = sema_check_value(c, e->u.list.v[i]);
 			known &= t->kind != TY_NONE;
 			/* integers keep their size, laid out with C's alignment, as in bpftrace */
 			el[i] = t->kind == TY_INT && !t->en && !t->literal && !t->is_bool
@@ -489,201 +499,6 @@ struct type *sema_check_expr(struct check *c, struct expr *e)
 	return e->type;
 }
 
-/* A block, a scope of its own in today's bpftrace */
-static void check_block(struct check *c, struct stmt *b)
-{
-	uint32_t mark = sema_scope_enter(c);
-
-	for (uint32_t i = 0; i < b->u.block.n; i++)
-		sema_check_stmt(c, b->u.block.v[i]);
-	sema_scope_leave(c, mark);
-}
-
-void sema_check_cond(struct check *c, struct expr *e)
-{
-	struct type *t = sema_check_expr(c, e);
-	if (t->kind != TY_NONE && !is_truthy(t))
-		CERR(c, e->span, E_BAD_OPERAND, "a condition must be an integer, not %s",
-		     type_str_of(t));
-}
-
-static void check_assign_map(struct check *c, struct stmt *st)
-{
-	struct expr *target = st->u.assign.target, *v = st->u.assign.value;
-	struct map_info *m = sema_map_get(c, target->u.map.name, target->span);
-	const struct func_def *fd = v->kind == EXPR_CALL ? sema_func_lookup(v->u.call.name) : NULL;
-
-	target->info = m;
-	sema_map_learn_keys(c, m, target);
-	if (fd && fd->kind == FK_AGG) {
-		uint32_t n = v->u.call.args.n;
-		v->id = fd->id;
-		v->fn = fd;
-		if (st->u.assign.op != OP_NONE) {
-			CERR(c, st->span, E_AGG_MISUSE, "%s() cannot be combined with '%s='", fd->name,
-			     ast_op_str(st->u.assign.op));
-			return;
-		}
-		if (n < fd->min_args || n > fd->max_args) {
-			CERR(c, v->span, E_ARG_COUNT, "%s() takes %u argument%s, %u given", fd->name,
-			     fd->min_args, fd->min_args == 1 ? "" : "s", n);
-			return;
-		}
-		struct type *t = fd->check(c, v);
-		v->type = t;
-		sema_map_learn_value(c, m, t, v->span);
-		target->type = m->value ? m->value : &ty_none;
-		return;
-	}
-	struct type *t = check_value(c, v);
-	if (st->u.assign.op != OP_NONE) {
-		if (t->kind != TY_NONE && t->kind != TY_INT) {
-			CERR(c, v->span, E_BAD_OPERAND, "'%s=' needs an integer, not %s",
-			     ast_op_str(st->u.assign.op), type_str_of(t));
-			return;
-		}
-		bool ptr_step = m->value && m->value->kind == TY_PTR &&
-				(st->u.assign.op == OP_ADD || st->u.assign.op == OP_SUB);
-		if (ptr_step) {
-			/* @p += n: n elements on (bpftrace 0.17) */
-			target->type = m->value;
-			return;
-		}
-		if (m->value && m->value->kind != TY_INT) {
-			CERR(c, target->span, E_BAD_OPERAND, "'%s=' needs an integer map, @%s holds %s",
-			     ast_op_str(st->u.assign.op), m->name, type_str_of(m->value));
-			return;
-		}
-		if (m->value)
-			warn_mixed_signs(c, st->u.assign.op, st->span, m->value, t, NULL, v);
-		if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
-			warn_signed_div(c, st->u.assign.op, st->span, !m->value || m->value->is_signed,
-					t->is_signed && !literal(v));
-		if (t->kind == TY_INT)
-			t = &ty_s64;
-	}
-	if (t->kind != TY_NONE)
-		sema_map_learn_value(c, m, type_stored(&c->p->arena, t), v->span);
-	target->type = m->value ? m->value : &ty_none;
-}
-
-static void check_assign_var(struct check *c, struct stmt *st)
-{
-	struct expr *target = st->u.assign.target;
-	struct var_info *v = sema_var_find(c, target->u.name);
-	struct type *t = check_value(c, st->u.assign.value);
-
-	if (st->u.assign.op != OP_NONE) {
-		if (!v) {
-			CERR(c, target->span, E_UNDEFINED_VAR, "undefined variable $%s", target->u.name);
-			return;
-		}
-		if (v->type->kind == TY_PTR && (t->kind == TY_INT || t->kind == TY_NONE) &&
-		    (st->u.assign.op == OP_ADD || st->u.assign.op == OP_SUB))
-			; /* $p += n: n elements on */
-		else if (v->type->kind != TY_INT || (t->kind != TY_INT && t->kind != TY_NONE))
-			CERR(c, st->span, E_BAD_OPERAND, "'%s=' needs integers", ast_op_str(st->u.assign.op));
-		else {
-			warn_mixed_signs(c, st->u.assign.op, st->span, v->type, t, NULL,
-					 st->u.assign.value);
-			if (st->u.assign.op == OP_DIV || st->u.assign.op == OP_MOD)
-				warn_signed_div(c, st->u.assign.op, st->span, v->type->is_signed,
-						t->is_signed && !literal(st->u.assign.value));
-		}
-		target->info = v;
-		target->type = v->type;
-		return;
-	}
-	if (t->kind == TY_INT)
-		t = type_stored(&c->p->arena, t);
-	if (v)
-		v->assigned = true;
-	if (v && v->typed && t->kind == TY_INT && v->type->kind == TY_INT && !v->type->is_bool) {
-		/* `let $x: uint16`: the value is converted to the declared type */
-	} else if (v && v->type->kind == TY_NONE) {
-		v->type = t; /* its first assignment had an error (or a type not known yet) */
-	} else if (t->kind == TY_NONE) {
-		/* an error in the value, reported already: the variable exists (untyped), so
-		   its uses say nothing more */
-		if (!v)
-			v = sema_var_new(c, target->u.name, &ty_none, target->span);
-	} else if (!v) {
-		v = sema_var_new(c, target->u.name, t, target->span);
-	} else if (!type_same_shape(v->type, t)) {
-		CERR(c, st->u.assign.value->span, E_VAR_TYPE_CLASH,
-		     "type mismatch for $%s: assigning %s to a variable holding %s", v->name,
-		     type_str_of(t), type_str_of(v->type));
-	} else {
-		v->type = type_unify(&c->p->arena, v->type, t);
-	}
-	target->info = v;
-	target->type = v->type;
-}
-
-void sema_check_stmt(struct check *c, struct stmt *st)
-{
-	switch (st->kind) {
-	case STMT_EXPR: {
-		struct expr *e = st->u.expr;
-		if (e->kind == EXPR_CALL)
-			e->type = check_call(c, e, IN_STMT);
-		else
-			sema_check_expr(c, e);
-		break;
-	}
-	case STMT_ASSIGN:
-		if (st->u.assign.target->kind == EXPR_MAP)
-			check_assign_map(c, st);
-		else if (st->u.assign.target->kind == EXPR_VAR)
-			check_assign_var(c, st);
-		else
-			CERR(c, st->u.assign.target->span, E_BAD_ASSIGN,
-			     "only maps and variables can be assigned");
-		break;
-	case STMT_IF:
-		sema_check_cond(c, st->u.if_.cond);
-		sema_check_stmt(c, st->u.if_.then);
-		if (st->u.if_.otherwise)
-			sema_check_stmt(c, st->u.if_.otherwise);
-		break;
-	case STMT_UNROLL: {
-		int64_t n;
-		if (sema_check_const_int(c, st->u.unroll.count, &n, "unroll's count") &&
-		    (n < 1 || n > 100))
-			CERR(c, st->u.unroll.count->span, E_TOO_BIG,
-			     "unroll %s value is %d: the count is %lld", n < 1 ? "minimum" : "maximum",
-			     n < 1 ? 1 : 100, (long long)n);
-		sema_check_stmt(c, st->u.unroll.body);
-		break;
-	}
-	case STMT_WHILE:
-		sema_check_cond(c, st->u.while_.cond);
-		c->loops++;
-		sema_check_stmt(c, st->u.while_.body);
-		c->loops--;
-		break;
-	case STMT_RETURN:
-		if (st->u.ret)
-			sema_check_expr(c, st->u.ret);
-		break;
-	case STMT_BREAK:
-	case STMT_CONTINUE:
-		if (!c->loops)
-			CERR(c, st->span, E_LOOP_CONTROL, "'%s' outside of a loop",
-			     st->kind == STMT_BREAK ? "break" : "continue");
-		break;
-	case STMT_BLOCK:
-		check_block(c, st);
-		break;
-	case STMT_LET:
-		sema_check_let(c, st);
-		break;
-	case STMT_FOR:
-		sema_check_for(c, st);
-		break;
-	}
-}
-
 /* One program: its own copy of its probe's code, typed for its instance. */
 static void check_prog(struct check *c, struct prog *pg)
 {
@@ -696,7 +511,7 @@ static void check_prog(struct check *c, struct prog *pg)
 	c->loop_depth = 0;
 	if (pg->pred)
 		sema_check_cond(c, pg->pred);
-	check_block(c, pg->body);
+	sema_check_block(c, pg->body);
 	/* the variables of the last pass are those its code points to; one never
 	   assigned (`let $x;` alone) is an integer, 0 */
 	vec_free(&pg->vars);

@@ -19,6 +19,8 @@ struct check {
 	bool changed; /* a map type was learned or widened */
 	bool unknown_read; /* a map was read before any assignment typed it */
 	bool guess_int;	   /* such reads are integers (`@x = @x + 1`) */
+	const struct fn_def *fn; /* the inlined function call being checked, or NULL */
+	int unevaluated; /* in sizeof's or typeof's operand: typed, not run */
 	int loops;    /* while and for loops around the current statement */
 	struct stmt *loop;   /* the innermost for loop around it, NULL: none */
 	uint32_t loop_depth; /* for loops around it */
@@ -37,7 +39,22 @@ struct check {
 	} while (0)
 
 struct type *sema_check_expr(struct check *c, struct expr *e);
-void sema_check_stmt(struct check *c, struct stmt *st);
+void sema_check_stmt(struct check *c, struct stmt *st); /* check_stmt.c */
+/* A block's statements, a scope of their own in today's bpftrace */
+void sema_check_block(struct check *c, struct stmt *b);
+/* A call as a statement (no value needed) or in a value */
+enum call_ctx { IN_STMT, IN_VALUE };
+struct type *sema_check_call(struct check *c, struct expr *e, enum call_ctx ctx);
+/* A value that is stored (`$x = v`, `@m = v`, a tuple's element): not an aggregation, not void */
+struct type *sema_check_value(struct check *c, struct expr *v);
+/* Integers and pointers are conditions */
+bool sema_is_truthy(const struct type *t);
+/* A number, or a constant bpftrace substitutes as one (#define, enum member) */
+bool sema_is_literal(const struct expr *e);
+/* bpftrace's warnings on integers of mixed signs, and on signed division */
+void sema_warn_mixed_signs(struct check *c, enum op op, struct span sp, struct type *a,
+			   struct type *b, struct expr *lhs, struct expr *rhs);
+void sema_warn_signed_div(struct check *c, enum op op, struct span sp, bool lhs, bool rhs);
 /* A condition (if, while, ?:): an integer, a pointer or a bool. */
 void sema_check_cond(struct check *c, struct expr *e);
 
@@ -46,9 +63,14 @@ void sema_check_cond(struct check *c, struct expr *e);
  * its first assignment on; today's bpftrace scopes them by block (and a
  * for loop's variable by its loop), and `let` declares one.
  */
-struct var_info *sema_var_find(struct check *c, const char *name);
-/* A new variable in the innermost scope. */
-struct var_info *sema_var_new(struct check *c, const char *name, struct type *t, struct span sp);
+/* The variable an EXPR_VAR names (its name and expansion), or NULL */
+struct var_info *sema_var_find(struct check *c, const struct expr *ve);
+/* A new variable in the innermost scope: ve's */
+struct var_info *sema_var_new(struct check *c, const struct expr *ve, struct type *t);
+/* A string, buffer or tuple variable's type as big as the last pass found v's */
+struct type *sema_var_grown(struct check *c, const struct var_info *v, struct type *t);
+/* Say that ve is not a variable in scope (with a hint) */
+void sema_var_undefined(struct check *c, const struct expr *ve);
 /* Scopes: enter gives the mark to leave to (today's bpftrace only forgets). */
 static inline uint32_t sema_scope_enter(struct check *c)
 {
@@ -65,12 +87,19 @@ struct type *sema_check_var(struct check *c, struct expr *e);
  * `args->retval`): warn once, naming today's; the caller rewrites e.
  */
 void sema_check_old_spelling(struct check *c, struct span sp, const char *old, const char *now);
+/* A number e (or -number) within integer type t's range (anything else fits) */
+bool sema_literal_fits(const struct expr *e, const struct type *t);
 /* e must be an integer (or pointer): reports and returns false otherwise. */
 bool sema_check_int(struct check *c, struct expr *e, const char *what);
 /* e must be an integer constant; *v receives it. */
 bool sema_check_const_int(struct check *c, struct expr *e, int64_t *v, const char *what);
 /* "X is not available in Y probes" for builtin e (the caller adds a hint). */
 struct type *sema_check_not_here(struct check *c, struct expr *e);
+
+/* comptime e, if comptime (comptime.c); e's value when known compiling (e checked) */
+bool sema_const_value(struct check *c, const struct expr *e, int64_t *v);
+struct type *sema_check_comptime(struct check *c, struct expr *e);
+void sema_check_if_comptime(struct check *c, struct stmt *st);
 
 /* e.field / e->field and e[i]; records (check_access.c) */
 struct type *sema_check_field(struct check *c, struct expr *e);
@@ -84,6 +113,8 @@ struct type *sema_check_sizeof(struct check *c, struct expr *e);
 struct type *sema_check_offsetof(struct check *c, struct expr *e);
 struct type *sema_check_ident(struct check *c, struct expr *e);
 struct type *sema_check_deref(struct check *c, struct expr *e, struct type *t);
+/* &$x, &@m (today's bpftrace) */
+struct type *sema_check_addr(struct check *c, struct expr *e);
 struct type *sema_check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);
 /* Whether e (a field, element or *p) is read from user memory. */
 bool sema_expr_user_mem(const struct expr *e);

@@ -153,6 +153,10 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 	}
 	e->info = (void *)f;
 	e->id = (int)off;
+	/* a struct value (not through a pointer) in the program's memory: its pointers as
+	   they were */
+	if (!e->u.field.arrow && !user)
+		return f->type;
 	return sema_type_in_space(c, f->type, user);
 }
 
@@ -188,6 +192,15 @@ struct type *sema_check_field(struct check *c, struct expr *e)
 }
 
 /* A constant index: an integer literal, or one a constant expression folds to */
+/*
+ * An element of an array: a pointer read from user memory points there;
+ * one in the program's or the kernel's memory stays as it was.
+ */
+static struct type *elem_in_space(struct check *c, struct type *elem, const struct expr *base)
+{
+	return sema_expr_user_mem(base) ? sema_type_in_space(c, elem, true) : elem;
+}
+
 static bool const_index(struct expr *x, int64_t *v)
 {
 	int64_t a, b;
@@ -277,16 +290,17 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 		      plan_param_int(c->p, e->u.index.index->u.num, &idx))) {
 			/* known when the probe runs: checked against the bounds then */
 			e->id = -1;
-			return sema_type_in_space(c, t->elem, sema_expr_user_mem(e->u.index.base));
+			return elem_in_space(c, t->elem, e->u.index.base);
 		}
-		if (idx < 0 || (uint64_t)idx >= t->count) {
+		/* int y[0] (or y[]) at a struct's end: as many as there are (a C flexible array) */
+		if (idx < 0 || ((uint64_t)idx >= t->count && t->count)) {
 			CERR(c, e->u.index.index->span, E_TOO_BIG,
 			     "the index %lld is out of bounds for array of size %u", (long long)idx,
 			     t->count);
 			return &ty_none;
 		}
 		e->id = (int)idx;
-		return sema_type_in_space(c, t->elem, sema_expr_user_mem(e->u.index.base));
+		return elem_in_space(c, t->elem, e->u.index.base);
 	}
 	if (t->kind == TY_PTR) {
 		struct type *to = type_elem(t);

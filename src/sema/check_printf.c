@@ -30,6 +30,10 @@ struct type *sema_check_printf(struct check *c, struct expr *e)
 
 	for (uint32_t i = 1; i <= nargs; i++)
 		sema_check_expr(c, e->u.call.args.v[i]);
+	/* a macro's string literal (`macro fmt() { "%d\n" }`): the literal */
+	while (fe->kind == EXPR_BLOCK && fe->u.blk.value && !fe->u.blk.fn &&
+	       (!fe->u.blk.body || !fe->u.blk.body->u.block.n))
+		fe = e->u.call.args.v[0] = fe->u.blk.value;
 	if (fe->kind != EXPR_STR) {
 		sema_check_expr(c, fe);
 		CERR(c, fe->span, E_PRINTF_FORMAT, "printf's format must be a string literal");
@@ -65,6 +69,9 @@ struct type *sema_check_printf(struct check *c, struct expr *e)
 			continue;
 		/* today's bpftrace: %s of an enum's value prints its member's name */
 		if (a->type->kind == TY_INT && a->type->en && f->specs[i].conv == FMT_CONV_S)
+			continue;
+		/* today's bpftrace: %s of a bool prints true or false */
+		if (a->type->is_bool && out_printf_spec_want(&f->specs[i]) == FMT_WANT_STR)
 			continue;
 		if (!out_printf_check_arg(&f->specs[i], out_fmt_kind_of(a->type), &msg)) {
 			CERR(c, a->span, E_PRINTF_FORMAT, "printf: %s", sb_str(&msg));

@@ -43,18 +43,75 @@ static void hint_where(struct check *c)
 	sb_free(&where);
 }
 
+/* typeof(e): e's type; a lone name that is a type is that type (typeof(uint64_t)) */
+static struct type *type_of(struct check *c, struct expr *of)
+{
+	struct type *t;
+
+	if (of->kind == EXPR_IDENT && !type_env_constant(&c->p->types, of->u.name) &&
+	    (t = type_env_lookup(&c->p->types, NULL, of->u.name)))
+		return t;
+	c->unevaluated++;
+	t = sema_check_expr(c, of);
+	c->unevaluated--;
+	return t->kind == TY_INT ? type_stored(&c->p->arena, t) : t;
+}
+
+/* string[N], buffer[N]: a size, not an array (today's bpftrace) */
+static struct type *sized(struct check *c, const struct ast_typename *tn, uint32_t *first)
+{
+	bool s = !strcmp(tn->name, "string"), b = !strcmp(tn->name, "buffer");
+	uint32_t n = tn->nmods && tn->mods[0].array ? tn->mods[0].len : 0;
+
+	if (tn->tag != TN_PLAIN || (!s && !b) || tn->ptr_depth)
+		return NULL;
+	if (n)
+		*first = 1;
+	if (s)
+		return type_str(&c->p->arena, n ? n : c->p->strlen);
+	return type_buf(&c->p->arena, n ? n : 64);
+}
+
 struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 {
-	struct type *t = type_env_lookup(&c->p->types, tags[tn->tag], tn->name);
+	uint32_t first = 0;
+	struct type *t = tn->of ? type_of(c, tn->of) : sized(c, tn, &first);
 
+	if (!t)
+		t = type_env_lookup(&c->p->types, tags[tn->tag], tn->name);
+	if (!t && tn->tag == TN_PLAIN && c->p->modern) {
+		/* today's bpftrace: a struct's or union's name alone (offsetof(qspinlock, tail)) */
+		t = type_env_lookup(&c->p->types, "struct", tn->name);
+		if (!t)
+			t = type_env_lookup(&c->p->types, "union", tn->name);
+	}
 	if (!t) {
 		CERR(c, tn->span, E_UNKNOWN_TYPE, "unknown type '%s%s%s'", tags[tn->tag] ? tags[tn->tag] : "",
 		     tags[tn->tag] ? " " : "", tn->name);
 		hint_where(c);
 		return &ty_none;
 	}
+	if (t->kind == TY_NONE)
+		return t;
+	/* bool[2], bool*: today's bpftrace's bool elements (a plain (bool) is the cast's) */
+	if (c->p->modern && t == &ty_u8 && tn->tag == TN_PLAIN && (tn->nmods || tn->ptr_depth) &&
+	    !strcmp(tn->name, "bool")) {
+		struct type *b = ARENA_NEW(&c->p->arena, struct type);
+		*b = ty_u8;
+		b->is_bool = true;
+		t = b;
+	}
 	for (uint32_t i = 0; i < tn->ptr_depth; i++)
 		t = type_ptr(&c->p->arena, t, false);
+	/* int32*[4]: left to right, an array of four pointers */
+	for (uint32_t i = first; i < tn->nmods; i++) {
+		if (!tn->mods[i].array)
+			t = type_ptr(&c->p->arena, t, false);
+		else if (tn->mods[i].len || i + 1 < tn->nmods)
+			t = type_array(&c->p->arena, t, tn->mods[i].len);
+		else
+			t = type_array(&c->p->arena, t, 0); /* T[]: a cast's, sized by its value */
+	}
 	return t;
 }
 
@@ -78,6 +135,11 @@ struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
 {
 	struct type *copy;
 
+	if (t->kind == TY_ARRAY && t->elem && (t->elem->kind == TY_PTR || t->elem->kind == TY_ARRAY)) {
+		/* an array of pointers: pointers of that space too */
+		struct type *el = sema_type_in_space(c, t->elem, user);
+		return el == t->elem ? t : type_array(&c->p->arena, el, t->count);
+	}
 	if (t->kind != TY_PTR || t->user == user)
 		return t;
 	copy = ARENA_NEW(&c->p->arena, struct type);
@@ -86,18 +148,56 @@ struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
 	return copy;
 }
 
+/*
+ * (uint8[8])x and (uint64)$a (today's bpftrace): an integer's bytes as an
+ * array of integers, and back; both of one size. (int8[])x: as many as
+ * the integer has bytes; (int8[])"str": the string's bytes.
+ */
+static struct type *cast_array(struct check *c, struct expr *e, struct type *from, struct type *to)
+{
+	struct type *arr = to->kind == TY_ARRAY ? to : from;
+	struct type *el = arr->elem, *other = arr == to ? from : to;
+	struct expr *x = e->u.cast.operand;
+
+	if (from->kind == TY_STR && arr == to && el && el->kind == TY_INT && el->size == 1) {
+		/* (int8[])"hello": the string's bytes, its NUL too */
+		uint32_t n = x->kind == EXPR_STR ? x->u.len + 1 : from->size;
+		if (!to->count || to->count == n)
+			return type_array(&c->p->arena, el, n);
+	}
+
+	if (!el || el->kind != TY_INT || other->kind != TY_INT || (from->kind == TY_ARRAY && to->kind == TY_ARRAY)) {
+		CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from), type_str_of(to));
+		CHINT(c, "an array cast turns an integer into an array of integers of its size, or back");
+		return &ty_none;
+	}
+	if (arr == to && !to->count && el->size && from->size % el->size == 0)
+		to = arr = type_array(&c->p->arena, el, from->size / el->size);
+	if (from->size != to->size) {
+		CERR(c, e->span, E_BAD_CAST, "cannot cast %s (%u bytes) to %s (%u bytes)",
+		     type_str_of(from), from->size, type_str_of(to), to->size);
+		CHINT(c, "an array cast keeps the size: cast the integer to a type of %u bytes first",
+		      arr == to ? to->size : from->size);
+		return &ty_none;
+	}
+	return to;
+}
+
 struct type *sema_check_cast(struct check *c, struct expr *e)
 {
 	struct type *to = sema_check_typename(c, &e->u.cast.type);
 	struct type *from = sema_check_expr(c, e->u.cast.operand);
 	const struct ast_typename *tn = &e->u.cast.type;
 
-	/* (bool)x: today's bpftrace's bool, x != 0 (0.17: a uint8) */
+	/* (bool)x: today's bpftrace's bool, x != 0, a string not empty (0.17: a uint8) */
 	if (c->p->modern && to == &ty_u8 && tn->tag == TN_PLAIN && !tn->ptr_depth &&
-	    !strcmp(tn->name, "bool") && (from->kind == TY_INT || from->kind == TY_PTR))
+	    !strcmp(tn->name, "bool") &&
+	    (from->kind == TY_INT || from->kind == TY_PTR || from->kind == TY_STR))
 		return &ty_bool;
 	if (to->kind == TY_NONE || from->kind == TY_NONE)
 		return &ty_none;
+	if (to->kind == TY_ARRAY || from->kind == TY_ARRAY)
+		return cast_array(c, e, from, to);
 	if ((from->kind != TY_INT && from->kind != TY_PTR) || (to->kind != TY_INT && to->kind != TY_PTR)) {
 		CERR(c, e->span, E_BAD_CAST, "cannot cast %s to %s", type_str_of(from), type_str_of(to));
 		if (to->kind == TY_RECORD)
@@ -116,6 +216,7 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 struct type *sema_check_sizeof(struct check *c, struct expr *e)
 {
 	const struct ast_typename *tn = &e->u.size_of.type;
+	struct type *t;
 
 	/* sizeof(ENUM_CONSTANT): a name that is no type but a constant, an int64 as in bpftrace */
 	if (tn->name && !tags[tn->tag] && !tn->ptr_depth &&
@@ -124,7 +225,9 @@ struct type *sema_check_sizeof(struct check *c, struct expr *e)
 		e->id = 8;
 		return &ty_u64;
 	}
-	struct type *t = tn->name ? sema_check_typename(c, tn) : sema_check_expr(c, e->u.size_of.operand);
+	c->unevaluated++;
+	t = tn->name ? sema_check_typename(c, tn) : sema_check_expr(c, e->u.size_of.operand);
+	c->unevaluated--;
 	struct expr *x = e->u.size_of.operand;
 	const struct field *f = x && x->kind == EXPR_FIELD ? x->info : NULL;
 
@@ -140,7 +243,8 @@ struct type *sema_check_sizeof(struct check *c, struct expr *e)
 /* offsetof(struct X, a.b): where the field starts in the struct, in bytes */
 struct type *sema_check_offsetof(struct check *c, struct expr *e)
 {
-	struct type *t = sema_check_typename(c, &e->u.offset_of.type);
+	struct type *t = e->u.offset_of.operand ? sema_check_expr(c, e->u.offset_of.operand)
+						 : sema_check_typename(c, &e->u.offset_of.type);
 	const char *path = e->u.offset_of.field;
 	uint32_t total = 0;
 
@@ -183,6 +287,25 @@ struct type *sema_check_ident(struct check *c, struct expr *e)
 	else
 		CHINT(c, "constants come from the script's #define and enums, the kernel's enums (BTF) "
 			 "and the headers it #includes");
+	return &ty_none;
+}
+
+/* &$x, &@m: where the variable or the map is (today's bpftrace) */
+struct type *sema_check_addr(struct check *c, struct expr *e)
+{
+	struct expr *x = e->u.unary.operand;
+	struct var_info *v = x->kind == EXPR_VAR ? x->info : NULL;
+
+	if (v) {
+		if (type_is_scalar(v->type))
+			v->addr = true; /* it gets a place in memory too (codegen) */
+		return type_ptr(&c->p->arena, v->type, false);
+	}
+	if (x->kind == EXPR_MAP && !x->u.map.keys.n && !type_is_agg(x->type))
+		return type_ptr(&c->p->arena, x->type, false);
+	CERR(c, e->span, E_BAD_OPERAND, "'&' takes a variable ($x) or a map without keys (@m), not %s",
+	     x->kind == EXPR_MAP ? "a map's element or aggregation" : "this expression");
+	CHINT(c, "copy the value to a variable and take its address: $v = ...; &$v");
 	return &ty_none;
 }
 

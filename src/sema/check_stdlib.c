@@ -67,7 +67,7 @@ struct type *sema_check_task_alias(struct check *c, struct expr *e)
 	if (!type_env_lookup(&c->p->types, "struct", "task_struct")) {
 		CERR(c, e->span, E_UNKNOWN_TYPE, "%s needs struct task_struct from the kernel's BTF",
 		     name);
-		CHINT(c, "%s", c->p->types.btf.err ? c->p->types.btf.err
+		CHINT(c, "%s", c->p->types.btf.err[0] ? c->p->types.btf.err
 						  : "this kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return &ty_none;
 	}

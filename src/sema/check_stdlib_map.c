@@ -78,7 +78,7 @@ struct type *sema_check_find(struct check *c, struct expr *e)
 	struct var_info *v;
 
 	e->info = mx;
-	if (a[2]->kind != EXPR_VAR || !(v = sema_var_find(c, a[2]->u.name))) {
+	if (a[2]->kind != EXPR_VAR || !(v = sema_var_find(c, a[2]))) {
 		CERR(c, a[2]->span, E_ARG_TYPE,
 		     "find()'s third argument is a variable that gets the value: declare it first");
 		CHINT(c, "let $v; if (find(@m, key, $v)) { ... }");

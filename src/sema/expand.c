@@ -6,15 +6,51 @@
 #include <string.h>
 
 /*
+ * A part whose parameter brought ':' (`$1` given "i:ms:1") is several
+ * parts, as if written so.
+ */
+static int split_part(struct plan *p, struct attach_point *ap, uint32_t i)
+{
+	const char *rest[AP_MAX_PARTS];
+	uint32_t nrest = 0, n = i;
+	char *text = arena_strdup(&p->arena, ap->parts[i]), *colon;
+
+	for (uint32_t k = i + 1; k < ap->nparts; k++)
+		rest[nrest++] = ap->parts[k];
+	for (;;) {
+		if (n == AP_MAX_PARTS) {
+			diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+				   "the attach point has more than %d parts", AP_MAX_PARTS);
+			return -1;
+		}
+		ap->parts[n++] = text;
+		if (!(colon = strchr(text, ':')))
+			break;
+		*colon = 0;
+		text = colon + 1;
+	}
+	if (n + nrest > AP_MAX_PARTS) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "the attach point has more than %d parts", AP_MAX_PARTS);
+		return -1;
+	}
+	for (uint32_t k = 0; k < nrest; k++)
+		ap->parts[n++] = rest[k];
+	ap->nparts = n;
+	return 0;
+}
+
+/*
  * "$N" in an attach point takes the positional parameter's text, as a
- * whole part (`uprobe:$1:main`) or inside one (`BEG$1`), as in bpftrace.
+ * whole part (`uprobe:$1:main`) or inside one (`BEG$1`), or as several
+ * (`$1` given "i:ms:1"), as in bpftrace.
  */
 static int substitute_params(struct plan *p, struct attach_point *ap)
 {
 	for (uint32_t i = 0; i < ap->nparts; i++) {
 		const char *part = ap->parts[i];
 		struct strbuf sb = { 0 };
-		bool changed = false;
+		bool changed = false, colon = false;
 
 		for (const char *c = part; *c;) {
 			char *end;
@@ -32,12 +68,15 @@ static int substitute_params(struct plan *p, struct attach_point *ap)
 				return -1;
 			}
 			sb_puts(&sb, text);
+			colon |= strchr(text, ':') != NULL;
 			c = end;
 			changed = true;
 		}
 		if (changed)
 			ap->parts[i] = arena_strdup(&p->arena, sb_str(&sb));
 		sb_free(&sb);
+		if (colon && split_part(p, ap, i) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -87,15 +87,19 @@ void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 	}
 	if (!known)
 		return;
-	struct type *tup = keys->n ? type_tuple(a, kt, keys->n) : NULL;
+	/* today's bpftrace: @m[(a, b)] (a tuple, not a record) is @m[a, b] */
+	bool whole = plan_map_key_whole(c->p, keys);
+	struct type *tup = whole ? kt[0] : keys->n ? type_tuple(a, kt, keys->n) : NULL;
+	uint32_t n = whole ? tup->nfields : keys->n;
 	if (m->nkeys < 0) {
-		m->nkeys = keys->n;
+		m->nkeys = n;
 		m->key = tup;
-		map_learn_key_names(c, m, keys);
+		if (!whole)
+			map_learn_key_names(c, m, keys);
 		c->changed = true;
 		return;
 	}
-	if ((uint32_t)m->nkeys != keys->n || (tup && !type_same_shape(m->key, tup))) {
+	if ((uint32_t)m->nkeys != n || (tup && !type_same_shape(m->key, tup))) {
 		if (c->final) {
 			struct strbuf want = { 0 }, got = { 0 };
 			key_list_str(&got, tup);
@@ -109,7 +113,8 @@ void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 		return;
 	}
 	if (tup) {
-		map_learn_key_names(c, m, keys);
+		if (!whole)
+			map_learn_key_names(c, m, keys);
 		struct type *u = type_unify(a, m->key, tup);
 		if (u != m->key) {
 			m->key = u;

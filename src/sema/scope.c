@@ -20,15 +20,47 @@
 
 #include <string.h>
 
-struct var_info *sema_var_find(struct check *c, const char *name)
+struct var_info *sema_var_find(struct check *c, const struct expr *ve)
 {
-	for (size_t i = c->vars.len; i-- > 0;)
-		if (!strcmp(c->vars.data[i]->name, name))
-			return c->vars.data[i];
+	for (size_t i = c->vars.len; i-- > 0;) {
+		struct var_info *v = c->vars.data[i];
+		if (v->hyg == ve->hyg && !strcmp(v->name, ve->u.name))
+			return v;
+	}
 	return NULL;
 }
 
-struct var_info *sema_var_new(struct check *c, const char *name, struct type *t, struct span sp)
+/* The same variable (where it was made, its name) as the last pass left it, or NULL */
+static struct var_info *last_pass(const struct check *c, const struct var_info *v)
+{
+	vec_foreach(&c->prog->vars, pv)
+	{
+		if ((*pv)->span.lo == v->span.lo && (*pv)->hyg == v->hyg && !strcmp((*pv)->name, v->name))
+			return *pv;
+	}
+	return NULL;
+}
+
+static bool grows(const struct type *t)
+{
+	return t->kind == TY_STR || t->kind == TY_BUF || t->kind == TY_TUPLE;
+}
+
+/*
+ * A variable declared without a value (`let $x;`) is as big as its biggest
+ * string or tuple from its first assignment on, as sema_var_new makes one
+ * assigned at once: as big as the last pass found it.
+ */
+struct type *sema_var_grown(struct check *c, const struct var_info *v, struct type *t)
+{
+	const struct var_info *old;
+
+	if (!c->prog || !grows(t) || !(old = last_pass(c, v)) || !type_same_shape(old->type, t))
+		return t;
+	return type_unify(&c->p->arena, old->type, t);
+}
+
+struct var_info *sema_var_new(struct check *c, const struct expr *ve, struct type *t)
 {
 	struct var_info *v = ARENA_NEW(&c->p->arena, struct var_info);
 
@@ -36,14 +68,15 @@ struct var_info *sema_var_new(struct check *c, const char *name, struct type *t,
 	   (a longer string, a record's wider field), which earlier uses must see too */
 	vec_foreach(&c->prog->vars, pv)
 	{
-		if ((*pv)->span.lo == sp.lo && !strcmp((*pv)->name, name) &&
-		    (*pv)->type->kind != TY_NONE && t->kind != TY_NONE && !(*pv)->typed &&
-		    type_same_shape((*pv)->type, t))
+		if ((*pv)->span.lo == ve->span.lo && (*pv)->hyg == ve->hyg &&
+		    !strcmp((*pv)->name, ve->u.name) && (*pv)->type->kind != TY_NONE &&
+		    t->kind != TY_NONE && !(*pv)->typed && type_same_shape((*pv)->type, t))
 			t = type_unify(&c->p->arena, (*pv)->type, t);
 	}
-	v->name = name;
+	v->name = ve->u.name;
+	v->hyg = ve->hyg;
 	v->type = t;
-	v->span = sp;
+	v->span = ve->span;
 	v->loop = c->loop;
 	v->loop_depth = c->loop_depth;
 	v->assigned = true;
@@ -69,22 +102,40 @@ static void hint_declared(struct check *c, const struct var_info *v)
 	      v->name, line, col);
 }
 
+void sema_var_undefined(struct check *c, const struct expr *ve)
+{
+	const struct expansion *x = ve->hyg ? &c->p->expansions.data[ve->hyg - 1] : NULL;
+
+	if (x && x->macro) {
+		/* a macro's body reads a variable of its caller's */
+		CERR(c, ve->span, E_UNHYGIENIC, "%s uses $%s, which it is not given", x->what,
+		     ve->u.name);
+		CHINT(c, "a macro sees only its own variables and those passed to it: add $%s to its "
+			 "parameters and pass it",
+		      ve->u.name);
+		return;
+	}
+	CERR(c, ve->span, E_UNDEFINED_VAR, "undefined variable $%s%s%s", ve->u.name,
+	     x ? " in " : "", x ? x->what : "");
+	if (x)
+		CHINT(c, "a function sees only its parameters and its own variables");
+	else if (c->p->modern)
+		CHINT(c, "assign or declare it in this block or one around it, e.g. let $%s = 0;",
+		      ve->u.name);
+	else
+		CHINT(c, "assign it before use, e.g. $%s = 0;", ve->u.name);
+}
+
 struct type *sema_check_var(struct check *c, struct expr *e)
 {
-	struct var_info *v = sema_var_find(c, e->u.name);
+	struct var_info *v = sema_var_find(c, e);
 
 	if (!v) {
-		CERR(c, e->span, E_UNDEFINED_VAR, "undefined variable $%s", e->u.name);
-		if (c->p->modern)
-			CHINT(c, "assign or declare it in this block or one around it, e.g. "
-				 "let $%s = 0;",
-			      e->u.name);
-		else
-			CHINT(c, "assign it before use, e.g. $%s = 0;", e->u.name);
+		sema_var_undefined(c, e);
 		return &ty_none;
 	}
 	e->info = v;
-	if (!v->assigned && c->final) {
+	if (!v->assigned && c->final && !c->unevaluated) {
 		bool said = false;
 		vec_foreach(&c->warned, w) said |= *w == e->span.lo;
 		if (!said) {
@@ -104,7 +155,7 @@ static struct type *let_type(struct check *c, const struct ast_typename *tn)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(own); i++)
-		if (tn->tag == TN_PLAIN && !tn->ptr_depth && !strcmp(tn->name, own[i]))
+		if (tn->tag == TN_PLAIN && !tn->ptr_depth && !tn->nmods && !strcmp(tn->name, own[i]))
 			break;
 	if (i == 0)
 		return type_str(&c->p->arena, c->p->strlen);
@@ -114,7 +165,7 @@ static struct type *let_type(struct check *c, const struct ast_typename *tn)
 }
 
 /* An integer literal (or -literal) within t's range; other values always "fit" */
-static bool literal_fits(const struct expr *e, const struct type *t)
+bool sema_literal_fits(const struct expr *e, const struct type *t)
 {
 	bool neg = e->kind == EXPR_UNARY && e->u.unary.op == OP_NEG;
 	const struct expr *l = neg ? e->u.unary.operand : e;
@@ -129,24 +180,43 @@ static bool literal_fits(const struct expr *e, const struct type *t)
 	return l->u.ival <= max;
 }
 
+/*
+ * `let $p: struct C *` (or `struct C *[2]`): pointers of the value's
+ * address space, or without a value of the probe's (a uprobe's: user memory).
+ */
+static struct type *let_space(struct check *c, struct type *t, struct type *vt)
+{
+	while (vt && vt->kind == TY_ARRAY)
+		vt = vt->elem;
+	return sema_type_in_space(c, t, vt && vt->kind == TY_PTR
+						? vt->user
+						: !!(c->inst->prov->flags & PROV_F_USER_MEM));
+}
+
 void sema_check_let(struct check *c, struct stmt *st)
 {
 	struct expr *ve = st->u.let.var, *val = st->u.let.value;
-	struct var_info *old = sema_var_find(c, ve->u.name), *v;
+	struct var_info *old = sema_var_find(c, ve), *v;
 	struct type *t = st->u.let.type.name ? let_type(c, &st->u.let.type) : NULL;
 	struct type *vt = val ? sema_check_expr(c, val) : NULL;
 
+	if (t)
+		t = let_space(c, t, vt);
 	if (vt && (type_is_agg(vt) || vt->kind == TY_VOID || vt->kind == TY_CTX)) {
 		CERR(c, val->span, E_BAD_ASSIGN, "%s cannot be stored in a variable", type_str_of(vt));
 		vt = &ty_none;
 	}
 	if (t && vt && t->kind != TY_NONE && vt->kind != TY_NONE &&
 	    (t->kind != vt->kind || (t->kind != TY_INT && !type_same_shape(t, vt)))) {
-		CERR(c, val->span, E_VAR_TYPE_CLASH, "$%s is declared %s: it cannot hold %s",
-		     ve->u.name, type_str_of(t), type_str_of(vt));
+		if (st->flags & STF_FN_ARG)
+			CERR(c, val->span, E_ARG_TYPE, "%s() takes %s as $%s, not %s",
+			     c->fn ? c->fn->name : "?", type_str_of(t), ve->u.name, type_str_of(vt));
+		else
+			CERR(c, val->span, E_VAR_TYPE_CLASH, "$%s is declared %s: it cannot hold %s",
+			     ve->u.name, type_str_of(t), type_str_of(vt));
 		vt = &ty_none;
 	}
-	if (t && vt && t->kind == TY_INT && !t->is_bool && !literal_fits(val, t)) {
+	if (t && vt && t->kind == TY_INT && !t->is_bool && !sema_literal_fits(val, t)) {
 		/* as today's bpftrace: a literal out of the declared type's range is refused */
 		CERR(c, val->span, E_TOO_BIG, "the number does not fit in $%s's type, %s", ve->u.name,
 		     type_str_of(t));
@@ -163,7 +233,7 @@ void sema_check_let(struct check *c, struct stmt *st)
 		t = !vt ? &ty_none : vt->kind == TY_INT ? type_stored(&c->p->arena, vt) : vt;
 	if (t->kind == TY_STR && vt && vt->kind == TY_STR && vt->size > t->size && !st->u.let.type.name)
 		t = vt;
-	v = sema_var_new(c, ve->u.name, t, ve->span);
+	v = sema_var_new(c, ve, t);
 	v->typed = st->u.let.type.name != NULL;
 	v->assigned = val != NULL;
 	ve->info = v;
@@ -205,9 +275,11 @@ static struct type *for_map_type(struct check *c, struct expr *me)
 		break;
 	default:
 		if (type_is_agg(m->value)) {
-			CERR(c, me->span, E_UNSUPPORTED,
-			     "a for loop over @%s's %s values is not supported yet", m->name,
-			     type_str_of(m->value));
+			/* as today's bpftrace: a hist's, lhist's or stats' value is several */
+			CERR(c, me->span, E_BAD_OPERAND,
+			     "a for loop cannot run over @%s: its values are %s, which hold several "
+			     "numbers each",
+			     m->name, type_str_of(m->value));
 			CHINT(c, "loop over maps of count(), sum(), min(), max(), avg() or plain values; "
 				 "print(@%s) shows the others",
 			      m->name);
@@ -222,7 +294,7 @@ static struct type *for_map_type(struct check *c, struct expr *me)
 void sema_check_for(struct check *c, struct stmt *st)
 {
 	struct expr *ve = st->u.for_.var;
-	struct var_info *old = sema_var_find(c, ve->u.name), *v;
+	struct var_info *old = sema_var_find(c, ve), *v;
 	struct stmt *outer = c->loop;
 	struct type *t = &ty_s64;
 	uint32_t mark;
@@ -242,7 +314,7 @@ void sema_check_for(struct check *c, struct stmt *st)
 	c->loop = st;
 	c->loop_depth++;
 	c->loops++;
-	v = sema_var_new(c, ve->u.name, t, ve->span);
+	v = sema_var_new(c, ve, t);
 	ve->info = v;
 	ve->type = t;
 	sema_check_stmt(c, st->u.for_.body);
@@ -257,10 +329,22 @@ struct type *sema_check_block_expr(struct check *c, struct expr *e)
 	struct stmt *b = e->u.blk.body;
 	uint32_t mark = sema_scope_enter(c);
 	struct type *t = &ty_void;
+	const struct fn_def *fn = c->fn;
+	int loops = c->loops;
 
+	if (e->u.blk.fn) {
+		/* an inlined call: break and continue do not leave it */
+		c->fn = e->u.blk.fn;
+		c->loops = 0;
+	}
 	for (uint32_t i = 0; i < b->u.block.n; i++)
 		sema_check_stmt(c, b->u.block.v[i]);
-	if (e->u.blk.value)
+	c->fn = fn;
+	c->loops = loops;
+	if (e->u.blk.value && e->u.blk.value->kind == EXPR_CALL)
+		/* { printf(...) }: a call of no value is a block of no value */
+		t = e->u.blk.value->type = sema_check_call(c, e->u.blk.value, IN_STMT);
+	else if (e->u.blk.value)
 		t = sema_check_expr(c, e->u.blk.value);
 	sema_scope_leave(c, mark);
 	return t;

@@ -17,6 +17,16 @@ extern const struct func_def sema_func_defs[FN_COUNT_];
 const struct builtin_def *sema_builtin_lookup(const char *name);
 const struct func_def *sema_func_lookup(const char *name);
 
+/*
+ * Macros expanded where they are called (macro.c), then calls of the
+ * script's functions inlined (fn.c): before programs are planned. 0, or
+ * -1 on errors.
+ */
+int sema_expand_macros(struct plan *p);
+int sema_inline_fns(struct plan *p);
+/* A new expansion (a macro's or a call's): its number, expr.hyg of its variables */
+uint32_t sema_new_expansion(struct plan *p, const char *what, bool macro);
+
 /* The preamble: #include, #define, #if.., C definitions (preamble.c). 0, or -1 on errors. */
 int sema_preamble(struct plan *p);
 /*

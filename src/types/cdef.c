@@ -117,6 +117,24 @@ static bool env_name(void *ctx, const char *name, int64_t *value)
 	return k && !k->str;
 }
 
+/* Comments in s, spaces now */
+static void strip_comments(char *s)
+{
+	for (char *p = s; *p; p++) {
+		char *end;
+		if (p[0] == '/' && p[1] == '/') {
+			end = p + strlen(p);
+		} else if (p[0] == '/' && p[1] == '*') {
+			end = strstr(p + 2, "*/");
+			end = end ? end + 2 : p + strlen(p);
+		} else {
+			continue;
+		}
+		memset(p, ' ', end - p);
+		p = end - 1;
+	}
+}
+
 /* A constant expression up to (not including) one of the stop characters. */
 static int64_t const_expr(struct cp *c, const char *stops)
 {
@@ -135,6 +153,7 @@ static int64_t const_expr(struct cp *c, const char *stops)
 		cp_error(c, start, c->pos, "%s is too long for a constant expression", "this");
 	memcpy(buf, c->text + start, c->pos - start);
 	buf[c->pos - start] = 0;
+	strip_comments(buf); /* #define AF_INET 2 // IPv4 */
 	if (!types_cexpr_eval(buf, env_name, c->env, &v))
 		cp_error(c, start, c->pos, "'%s' is not a constant lantern can compute", buf);
 	return v;
@@ -164,8 +183,40 @@ static uint32_t align_of(const struct type *t)
 	return t->align ? t->align : 1;
 }
 
+/* A record's __attribute__((packed)) and __attribute__((aligned(N))) */
+struct attrs {
+	bool packed;
+	uint32_t aligned; /* 0: its members' */
+};
+
+/* __attribute__((a, b(x))) ...: the ones lantern lays records out by, others skipped */
+static void attributes(struct cp *c, struct attrs *at)
+{
+	while (eat_word(c, "__attribute__") || eat_word(c, "__attribute")) {
+		expect(c, '(');
+		expect(c, '(');
+		while (!eat(c, ')')) {
+			const char *w = ident(c);
+			if (!w)
+				cp_error(c, c->pos, c->pos + 1, "expected an attribute's name%s", "");
+			if (at && (!strcmp(w, "packed") || !strcmp(w, "__packed__")))
+				at->packed = true;
+			if (eat(c, '(')) {
+				int64_t v = const_expr(c, ")");
+				expect(c, ')');
+				if (at && (!strcmp(w, "aligned") || !strcmp(w, "__aligned__")) && v > 0 &&
+				    v <= 4096 && !(v & (v - 1)))
+					at->aligned = (uint32_t)v;
+			}
+			eat(c, ',');
+		}
+		expect(c, ')');
+	}
+}
+
 /* Offsets, size and alignment of a struct or union from its members, as C lays them out. */
-static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, bool is_union)
+static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, bool is_union,
+		   const struct attrs *at)
 {
 	uint64_t bit = 0, size = 0;
 	uint32_t align = 1;
@@ -177,7 +228,8 @@ static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, 
 		struct field *f = &t->fields[i];
 		/* a char array is a string of read_size bytes in place */
 		uint32_t extent = m->read_size ? m->read_size : m->type->size;
-		uint32_t a = m->read_size ? 1 : align_of(m->type), unit = 8 * (extent ? extent : 1);
+		uint32_t a = m->read_size || at->packed ? 1 : align_of(m->type);
+		uint32_t unit = 8 * (extent ? extent : 1);
 		f->name = m->name ? m->name : "";
 		f->type = m->type;
 		f->read_size = m->read_size;
@@ -186,7 +238,7 @@ static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, 
 			bit = 0;
 		if (m->bits >= 0) {
 			/* a bitfield: in the next unit of its type when it would straddle one */
-			if (m->bits == 0 || bit / unit != (bit + m->bits - 1) / unit)
+			if (m->bits == 0 || (!at->packed && bit / unit != (bit + m->bits - 1) / unit))
 				bit = ALIGN_UP(bit, unit);
 			f->offset = (uint32_t)(bit / 8);
 			f->bit_off = bit % 8;
@@ -199,6 +251,8 @@ static void layout(struct cp *c, struct type *t, struct member *ms, uint32_t n, 
 		}
 		size = MAX(size, (bit + 7) / 8);
 	}
+	if (at->aligned)
+		align = MAX(at->aligned, at->packed ? 1 : align);
 	t->align = align;
 	t->size = (uint32_t)ALIGN_UP(size, align);
 }
@@ -241,7 +295,7 @@ static int bit_width(struct cp *c, const struct member *m)
 	return (int)bits;
 }
 
-static void parse_members(struct cp *c, struct type *t, bool is_union)
+static void parse_members(struct cp *c, struct type *t, bool is_union, struct attrs *attr)
 {
 	struct members ms = { 0 };
 
@@ -263,6 +317,7 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 			parse_declarator(c, base, &m);
 			if (eat(c, ':'))
 				m.bits = bit_width(c, &m);
+			attributes(c, NULL); /* a member's own: not laid out by lantern */
 			if (m.type->kind == TY_VOID || (m.type->kind == TY_RECORD && !m.type->size))
 				cp_error(c, m.pos, c->pos, "member '%s' has an incomplete type: a struct "
 					 "defined nowhere (not in the script, not in the kernel's BTF)", m.name);
@@ -272,7 +327,9 @@ static void parse_members(struct cp *c, struct type *t, bool is_union)
 		if (peek(c) != '}')
 			expect(c, ';');
 	}
-	layout(c, t, ms.v, ms.n, is_union);
+	/* struct x { ... } __attribute__((packed)) */
+	attributes(c, attr);
+	layout(c, t, ms.v, ms.n, is_union, attr);
 }
 
 static struct type *parse_enum(struct cp *c, const char *name)
@@ -324,9 +381,12 @@ static struct type *parse_enum(struct cp *c, const char *name)
 /* struct/union NAME? { ... }?: *record_tag says it is one (anonymous members) */
 static struct type *parse_record(struct cp *c, const char *tag)
 {
-	const char *name = ident(c);
+	struct attrs at = { 0 };
+	const char *name;
 	struct type *t = NULL;
 
+	attributes(c, &at); /* struct __attribute__((packed)) x { ... } */
+	name = ident(c);
 	if (name && peek(c) != '{') {
 		/* a use: struct foo, maybe only declared so far */
 		t = type_env_lookup(c->env, tag, name);
@@ -352,7 +412,7 @@ static struct type *parse_record(struct cp *c, const char *tag)
 			   "C definitions nest more than %d deep", CDEF_DEPTH_MAX);
 		longjmp(c->fail, 1);
 	}
-	parse_members(c, t, !strcmp(tag, "union"));
+	parse_members(c, t, !strcmp(tag, "union"), &at);
 	c->depth--;
 	return t;
 }

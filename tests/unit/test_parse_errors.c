@@ -312,10 +312,10 @@ static const struct golden goldens[] = {
 		"                   ~\n",
 	},
 	{
-		"tuple_trailing_comma",
-		"BEGIN { $x = (1,); }",
-		"stdin:1:17: ERROR: E110: unexpected ')', expected an expression\n"
-		"BEGIN { $x = (1,); }\n"
+		"tuple_two_commas",
+		"BEGIN { $x = (1,,); }",
+		"stdin:1:17: ERROR: E110: unexpected ',', expected an expression\n"
+		"BEGIN { $x = (1,,); }\n"
 		"                ~\n",
 	},
 	{

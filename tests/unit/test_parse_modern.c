@@ -197,7 +197,7 @@ static const struct golden errors[] = {
 	{
 		"config_after_probe",
 		"begin { } config = { a = 1 }",
-		"stdin:1:11-17: ERROR: E110: the config block comes before the probes and map declarations\n"
+		"stdin:1:11-17: ERROR: E110: the config block comes before the probes, macros, functions and map declarations\n"
 		"begin { } config = { a = 1 }\n"
 		"          ~~~~~~\n"
 		"hint: put every config variable in one config block at the top of the script, after #include and C definitions\n",
@@ -223,30 +223,6 @@ static const struct golden errors[] = {
 		"stdin:1:20: ERROR: E110: the record has two fields named 'a'\n"
 		"begin { $r = (a=1, a=2); }\n"
 		"                   ~\n",
-	},
-	{
-		"macro",
-		"macro f() { 1 } begin { }",
-		"stdin:1:1-6: ERROR: E209: macros are not supported yet\n"
-		"macro f() { 1 } begin { }\n"
-		"~~~~~\n"
-		"hint: lantern reads bpftrace 0.26's probes, statements and expressions; macros, functions and imports are to come\n",
-	},
-	{
-		"import",
-		"import \"x.bt\"; begin { }",
-		"stdin:1:1-7: ERROR: E209: imports are not supported yet\n"
-		"import \"x.bt\"; begin { }\n"
-		"~~~~~~\n"
-		"hint: lantern reads bpftrace 0.26's probes, statements and expressions; macros, functions and imports are to come\n",
-	},
-	{
-		"fn",
-		"fn f(): int64 { return 1; } begin {}",
-		"stdin:1:1-3: ERROR: E209: user functions (fn) are not supported yet\n"
-		"fn f(): int64 { return 1; } begin {}\n"
-		"~~\n"
-		"hint: lantern reads bpftrace 0.26's probes, statements and expressions; macros, functions and imports are to come\n",
 	},
 	{
 		"duration_overflow",

@@ -254,7 +254,7 @@ static const struct sema_case cases[] = {
 		  "                                 ~~\n"
 		  "hint: give it keys, e.g. @c[pid] = ...\n" },
 	{ "begin { @h[1] = hist(2); for ($kv : @h) { } }",
-	  "stdin:1:37-39: ERROR: E209: a for loop over @h's hist values is not supported yet\n"
+	  "stdin:1:37-39: ERROR: E307: a for loop cannot run over @h: its values are hist, which hold several numbers each\n"
 		  "begin { @h[1] = hist(2); for ($kv : @h) { } }\n"
 		  "                                    ~~\n"
 		  "hint: loop over maps of count(), sum(), min(), max(), avg() or plain values; print(@h) shows the others\n" },
