@@ -234,7 +234,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libprotobuf-c-dev protobuf-c-compiler \
 		protobuf-compiler libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
-		util-linux python3 systemtap-sdt-dev strace linux-perf \
+		util-linux python3 systemtap-sdt-dev strace linux-perf iputils-ping \
 		libmicrohttpd-dev prometheus man-db bash-completion >/dev/null
 
 format:

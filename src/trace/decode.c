@@ -16,6 +16,8 @@
 #include <linux/sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -166,6 +168,12 @@ void trace_k_str(struct tw *w, const struct targ_val *a, const struct tdecode *d
 	put_string(w, a, d, false);
 }
 
+/* A path the call wrote (getcwd): the result's bytes, to its NUL */
+void trace_k_path_out(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	put_string(w, a, d, true);
+}
+
 void trace_k_str_out(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {
 	put_string(w, a, d, false);
@@ -290,6 +298,11 @@ void trace_k_statx_flags(struct tw *w, const struct targ_val *a, const struct td
 }
 
 /* pipe2, dup3, accept4: O_CLOEXEC|O_NONBLOCK without an access mode */
+void trace_k_faccessat_flags(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	trace_tw_flags(w, (uint64_t)a->v, &trace_xlat_faccessat_flags, "0");
+}
+
 void trace_k_fd_flags(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {
 	trace_tw_flags(w, (uint64_t)a->v, &trace_xlat_open_flags, "0");
@@ -345,6 +358,35 @@ void trace_k_fcntl_arg(struct tw *w, const struct targ_val *a, const struct tdec
 void trace_k_ioctl_req(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {
 	trace_tw_const(w, (int64_t)(uint32_t)a->v, &trace_xlat_ioctls, true);
+}
+
+/* ioctl's argument, as the request says: an int, an int it filled ([n]), or the address */
+void trace_k_ioctl_arg(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	int v;
+
+	switch ((uint32_t)(d->args ? d->args[1] : 0)) {
+	case FICLONE:
+		trace_tw_int(w, (int)a->v);
+		return;
+	case FIONREAD:
+	case FIONBIO:
+	case TIOCOUTQ:
+	case TIOCGPGRP:
+	case TIOCSPGRP:
+	case TIOCGPTN:
+	case TIOCSPTLCK:
+		if (!a->v || !a->data || a->unread || a->len < sizeof(v))
+			break;
+		memcpy(&v, a->data, sizeof(v));
+		trace_tw_open(w, '[');
+		trace_tw_int(w, v);
+		trace_tw_close(w, ']', false);
+		return;
+	default:
+		break;
+	}
+	trace_tw_ptr(w, (uint64_t)a->v);
 }
 
 void trace_k_pipefds(struct tw *w, const struct targ_val *a, const struct tdecode *d)
@@ -529,6 +571,13 @@ void trace_decode_ret(struct strbuf *out, enum tret r, int64_t ret, const struct
 		sb_putc(out, ')');
 		break;
 	}
+	case R_FD_FLAGS:
+		if (ret & FD_CLOEXEC) {
+			sb_printf(out, "= %#llx (flags FD_CLOEXEC)", (unsigned long long)ret);
+			break;
+		}
+		sb_printf(out, "= %lld", (long long)ret);
+		break;
 	case R_FD:
 		sb_printf(out, "= %lld", (long long)ret);
 		if (d->paths)

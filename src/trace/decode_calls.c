@@ -12,10 +12,12 @@
 #include "trace/xlat_lists.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/futex.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -164,6 +166,26 @@ const struct trace_call_printer *trace_printer_of(const struct sysdesc *d)
 	return &trace_call_printers[d->printer < CP_COUNT_ ? d->printer : CP_PLAIN];
 }
 
+/* mount: the type as an address when the flags ignore it, the data too for some */
+static int view_mount(const struct sysdesc *d, const int64_t *a, struct targ_view *v)
+{
+	uint64_t flags = (uint64_t)a[3];
+	bool no_type = false, no_data = false;
+	int n = view_all(d, d->nargs, v);
+
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)
+		flags &= ~(uint64_t)MS_MGC_MSK;
+	if (flags & MS_REMOUNT)
+		no_type = true;
+	else if (flags & (MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
+		no_type = no_data = true;
+	if (no_type)
+		v[2].kind = A_PTR;
+	if (no_data)
+		v[4].kind = A_PTR;
+	return n;
+}
+
 int trace_sysdesc_view(const struct sysdesc *d, const int64_t *a, struct targ_view out[TRACE_NARGS])
 {
 	const struct trace_call_printer *p = trace_printer_of(d);
@@ -191,7 +213,17 @@ static void after_poll(struct strbuf *out, const struct targ_val *xv, int64_t re
 /* fcntl's result: a descriptor after F_DUPFD, F_DUPFD_CLOEXEC; flags after F_GETFL */
 static enum tret ret_fcntl(const int64_t *a)
 {
-	return a && (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC) ? R_FD : a && a[1] == F_GETFL ? R_OPEN_FLAGS : R_INT;
+	switch (a ? a[1] : -1) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		return R_FD;
+	case F_GETFL:
+		return R_OPEN_FLAGS;
+	case F_GETFD:
+		return R_FD_FLAGS;
+	default:
+		return R_INT;
+	}
 }
 
 enum tret trace_ret_kind(const struct sysdesc *d, const int64_t *a)
@@ -216,6 +248,7 @@ const struct trace_call_printer trace_call_printers[CP_COUNT_] = {
 	[CP_FUTEX] = { .view = view_futex },
 	[CP_PRCTL] = { .view = view_prctl },
 	[CP_POLL] = { .after = after_poll },
+	[CP_MOUNT] = { .view = view_mount },
 };
 
 /* FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME */
@@ -259,9 +292,95 @@ void trace_k_prctl_op(struct tw *w, const struct targ_val *a, const struct tdeco
 	trace_tw_const(w, (int)a->v, &trace_xlat_prctl_options, true);
 }
 
+/* a capability's name; strace's "0x29 /\* CAP_??? *\/" for one it does not know */
 void trace_k_cap(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {
-	trace_tw_const(w, a->v, &trace_xlat_caps, false);
+	const char *n = trace_xlat_name(&trace_xlat_caps, a->v);
+
+	if (n) {
+		trace_tw_name(w, n);
+		return;
+	}
+	trace_tw_hex(w, (uint64_t)a->v);
+	trace_tw_note(w, " /* CAP_??? */");
+}
+
+/* capget's and capset's header: {version=_LINUX_CAPABILITY_VERSION_3, pid=0} */
+void trace_k_cap_header(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	struct __user_cap_header_struct h;
+
+	if (!a->v || !a->data || a->unread || a->len < sizeof(h)) {
+		trace_tw_ptr(w, (uint64_t)a->v);
+		return;
+	}
+	memcpy(&h, a->data, sizeof(h));
+	trace_tw_open(w, '{');
+	trace_tw_field(w, "version");
+	trace_tw_const(w, h.version, &trace_xlat_cap_versions, true);
+	trace_tw_field(w, "pid");
+	trace_tw_int(w, h.pid);
+	trace_tw_close(w, '}', false);
+}
+
+/* 1<<CAP_NET_ADMIN|1<<CAP_NET_RAW: a capability set of two 32-bit halves */
+static void put_capset(struct tw *w, uint64_t set)
+{
+	char name[64];
+
+	trace_tw_fset_begin(w);
+	for (int i = 0; i < 64; i++) {
+		const char *c;
+		if (!(set & (1ull << i)))
+			continue;
+		c = trace_xlat_name(&trace_xlat_caps, i);
+		if (c) {
+			snprintf(name, sizeof(name), w->json ? "%s" : "1<<%s", c);
+			trace_tw_fset_name(w, name);
+			set &= ~(1ull << i);
+		}
+	}
+	trace_tw_fset_bits(w, set, &(struct xlat){ NULL, 0 });
+	trace_tw_fset_end(w, "0");
+}
+
+void trace_k_cap_data(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	struct __user_cap_data_struct c[2];
+
+	if (!a->v || !a->data || a->unread || a->len < sizeof(c)) {
+		trace_tw_ptr(w, (uint64_t)a->v);
+		return;
+	}
+	memcpy(c, a->data, sizeof(c));
+	trace_tw_open(w, '{');
+	trace_tw_field(w, "effective");
+	put_capset(w, c[0].effective | (uint64_t)c[1].effective << 32);
+	trace_tw_field(w, "permitted");
+	put_capset(w, c[0].permitted | (uint64_t)c[1].permitted << 32);
+	trace_tw_field(w, "inheritable");
+	put_capset(w, c[0].inheritable | (uint64_t)c[1].inheritable << 32);
+	trace_tw_close(w, '}', false);
+}
+
+/* sigaltstack's stack_t */
+void trace_k_stack(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	stack_t st;
+
+	if (!a->v || !a->data || a->unread || a->len < sizeof(st)) {
+		trace_tw_ptr(w, (uint64_t)a->v);
+		return;
+	}
+	memcpy(&st, a->data, sizeof(st));
+	trace_tw_open(w, '{');
+	trace_tw_field(w, "ss_sp");
+	trace_tw_ptr(w, (uint64_t)(uintptr_t)st.ss_sp);
+	trace_tw_field(w, "ss_flags");
+	trace_tw_flags(w, (uint32_t)st.ss_flags, &trace_xlat_sigaltstack_flags, "0");
+	trace_tw_field(w, "ss_size");
+	trace_tw_uint(w, st.ss_size);
+	trace_tw_close(w, '}', false);
 }
 
 void trace_k_kcmp(struct tw *w, const struct targ_val *a, const struct tdecode *d)

@@ -41,6 +41,12 @@ void trace_k_sock_type(struct tw *w, const struct targ_val *a, const struct tdec
 	trace_tw_fset_end(w, NULL);
 }
 
+/* accept4's: SOCK_CLOEXEC|SOCK_NONBLOCK */
+void trace_k_sock_flags(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	trace_tw_flags(w, (uint64_t)a->v, &trace_xlat_sock_flags, "0");
+}
+
 /* after the family: IPPROTO_TCP, NETLINK_ROUTE */
 void trace_k_sock_proto(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {

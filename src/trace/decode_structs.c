@@ -184,7 +184,7 @@ void trace_k_dirents(struct tw *w, const struct targ_val *a, const struct tdecod
 {
 	int n = a->data ? trace_dirents_count(a->data, a->len) : 0;
 
-	if (a->unread) {
+	if (a->unread || a->notread) {
 		trace_tw_ptr(w, (uint64_t)a->v);
 		return;
 	}
@@ -471,8 +471,8 @@ void trace_k_groups(struct tw *w, const struct targ_val *a, const struct tdecode
 {
 	int64_t n = d->ret;
 
-	if (!d->args || d->args[0] == 0 || n < 0) {
-		if (d->args && d->args[0] == 0 && n >= 0) {
+	if (!a->v || !d->args || d->args[0] == 0 || n < 0) {
+		if (a->v && d->args && d->args[0] == 0 && n >= 0) {
 			trace_tw_open(w, '[');
 			trace_tw_close(w, ']', false);
 		} else {

@@ -8,6 +8,7 @@
 #include "trace/kabi.h"
 
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <sys/epoll.h>
@@ -15,7 +16,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <signal.h>
 #include <time.h>
 
 #define Q true
@@ -45,8 +48,8 @@ _Static_assert(sizeof(puts_of) / sizeof(puts_of[0]) == A_COUNT_, "one decoder pe
 
 void trace_decode_arg(struct tw *w, enum targ k, const struct targ_val *a, const struct tdecode *d)
 {
-	/* what a failed call would have filled: its address */
-	if (a->notread || (unsigned)k >= A_COUNT_) {
+	/* (what a failed call would have filled has no bytes: each decoder shows its address) */
+	if ((unsigned)k >= A_COUNT_) {
 		trace_tw_ptr(w, (uint64_t)a->v);
 		return;
 	}

@@ -106,7 +106,8 @@ static bool at_entry(uint8_t how)
 /* Read at exit: what the call filled, and what the entry may have failed to read (retry) */
 static bool at_exit(uint8_t how)
 {
-	return how == TR_MEM_OUT || how == TR_IOV_OUT || how == TR_MSG_OUT || how == TR_STR || how == TR_MEM_IN;
+	return how == TR_MEM_OUT || how == TR_IOV_OUT || how == TR_MSG_OUT || how == TR_STR || how == TR_MEM_IN ||
+	       how == TR_MEM_EXIT;
 }
 
 void trace_plan_shapes(struct trace_table *tbl, const struct trace_call *call, bool per_call)
@@ -145,6 +146,9 @@ static void block(struct tb *b, const struct tread_spec *r, int32_t off, uint32_
 		case TR_MEM_OUT:
 			call_read(b, TFN_MEM, (r[i].how == TR_MEM_OUT ? READ_OUT : f) | r[i].size_from, i, r[i].from,
 				  r[i].size, off);
+			break;
+		case TR_MEM_EXIT:
+			call_read(b, TFN_MEM, r[i].size_from, i, r[i].from, r[i].size, off);
 			break;
 		case TR_IOV_IN:
 		case TR_MSG_IN:

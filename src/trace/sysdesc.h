@@ -34,6 +34,7 @@ enum tret {
 	R_FD,	  /* a new descriptor (-y: with its path) */
 	R_OCTAL,  /* umask */
 	R_OPEN_FLAGS, /* 0x8002 (flags O_RDWR|O_LARGEFILE): fcntl's F_GETFL */
+	R_FD_FLAGS,   /* 0x1 (flags FD_CLOEXEC): fcntl's F_GETFD */
 };
 
 /* What the BPF programs read for an argument. */
@@ -47,6 +48,7 @@ enum tread {
 	TR_IOV_OUT, /* the same at exit */
 	TR_MSG_IN,  /* struct msghdr, its iovecs and their bytes, at entry */
 	TR_MSG_OUT, /* the same at exit */
+	TR_MEM_EXIT, /* bytes at exit, whether the call failed or not (a length it may have changed) */
 };
 
 /*
@@ -86,6 +88,7 @@ enum trace_json_type {
 	JT_POINTER, /* null, or the address as a string "0x..." */
 	JT_OBJECT,  /* a structure: an object of its members, or a pointer */
 	JT_ARRAY,   /* an array, or a pointer */
+	JT_VARIES,  /* as another argument says (fcntl's by its command): a number, flags, an array, a pointer */
 };
 struct trace_kind {
 	const char *name;
@@ -122,6 +125,7 @@ enum trace_cp {
 	CP_FUTEX,  /* the arguments the operation uses */
 	CP_PRCTL,  /* the arguments the option uses */
 	CP_POLL,   /* the revents after the result */
+	CP_MOUNT,  /* the type and data as addresses when the flags ignore them */
 	CP_COUNT_
 };
 
