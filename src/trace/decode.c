@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <linux/openat2.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -271,6 +272,28 @@ void trace_k_open_flags(struct tw *w, const struct targ_val *a, const struct tde
 	put_open_flags(w, a->v);
 }
 
+/* openat2's struct open_how: {flags=O_RDONLY, mode=0644 (with O_CREAT, O_TMPFILE), resolve=RESOLVE_*} */
+void trace_k_open_how(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	struct open_how how;
+
+	if (!a->v || !a->data || a->unread || a->len < sizeof(how)) {
+		trace_tw_ptr(w, (uint64_t)a->v);
+		return;
+	}
+	memcpy(&how, a->data, sizeof(how));
+	trace_tw_open(w, '{');
+	trace_tw_field(w, "flags");
+	put_open_flags(w, (int64_t)how.flags);
+	if ((how.flags & O_CREAT) || (how.flags & O_TMPFILE) == O_TMPFILE || how.mode) {
+		trace_tw_field(w, "mode");
+		trace_tw_octal(w, how.mode);
+	}
+	trace_tw_field(w, "resolve");
+	trace_tw_flags(w, how.resolve, &trace_xlat_resolve_flags, "0");
+	trace_tw_close(w, '}', false);
+}
+
 void trace_k_access_mode(struct tw *w, const struct targ_val *a, const struct tdecode *d)
 {
 	trace_tw_flags(w, (uint64_t)a->v, &trace_xlat_access_modes, "F_OK");
@@ -520,6 +543,20 @@ void trace_k_sigset(struct tw *w, const struct targ_val *a, const struct tdecode
 		trace_tw_sigset(w, a->data, a->len);
 	else
 		trace_tw_ptr(w, (uint64_t)a->v);
+}
+
+/* rt_sigreturn's: the mask its signal frame restores, {mask=[...]}; nothing when not read */
+void trace_k_sigframe(struct tw *w, const struct targ_val *a, const struct tdecode *d)
+{
+	if (!a->data || a->unread || !a->len) {
+		if (w->json)
+			trace_tw_ptr(w, 0);
+		return;
+	}
+	trace_tw_open(w, '{');
+	trace_tw_field(w, "mask");
+	trace_tw_sigset(w, a->data, a->len);
+	trace_tw_close(w, '}', false);
 }
 
 void trace_k_epoll_ctl_op(struct tw *w, const struct targ_val *a, const struct tdecode *d)

@@ -237,6 +237,7 @@ const struct trace_call_printer trace_call_printers[CP_COUNT_] = {
 	[CP_PLAIN] = { 0 },
 	[CP_OPEN] = { .view = view_open, .fd = FA_OPEN },
 	[CP_OPENAT] = { .view = view_open, .fd = FA_OPENAT },
+	[CP_OPENAT2] = { .fd = FA_OPENAT },
 	[CP_CREAT] = { .fd = FA_OPEN },
 	[CP_CLOSE] = { .fd = FA_CLOSE },
 	[CP_DUP] = { .fd = FA_DUP },

@@ -9,6 +9,7 @@
 
 #include <limits.h>
 #include <linux/capability.h>
+#include <linux/openat2.h>
 #include <linux/sched.h>
 #include <poll.h>
 #include <sys/epoll.h>

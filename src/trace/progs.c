@@ -203,7 +203,10 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	keep_inflight(b, tid, b->s, SCR_INFL, slot);
 	emit(ir, JA(b->out));
 	emit(ir, LABEL(light));
-	light_entry(b, tid, nr, slot);
+	if (trace_counts_only(b))
+		trace_count_entry(b, tid, nr, slot);
+	else
+		light_entry(b, tid, nr, slot);
 	trace_epilogue(b);
 }
 
@@ -603,6 +606,9 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 	b.counts = o->summary ? maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 					 sizeof(struct trace_count), SYSCALL_NR_LIMIT)
 			      : -1;
+	b.slots = o->summary && !o->summary_too
+			  ? maps_add(&p->maps, "slots", BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct trace_slot), 1)
+			  : -1;
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	b.calls = per_call_mode(o);
 	plan_calls(&b);

@@ -49,6 +49,7 @@ enum tread {
 	TR_MSG_IN,  /* struct msghdr, its iovecs and their bytes, at entry */
 	TR_MSG_OUT, /* the same at exit */
 	TR_MEM_EXIT, /* bytes at exit, whether the call failed or not (a length it may have changed) */
+	TR_FRAME,    /* at entry, the signal mask of the frame rt_sigreturn returns from (raw_syscalls only) */
 };
 
 /*
@@ -114,6 +115,7 @@ enum trace_cp {
 	CP_PLAIN,  /* every argument by its kind */
 	CP_OPEN,   /* open: the mode only when the flags create a file */
 	CP_OPENAT, /* openat: the same, the path from a directory's descriptor (-y) */
+	CP_OPENAT2, /* openat2: the path from a directory's descriptor (-y) */
 	CP_CREAT,  /* creat: a file made (-y) */
 	CP_CLOSE,  /* close: the descriptor goes (-y, once the line is written) */
 	CP_DUP,	   /* dup: a copy (-y) */

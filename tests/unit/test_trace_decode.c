@@ -21,6 +21,7 @@
 #include <linux/fs.h>
 #include <linux/kcmp.h>
 #include <linux/mman.h>
+#include <linux/openat2.h>
 #include <linux/futex.h>
 #include <linux/prctl.h>
 #include <linux/sched.h>
@@ -300,6 +301,8 @@ static void test_files(void **state)
 
 	(void)state;
 	check_mem(A_STAT, &st, sizeof(st), 0, "{st_mode=S_IFREG|0644, st_size=2996, ...}");
+	check_mem(A_OPEN_HOW, &(struct open_how){ .flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS },
+		  sizeof(struct open_how), 0, "{flags=O_RDONLY|O_CLOEXEC, resolve=RESOLVE_NO_SYMLINKS}");
 	check_mem(A_STAT, &dev, sizeof(dev), 0, "{st_mode=S_IFCHR|0666, st_rdev=makedev(0x1, 0x3), ...}");
 	check_mem(A_STATX, &sx, sizeof(sx), 0,
 		  "{stx_mask=STATX_BASIC_STATS, stx_attributes=0, stx_mode=S_IFDIR|0755, stx_size=4096, ...}");
@@ -367,6 +370,7 @@ static void test_time_and_signals(void **state)
 		  "{it_interval={tv_sec=0, tv_nsec=0}, it_value={tv_sec=1, tv_nsec=0}}");
 	check_mem(A_SIGEVENT, &ev, sizeof(ev), 0, "{sigev_signo=SIGALRM, sigev_notify=SIGEV_SIGNAL}");
 	check_mem(A_SIGSET_IN, &set, sizeof(set), 0, "[CHLD]");
+	check_mem(A_SIGFRAME_MASK, &set, sizeof(set), 0, "{mask=[CHLD]}");
 	set = ~0ull & ~(1ull << (SIGKILL - 1));
 	check_mem(A_SIGSET_OUT, &set, sizeof(set), 0, "~[KILL]");
 	check_mem(A_SIGACTION_IN, ksa, sizeof(ksa), 0,
