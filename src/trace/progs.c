@@ -428,12 +428,23 @@ static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, st
 /*
  * A few calls selected: programs on their own tracepoints
  * (syscalls:sys_enter_X), so that the other calls run no program at
- * all (B5). Every selected call must have its tracepoints.
+ * all (B5). Every selected call must have its tracepoints, and no
+ * argument read from the registers only raw_syscalls has (TR_FRAME:
+ * rt_sigreturn, whose sys_exit_X never fires either, as the signal
+ * frame it restores ends the call's number).
  */
 static bool any_selected(const struct trace_opts *o)
 {
 	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
 		if (o->select_all || o->selected[nr])
+			return true;
+	return false;
+}
+
+static bool needs_regs(const struct sysdesc *d)
+{
+	for (int i = 0; i < d->nargs; i++)
+		if (trace_kinds[d->arg[i]].read.how == TR_FRAME)
 			return true;
 	return false;
 }
@@ -454,7 +465,7 @@ static bool per_call_mode(const struct trace_opts *o)
 		char ev[128];
 		if (!o->selected[nr])
 			continue;
-		if (!(tp = sys_syscall_tp_name(nr)))
+		if (!(tp = sys_syscall_tp_name(nr)) || needs_regs(trace_sysdesc_of(nr)))
 			return false;
 		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
