@@ -77,8 +77,9 @@ static int view_futex(const struct sysdesc *d, const int64_t *a, struct targ_vie
 		[FUTEX_CMP_REQUEUE_PI] = VAL | VAL2 | UADDR2 | VAL3,
 		[FUTEX_LOCK_PI2] = TIMEOUT,
 	};
-	int op = (int)(a[1] & FUTEX_CMD_MASK), n = 0;
-	uint8_t u = op < (int)ARRAY_SIZE(uses) ? uses[op] : VAL | TIMEOUT | UADDR2 | VAL3;
+	uint32_t op = (uint32_t)a[1] & FUTEX_CMD_MASK; /* any bits: a negative op is unknown too */
+	uint8_t u = op < ARRAY_SIZE(uses) ? uses[op] : VAL | TIMEOUT | UADDR2 | VAL3;
+	int n = 0;
 
 	v[n++] = (struct targ_view){ 0, A_PTR, NULL };
 	v[n++] = (struct targ_view){ 1, A_FUTEX_OP, NULL };
