@@ -37,10 +37,18 @@ else
 LDLIBS  += $(PKG_LIBS)
 endif
 
-LIB_SRCS  := $(sort $(shell find src -name '*.c' ! -path src/main.c))
+LIB_SRCS  := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/trace/xlat/*'))
 # C generated from src/output/profile.proto (pprof) by protoc-c
 GEN_PROTO := $(BUILD)/gen/output/profile.pb-c
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_PROTO).o
+# lantern trace's constants: src/trace/xlat/NAME.list -> table trace_xlat_NAME,
+# its values from the system's headers (gen.sh); the kernel's own ABI where
+# glibc's differs, from a program run at build time (kabi_gen.c)
+XLAT_LISTS := $(sort $(wildcard src/trace/xlat/*.list))
+XLAT_OBJS := $(XLAT_LISTS:src/trace/xlat/%.list=$(BUILD)/src/trace/xlat/%.o)
+XLAT_CS   := $(XLAT_LISTS:src/trace/xlat/%.list=$(BUILD)/gen/trace/xlat/%.c)
+GEN_HDRS  := $(BUILD)/gen/trace/xlat_lists.h $(BUILD)/gen/trace/kabi.h
+.SECONDARY: $(XLAT_CS)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_PROTO).o $(XLAT_OBJS)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 PROG_SRCS := $(sort $(wildcard tests/progs/*.c))
@@ -67,6 +75,24 @@ $(GEN_PROTO).o: $(GEN_PROTO).c $(GEN_PROTO).h
 	$(call say,CC,$<) $(CC) $(OPT) -std=gnu11 -fno-strict-aliasing $(PKG_CFLAGS) $(SAN) -c $< -o $@
 
 $(BUILD)/src/output/pprof.o: $(GEN_PROTO).h
+
+$(LIB_OBJS) $(BUILD)/src/main.o: | $(GEN_HDRS)
+
+$(BUILD)/gen/trace/xlat/%.c: src/trace/xlat/%.list src/trace/xlat/gen.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@) sh src/trace/xlat/gen.sh c $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/src/trace/xlat/%.o: $(BUILD)/gen/trace/xlat/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<) $(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/trace/xlat_lists.h: $(XLAT_LISTS) src/trace/xlat/gen.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@) sh src/trace/xlat/gen.sh h $(XLAT_LISTS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/trace/kabi.h: src/trace/xlat/kabi_gen.c
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@) $(CC) -O0 -o $(BUILD)/gen/kabi_gen $< && $(BUILD)/gen/kabi_gen > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/liblantern.a: $(LIB_OBJS)
 	@rm -f $@
@@ -179,7 +205,7 @@ FUZZ_SEEDS_compile := tests/unit/fixtures
 FUZZ_MAX_LEN_elf := 65536
 
 ifneq ($(BUILD),$(FUZZ_BUILD))
-$(FUZZ_BUILD)/liblantern.a: $(LIB_SRCS) $(wildcard src/*/*.h)
+$(FUZZ_BUILD)/liblantern.a: $(LIB_SRCS) $(wildcard src/*/*.h src/*/*.def) $(XLAT_LISTS)
 	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
 		SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $@
 endif
@@ -208,7 +234,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential pkg-config \
 		libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libprotobuf-c-dev protobuf-c-compiler \
 		protobuf-compiler libcmocka-dev bpftrace bpftool clang libclang-rt-14-dev \
-		util-linux python3 systemtap-sdt-dev strace linux-perf \
+		util-linux python3 systemtap-sdt-dev strace linux-perf iputils-ping \
 		libmicrohttpd-dev prometheus man-db bash-completion >/dev/null
 
 format:

@@ -13,6 +13,9 @@
 #   B4  the summary table              lantern trace -f -c  / strace -c -f     / perf trace -s
 #   B5  only openat, the loop running  lantern trace -f -e trace=openat
 #                                      / strace --seccomp-bpf -f -e trace=openat / perf trace -e openat
+#   B4's floor: two empty programs on raw_syscalls' sys_enter and sys_exit
+#   (lantern -e '...' -c), what any tracer of every call pays before doing
+#   anything; B4 is also given over it
 #
 # lantern runs B3_N calls (default 1,000,000, as BENCHMARKS.md says); strace
 # and perf trace are 100-900x slower here, so they run B3_PEER_N calls
@@ -26,7 +29,13 @@ PREPS=$((REPS < 3 ? REPS : 3))
 command -v strace >/dev/null || note "B3-B5: no strace (apt-get install strace)"
 command -v perf >/dev/null || note "B3-B5: no perf (apt-get install linux-perf)"
 out=$WORK/b3.trace
-rm -f "$RAW"/b3.* "$RAW"/b4.* "$RAW"/b5.*
+rm -f "$RAW"/b3.* "$RAW"/b4.* "$RAW"/b5.* "$RAW"/b4floor.*
+# the floor's tracer: the traced command as lantern's -c
+cat >"$WORK/floor.sh" <<'FLOOR'
+#!/bin/sh
+exec "$LANTERN" -e 'rawtracepoint:sys_enter { } rawtracepoint:sys_exit { }' -c "$*"
+FLOOR
+chmod +x "$WORK/floor.sh"
 
 # cmd BENCH TOOL: the tracer's command line before the traced command
 cmd()
@@ -41,6 +50,7 @@ cmd()
 	b5.lantern) echo "$LANTERN trace -f -e trace=openat -o $out" ;;
 	b5.strace) echo "strace --seccomp-bpf -f -e trace=openat -o $out" ;;
 	b5.perf) echo "perf trace -e openat -o $out --" ;;
+	b4floor.lantern) echo "$WORK/floor.sh" ;;
 	esac
 }
 
@@ -71,11 +81,11 @@ one()
 	fi
 }
 
-for b in b3 b4 b5; do
+for b in b3 b4 b4floor b5; do
 	for rep in $(seq "$REPS"); do
 		log "$b rep $rep/$REPS"
 		[ -n "${FAILED[$b.lantern]:-}" ] || one "$b" lantern "$N"
-		[ "$rep" -le "$PREPS" ] || continue
+		[ "$rep" -le "$PREPS" ] && [ "$b" != b4floor ] || continue
 		for tool in strace perf; do
 			command -v "$tool" >/dev/null || continue
 			[ -n "${FAILED[$b.$tool]:-}" ] || one "$b" "$tool" "$PN"
@@ -99,6 +109,8 @@ for b in b3 b4 b5; do
 		[ -z "${FAILED[$b.$tool]:-}" ] || note "$b: $tool failed: ${FAILED[$b.$tool]}"
 	done
 done
+row B4 'B4 floor: empty raw_syscalls enter + exit' x "$(median "$RAW/b4floor.lantern")" - - '-'
+note "B4 over its floor (two empty programs on raw_syscalls): $(calc "$(median "$RAW/b4.lantern") / $(median "$RAW/b4floor.lantern")")x (target <= 1.25)"
 note "B3-B5: the rows give the loop's slowdown inside the traced run; (whole run): the tracer's start-up to its end over the untraced loop"
 for tool in lantern strace perf; do
 	[ -s "$RAW/b3.delivered.$tool" ] || continue

@@ -1,15 +1,248 @@
 // SPDX-License-Identifier: MIT
 /*
- * What every decoder builds on: strings quoted as strace quotes them,
- * flag sets and constants by name, errno and signal names, signal sets.
+ * What every decoder builds on: the value writer (strace's text or JSON),
+ * strings quoted as strace quotes them, flag sets and constants by name,
+ * errno and signal names, signal sets and siginfo.
  */
 #include "trace/decode.h"
 #include "base/util.h"
+#include "output/json.h"
+#include "trace/kabi.h"
+#include "trace/xlat_lists.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define N(x) ARRAY_SIZE(x)
+void trace_tw_init(struct tw *w, struct strbuf *sb, bool json)
+{
+	memset(w, 0, sizeof(*w));
+	w->sb = sb;
+	w->json = json;
+	w->fset = -1;
+	w->first[0] = true;
+}
+
+/* before a value: ", " between members, nothing after a field's name */
+static void sep(struct tw *w)
+{
+	if (w->keyed) {
+		w->keyed = false;
+		return;
+	}
+	if (w->depth && !w->first[w->depth])
+		sb_puts(w->sb, ", ");
+	w->first[w->depth] = false;
+}
+
+void trace_tw_open(struct tw *w, char c)
+{
+	sep(w);
+	sb_putc(w->sb, c);
+	if (w->depth + 1 < TW_DEPTH)
+		w->depth++;
+	w->first[w->depth] = true;
+}
+
+void trace_tw_close(struct tw *w, char c, bool more)
+{
+	if (more && !w->json)
+		sb_puts(w->sb, w->first[w->depth] ? "..." : ", ...");
+	if (w->depth)
+		w->depth--;
+	sb_putc(w->sb, c);
+}
+
+void trace_tw_field(struct tw *w, const char *name)
+{
+	sep(w);
+	if (w->json) {
+		out_json_string(w->sb, name, strlen(name));
+		sb_puts(w->sb, ": ");
+	} else {
+		sb_printf(w->sb, "%s=", name);
+	}
+	w->keyed = true;
+}
+
+void trace_tw_int(struct tw *w, int64_t v)
+{
+	sep(w);
+	sb_printf(w->sb, "%lld", (long long)v);
+}
+
+void trace_tw_uint(struct tw *w, uint64_t v)
+{
+	sep(w);
+	sb_printf(w->sb, "%llu", (unsigned long long)v);
+}
+
+void trace_tw_hex(struct tw *w, uint64_t v)
+{
+	sep(w);
+	sb_printf(w->sb, w->json ? "%llu" : "%#llx", (unsigned long long)v);
+}
+
+void trace_tw_octal(struct tw *w, uint64_t v)
+{
+	sep(w);
+	sb_printf(w->sb, w->json ? "%llu" : "%#03llo", (unsigned long long)v);
+}
+
+void trace_tw_ptr(struct tw *w, uint64_t v)
+{
+	sep(w);
+	if (!v)
+		sb_puts(w->sb, w->json ? "null" : "NULL");
+	else
+		sb_printf(w->sb, w->json ? "\"%#llx\"" : "%#llx", (unsigned long long)v);
+}
+
+void trace_tw_name(struct tw *w, const char *name)
+{
+	sep(w);
+	if (w->json)
+		out_json_string(w->sb, name, strlen(name));
+	else
+		sb_puts(w->sb, name);
+}
+
+void trace_tw_bool(struct tw *w, bool v)
+{
+	if (!w->json)
+		return;
+	sep(w);
+	sb_puts(w->sb, v ? "true" : "false");
+}
+
+void trace_tw_quoted(struct tw *w, const uint8_t *p, size_t n, size_t max, bool more, int hex)
+{
+	sep(w);
+	if (w->json)
+		out_json_string(w->sb, (const char *)p, MIN(n, max));
+	else
+		trace_put_quoted(w->sb, p, n, max, more, hex);
+}
+
+void trace_tw_text(struct tw *w, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[256];
+
+	if (w->json)
+		return;
+	sep(w);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_puts(w->sb, buf);
+}
+
+void trace_tw_note(struct tw *w, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[256];
+
+	if (w->json)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_puts(w->sb, buf);
+}
+
+void trace_tw_json(struct tw *w, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[256];
+
+	if (!w->json)
+		return;
+	sep(w);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_puts(w->sb, buf);
+}
+
+const char *trace_xlat_name(const struct xlat *x, int64_t v)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if ((int64_t)x->v[i].bit == v)
+			return x->v[i].name;
+	return NULL;
+}
+
+void trace_tw_const(struct tw *w, int64_t v, const struct xlat *x, bool hex)
+{
+	const char *n = trace_xlat_name(x, v);
+
+	if (n)
+		trace_tw_name(w, n);
+	else if (hex)
+		trace_tw_hex(w, (uint64_t)v);
+	else
+		trace_tw_int(w, v);
+}
+
+void trace_tw_fset_begin(struct tw *w)
+{
+	sep(w);
+	if (w->json)
+		sb_putc(w->sb, '[');
+	w->fset = 0;
+}
+
+void trace_tw_fset_name(struct tw *w, const char *name)
+{
+	if (w->json) {
+		if (w->fset)
+			sb_puts(w->sb, ", ");
+		out_json_string(w->sb, name, strlen(name));
+	} else {
+		if (w->fset)
+			sb_putc(w->sb, '|');
+		sb_puts(w->sb, name);
+	}
+	w->fset++;
+}
+
+void trace_tw_fset_bits(struct tw *w, uint64_t v, const struct xlat *x)
+{
+	for (size_t i = 0; i < x->n && v; i++) {
+		if (!x->v[i].bit || (v & x->v[i].bit) != x->v[i].bit)
+			continue;
+		trace_tw_fset_name(w, x->v[i].name);
+		v &= ~x->v[i].bit;
+	}
+	if (!v)
+		return;
+	if (w->json)
+		sb_printf(w->sb, "%s%llu", w->fset ? ", " : "", (unsigned long long)v);
+	else
+		sb_printf(w->sb, "%s%#llx", w->fset ? "|" : "", (unsigned long long)v);
+	w->fset++;
+}
+
+void trace_tw_fset_end(struct tw *w, const char *zero)
+{
+	if (!w->fset) {
+		if (!w->json)
+			sb_puts(w->sb, zero ? zero : "0");
+		else if (zero && strcmp(zero, "0"))
+			out_json_string(w->sb, zero, strlen(zero));
+	}
+	if (w->json)
+		sb_putc(w->sb, ']');
+	w->fset = -1;
+}
+
+void trace_tw_flags(struct tw *w, uint64_t v, const struct xlat *x, const char *zero)
+{
+	trace_tw_fset_begin(w);
+	trace_tw_fset_bits(w, v, x);
+	trace_tw_fset_end(w, zero);
+}
 
 void trace_put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max, bool more, int hex)
 {
@@ -61,76 +294,21 @@ void trace_put_quoted(struct strbuf *out, const uint8_t *p, size_t n, size_t max
 		sb_puts(out, "...");
 }
 
-void trace_put_flags(struct strbuf *out, uint64_t v, const struct flag *t, size_t n, const char *zero)
-{
-	bool any = false;
-
-	if (!v) {
-		sb_puts(out, zero ? zero : "0");
-		return;
-	}
-	for (size_t i = 0; i < n && v; i++) {
-		if (!t[i].bit || (v & t[i].bit) != t[i].bit)
-			continue;
-		sb_printf(out, "%s%s", any ? "|" : "", t[i].name);
-		v &= ~t[i].bit;
-		any = true;
-	}
-	if (v)
-		sb_printf(out, "%s%#llx", any ? "|" : "", (unsigned long long)v);
-}
-
-void trace_put_const(struct strbuf *out, int64_t v, const struct flag *t, size_t n, bool hex)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((int64_t)t[i].bit == v) {
-			sb_puts(out, t[i].name);
-			return;
-		}
-	if (hex)
-		sb_printf(out, "%#llx", (unsigned long long)v);
-	else
-		sb_printf(out, "%lld", (long long)v);
-}
-
-static const char *const errnos[] = {
-	[1] = "EPERM",	       [2] = "ENOENT",	       [3] = "ESRCH",	      [4] = "EINTR",
-	[5] = "EIO",	       [6] = "ENXIO",	       [7] = "E2BIG",	      [8] = "ENOEXEC",
-	[9] = "EBADF",	       [10] = "ECHILD",	       [11] = "EAGAIN",	      [12] = "ENOMEM",
-	[13] = "EACCES",       [14] = "EFAULT",	       [15] = "ENOTBLK",      [16] = "EBUSY",
-	[17] = "EEXIST",       [18] = "EXDEV",	       [19] = "ENODEV",	      [20] = "ENOTDIR",
-	[21] = "EISDIR",       [22] = "EINVAL",	       [23] = "ENFILE",	      [24] = "EMFILE",
-	[25] = "ENOTTY",       [26] = "ETXTBSY",       [27] = "EFBIG",	      [28] = "ENOSPC",
-	[29] = "ESPIPE",       [30] = "EROFS",	       [31] = "EMLINK",	      [32] = "EPIPE",
-	[33] = "EDOM",	       [34] = "ERANGE",	       [35] = "EDEADLK",      [36] = "ENAMETOOLONG",
-	[37] = "ENOLCK",       [38] = "ENOSYS",	       [39] = "ENOTEMPTY",    [40] = "ELOOP",
-	[42] = "ENOMSG",       [43] = "EIDRM",	       [61] = "ENODATA",      [62] = "ETIME",
-	[71] = "EPROTO",       [74] = "EBADMSG",       [75] = "EOVERFLOW",    [84] = "EILSEQ",
-	[87] = "EUSERS",       [88] = "ENOTSOCK",      [89] = "EDESTADDRREQ", [90] = "EMSGSIZE",
-	[91] = "EPROTOTYPE",   [92] = "ENOPROTOOPT",   [93] = "EPROTONOSUPPORT",
-	[94] = "ESOCKTNOSUPPORT", [95] = "EOPNOTSUPP", [96] = "EPFNOSUPPORT", [97] = "EAFNOSUPPORT",
-	[98] = "EADDRINUSE",   [99] = "EADDRNOTAVAIL", [100] = "ENETDOWN",    [101] = "ENETUNREACH",
-	[102] = "ENETRESET",   [103] = "ECONNABORTED", [104] = "ECONNRESET",  [105] = "ENOBUFS",
-	[106] = "EISCONN",     [107] = "ENOTCONN",     [108] = "ESHUTDOWN",   [109] = "ETOOMANYREFS",
-	[110] = "ETIMEDOUT",   [111] = "ECONNREFUSED", [112] = "EHOSTDOWN",   [113] = "EHOSTUNREACH",
-	[114] = "EALREADY",    [115] = "EINPROGRESS",  [116] = "ESTALE",      [122] = "EDQUOT",
-	[125] = "ECANCELED",   [126] = "ENOKEY",       [130] = "EOWNERDEAD",  [131] = "ENOTRECOVERABLE",
-	[132] = "ERFKILL",     [133] = "EHWPOISON",
-};
-
 const char *trace_errno_name(int e)
 {
+	/*
+	 * The kernel's own, which no UAPI header has (include/linux/errno.h):
+	 * a call interrupted by a signal, to be restarted
+	 */
 	static const struct flag kernel_only[] = {
 		{ 512, "ERESTARTSYS" },	  { 513, "ERESTARTNOINTR" },	    { 514, "ERESTARTNOHAND" },
 		{ 515, "ENOIOCTLCMD" },	  { 516, "ERESTART_RESTARTBLOCK" }, { 517, "EPROBE_DEFER" },
 		{ 524, "ENOTSUPP" },
 	};
-	if (e > 0 && (size_t)e < N(errnos) && errnos[e])
-		return errnos[e];
-	for (size_t i = 0; i < N(kernel_only); i++)
-		if (kernel_only[i].bit == (uint64_t)e)
-			return kernel_only[i].name;
-	return NULL;
+	static const struct xlat kx = { kernel_only, ARRAY_SIZE(kernel_only) };
+	const char *n = trace_xlat_name(&trace_xlat_errnos, e);
+
+	return n ? n : trace_xlat_name(&kx, e);
 }
 
 /* The text after an error's name: glibc's, or strace's for the kernel's own */
@@ -143,6 +321,8 @@ const char *trace_errno_text(int e)
 		return "To be restarted";
 	case 514:
 		return "To be restarted if no handler";
+	case 515:
+		return "No ioctl command";
 	case 516:
 		return "Interrupted by signal";
 	default:
@@ -150,71 +330,80 @@ const char *trace_errno_text(int e)
 	}
 }
 
-static const char *const signals[] = {
-	[1] = "SIGHUP",	   [2] = "SIGINT",     [3] = "SIGQUIT",	  [4] = "SIGILL",     [5] = "SIGTRAP",
-	[6] = "SIGABRT",   [7] = "SIGBUS",     [8] = "SIGFPE",	  [9] = "SIGKILL",    [10] = "SIGUSR1",
-	[11] = "SIGSEGV",  [12] = "SIGUSR2",   [13] = "SIGPIPE",  [14] = "SIGALRM",   [15] = "SIGTERM",
-	[16] = "SIGSTKFLT", [17] = "SIGCHLD",  [18] = "SIGCONT",  [19] = "SIGSTOP",   [20] = "SIGTSTP",
-	[21] = "SIGTTIN",  [22] = "SIGTTOU",   [23] = "SIGURG",	  [24] = "SIGXCPU",   [25] = "SIGXFSZ",
-	[26] = "SIGVTALRM", [27] = "SIGPROF",  [28] = "SIGWINCH", [29] = "SIGIO",     [30] = "SIGPWR",
-	[31] = "SIGSYS",
-};
-
 const char *trace_signal_name(int sig)
 {
 	static char rt[4][16];
 	static int k;
+	const char *n = trace_xlat_name(&trace_xlat_signals, sig);
 
-	if (sig > 0 && (size_t)sig < N(signals))
-		return signals[sig];
-	if (sig == 32)
-		return "SIGRTMIN"; /* the kernel's: glibc keeps 32 and 33 for itself */
-	if (sig > 32 && sig <= 64) {
+	if (n)
+		return n;
+	if (sig == TRACE_KSIGRTMIN)
+		return "SIGRTMIN"; /* the kernel's: glibc keeps the first ones for itself */
+	if (sig > TRACE_KSIGRTMIN && sig <= 8 * TRACE_KSIGSET_SIZE) {
 		char *b = rt[k++ % 4];
-		snprintf(b, sizeof(rt[0]), "SIGRT_%d", sig - 32);
+		snprintf(b, sizeof(rt[0]), "SIGRT_%d", sig - TRACE_KSIGRTMIN);
 		return b;
 	}
 	return NULL;
 }
 
-/* A set member's name, without "SIG" (strace: RTMIN, RT_1) */
-static void put_set_member(struct strbuf *out, int sig)
+void trace_tw_signal(struct tw *w, int64_t sig)
+{
+	const char *n = trace_signal_name((int)sig);
+
+	if (n)
+		trace_tw_name(w, n);
+	else
+		trace_tw_int(w, sig);
+}
+
+/* A set member's name, without "SIG" (strace: RTMIN, RT_1); JSON: the whole name */
+static void put_set_member(struct tw *w, int sig, bool first)
 {
 	const char *n = trace_signal_name(sig);
 
-	if (sig == 32)
-		sb_puts(out, "RTMIN");
-	else if (sig > 32 && sig <= 64)
-		sb_printf(out, "RT_%d", sig - 32);
+	if (w->json) {
+		sb_puts(w->sb, first ? "" : ", ");
+		if (n)
+			out_json_string(w->sb, n, strlen(n));
+		else
+			sb_printf(w->sb, "%d", sig);
+		return;
+	}
+	if (!first)
+		sb_putc(w->sb, ' ');
+	if (sig == TRACE_KSIGRTMIN)
+		sb_puts(w->sb, "RTMIN");
+	else if (sig > TRACE_KSIGRTMIN)
+		sb_printf(w->sb, "RT_%d", sig - TRACE_KSIGRTMIN);
 	else if (n)
-		sb_puts(out, n + 3);
+		sb_puts(w->sb, n + 3);
 	else
-		sb_printf(out, "%d", sig);
+		sb_printf(w->sb, "%d", sig);
 }
 
-void trace_put_sigset(struct strbuf *out, const uint8_t *p, size_t n)
+void trace_tw_sigset(struct tw *w, const uint8_t *p, size_t n)
 {
 	uint64_t set = 0;
-	int count = 0;
+	int count = 0, bits = 8 * TRACE_KSIGSET_SIZE;
 	bool inverted, first = true;
 
-	memcpy(&set, p, MIN(n, 8));
-	for (int i = 0; i < 64; i++)
+	memcpy(&set, p, MIN(n, sizeof(set)));
+	for (int i = 0; i < bits; i++)
 		count += (set >> i) & 1;
 	/* strace: more than half the signals set prints the complement */
-	inverted = count > 32;
+	inverted = count > bits / 2 && !w->json;
+	sep(w);
 	if (inverted) {
 		set = ~set;
-		sb_putc(out, '~');
+		sb_putc(w->sb, '~');
 	}
-	sb_putc(out, '[');
-	for (int i = 0; i < 64; i++)
+	sb_putc(w->sb, '[');
+	for (int i = 0; i < bits; i++)
 		if ((set >> i) & 1) {
-			if (!first)
-				sb_putc(out, ' ');
-			put_set_member(out, i + 1);
+			put_set_member(w, i + 1, first);
 			first = false;
 		}
-	sb_putc(out, ']');
+	sb_putc(w->sb, ']');
 }
-

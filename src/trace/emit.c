@@ -40,7 +40,7 @@ void trace_traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
  * shift, far cheaper than a hash lookup, and every syscall pays it.
  * R0 = tid's word, w its value; leaves unless the bit is set.
  */
-static void traced_word(struct tb *b, int32_t tid, int32_t bit, int16_t slot)
+static void traced_word(struct tb *b, int32_t tid, int32_t bit, int16_t slot, int32_t miss)
 {
 	int32_t w = ir_vreg(b->ir);
 
@@ -48,27 +48,32 @@ static void traced_word(struct tb *b, int32_t tid, int32_t bit, int16_t slot)
 	emit(b->ir, ALU64_IMM(BPF_RSH, w, 6));
 	emit(b->ir, STX_MEM(BPF_W, R10, w, slot));
 	trace_lookup(b, b->traced, slot);
-	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, miss));
 	emit(b->ir, MOV64_REG(bit, tid));
 	emit(b->ir, ALU64_IMM(BPF_AND, bit, 63));
 }
 
-void trace_traced_test(struct tb *b, int32_t tid, int16_t slot)
+void trace_traced_test_to(struct tb *b, int32_t tid, int16_t slot, int32_t miss)
 {
 	int32_t bit = ir_vreg(b->ir), w = ir_vreg(b->ir);
 
-	traced_word(b, tid, bit, slot);
+	traced_word(b, tid, bit, slot, miss);
 	emit(b->ir, LDX_MEM(BPF_DW, w, R0, 0));
 	emit(b->ir, ALU64_REG(BPF_RSH, w, bit));
 	emit(b->ir, ALU64_IMM(BPF_AND, w, 1));
-	emit(b->ir, JMP_IMM(BPF_JEQ, w, 0, b->out));
+	emit(b->ir, JMP_IMM(BPF_JEQ, w, 0, miss));
+}
+
+void trace_traced_test(struct tb *b, int32_t tid, int16_t slot)
+{
+	trace_traced_test_to(b, tid, slot, b->out);
 }
 
 void trace_traced_set(struct tb *b, int32_t tid, bool on, int16_t slot)
 {
 	int32_t bit = ir_vreg(b->ir), m = ir_vreg(b->ir), one = ir_vreg(b->ir);
 
-	traced_word(b, tid, bit, slot);
+	traced_word(b, tid, bit, slot, b->out);
 	emit(b->ir, MOV64_IMM(m, 1));
 	emit(b->ir, ALU64_REG(BPF_LSH, m, bit));
 	if (!on)
@@ -270,9 +275,10 @@ int32_t trace_fn(struct tb *b, enum trace_fn fn, uint32_t flags)
 	f = &b->fns[b->nfns];
 	f->name = fn_name(b, "lt", names[fn]);
 	if (flags || fn == TFN_MEM) { /* one per set of flags: its name says them */
-		static const char *const sizes[] = { "fixed", "arg", "ret", "argptr", "arg8" };
-		f->name = arena_printf(&b->p->arena, "lt_%s%s%s%s%s%s", names[fn], flags & READ_RETRY ? "_retry" : "",
+		static const char *const sizes[] = { "fixed", "arg", "ret", "arg8" };
+		f->name = arena_printf(&b->p->arena, "lt_%s%s%s%s%s%s%s", names[fn], flags & READ_RETRY ? "_retry" : "",
 				       flags & READ_AGAIN ? "_again" : "", flags & READ_OUT ? "_out" : "",
+				       flags & READ_SP ? "_sp" : "",
 				       fn == TFN_MEM ? "_" : "",
 				       fn == TFN_MEM ? sizes[(flags & 0xff) % ARRAY_SIZE(sizes)] : "");
 	}
@@ -353,6 +359,9 @@ void trace_read_regs(struct tb *b, int32_t t)
 		lo = regs->sys_nr < lo ? regs->sys_nr : lo;
 		hi = regs->sys_nr > hi ? regs->sys_nr : hi;
 	}
+	/* and the stack pointer, where rt_sigreturn's frame is (TR_FRAME) */
+	lo = regs->sp < lo ? regs->sp : lo;
+	hi = regs->sp > hi ? regs->sp : hi;
 	emit(b->ir, LDX_MEM(BPF_DW, t, b->ctx, 0));
 	emit(b->ir, MOV64_REG(R1, b->s));
 	emit(b->ir, ALU64_IMM(BPF_ADD, R1, SCR_REGS + lo));

@@ -63,6 +63,18 @@ struct trace_inflight {
  */
 #define INFL_WHOLE (1u << 31)
 
+/*
+ * -c: the call in progress on this CPU (map "slots", per CPU, one entry):
+ * no hash of thread ids on the way of every call. A call still there when
+ * another task's call comes (it blocked) moves to inflight; one whose task
+ * moved to another CPU is found in that CPU's slot (SLOT_SCAN of them).
+ */
+struct trace_slot {
+	uint32_t tid, nr;
+	uint64_t ts; /* 0: none */
+};
+#define SLOT_SCAN 64
+
 /* What the programs do for call nr, decided in user space (progs.c) */
 struct trace_call {
 	bool selected; /* counted, or shown */
@@ -96,6 +108,7 @@ enum trace_fn { TFN_STR, TFN_MEM, TFN_IOV, TFN_ARGV, TFN_IOV_STEP, TFN_ARGV_STEP
 #define READ_RETRY (1 << 16) /* a read that fails is marked for the exit to try again */
 #define READ_AGAIN (1 << 17) /* only if the entry marked it so */
 #define READ_OUT (1 << 18)   /* what the call filled: nothing if it failed */
+#define READ_SP (1 << 19)    /* TR_FRAME: from the stack pointer at entry (the signal frame's mask) */
 #define TRACE_FNS_MAX 16
 #define TRACE_COLD_MAX 32 /* trace_unless() in one function */
 
@@ -126,6 +139,7 @@ struct tb {
 	const struct trace_opts *o;
 	struct ir *ir;
 	int traced, live, inflight, counts, ringbuf, lost, scratch, calls_map; /* map indexes */
+	int slots; /* -c: struct trace_slot, per CPU */
 	uint32_t ids[TREC_COUNT_];				   /* record ids */
 	uint32_t task_pid, task_tgid, task_exit_code;		   /* task_struct offsets */
 	int32_t ctx, s, out;					   /* vregs, label */
@@ -150,6 +164,8 @@ void trace_lookup(struct tb *b, int map, int16_t slot);
 void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
 /* Leave unless thread tid is traced; set or clear it (and count it in map "live") */
 void trace_traced_test(struct tb *b, int32_t tid, int16_t slot);
+/* ... or go to miss */
+void trace_traced_test_to(struct tb *b, int32_t tid, int16_t slot, int32_t miss);
 /* Leave unless tid is traced, or with -a, unless tgid is not lantern */
 void trace_traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
 void trace_traced_set(struct tb *b, int32_t tid, bool on, int16_t slot);
@@ -198,6 +214,10 @@ int32_t trace_fn(struct tb *b, enum trace_fn fn, uint32_t flags);
 void trace_gen_fn(struct tb *b, enum trace_fn fn, uint32_t flags, struct ir *ir);
 /* The exit program (exit.c) */
 void trace_gen_exit(struct tb *b, struct ir *ir);
+/* -c: the entry's part: this CPU's slot (exit.c) */
+void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot);
+/* -c alone: counts only, no records */
+bool trace_counts_only(const struct tb *b);
 /* --calls: the library functions' programs (calls.c) */
 int trace_calls_plan(struct tb *b);
 /* pg's instructions from gen; 0, or -1 with an error in the plan */

@@ -34,6 +34,123 @@ static void count(struct tb *b, int32_t nr, int32_t ret, int32_t dur, int16_t sl
 	emit(b->ir, LABEL(ok));
 }
 
+bool trace_counts_only(const struct tb *b)
+{
+	return b->o->summary && !b->o->summary_too;
+}
+
+/* s = this CPU's slot (-c), or leave */
+static void this_slot(struct tb *b, int32_t s, int16_t slot)
+{
+	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
+	trace_lookup(b, b->slots, slot);
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+	emit(b->ir, MOV64_REG(s, R0));
+}
+
+/*
+ * -c, at entry: this CPU's slot = {tid, nr, now}. A call of another task
+ * still in it (that task blocked in it) goes to inflight first, while that
+ * task is traced (a task that ended leaves its last call there; with -a,
+ * where no set of tasks is kept, always).
+ */
+void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
+{
+	struct ir *ir = b->ir;
+	int32_t s = ir_vreg(ir), t = ir_vreg(ir), o = ir_vreg(ir), free = ir_label(ir);
+	int16_t e = ir_stack(ir, sizeof(struct trace_inflight));
+
+	this_slot(b, s, slot);
+	emit(ir, LDX_MEM(BPF_DW, t, s, offsetof(struct trace_slot, ts)));
+	emit(ir, JMP_IMM(BPF_JEQ, t, 0, free));
+	emit(ir, LDX_MEM(BPF_W, o, s, offsetof(struct trace_slot, tid)));
+	emit(ir, JMP_REG(BPF_JEQ, o, tid, free));
+	if (!b->o->all)
+		trace_traced_test_to(b, o, slot, free);
+	// inflight[o] = {ts, nr}
+	emit(ir, STX_MEM(BPF_DW, R10, t, e + (int16_t)offsetof(struct trace_inflight, ts)));
+	emit(ir, LDX_MEM(BPF_W, t, s, offsetof(struct trace_slot, nr)));
+	emit(ir, STX_MEM(BPF_W, R10, t, e + (int16_t)offsetof(struct trace_inflight, nr)));
+	for (int k = 8; k < (int)offsetof(struct trace_inflight, nr); k += 8)
+		emit(ir, ST_MEM(BPF_DW, R10, e + k, 0));
+	emit(ir, ST_MEM(BPF_W, R10, e + (int16_t)offsetof(struct trace_inflight, retry), 0));
+	emit(ir, STX_MEM(BPF_W, R10, o, slot));
+	emit(ir, LD_MAP(R1, b->inflight));
+	emit(ir, MOV64_REG(R2, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(ir, MOV64_REG(R3, R10));
+	emit(ir, ALU64_IMM(BPF_ADD, R3, e));
+	emit(ir, MOV64_IMM(R4, BPF_ANY));
+	emit(ir, CALL(BPF_FUNC_map_update_elem, 4));
+	// the slot is this call's
+	emit(ir, LABEL(free));
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, STX_MEM(BPF_W, s, tid, offsetof(struct trace_slot, tid)));
+	emit(ir, STX_MEM(BPF_W, s, nr, offsetof(struct trace_slot, nr)));
+	emit(ir, STX_MEM(BPF_DW, s, R0, offsetof(struct trace_slot, ts)));
+}
+
+/* p: a slot; if it holds tid's call: t, nr = its time and number, the slot freed, goto found */
+static void take_slot(struct tb *b, int32_t p, int32_t tid, int32_t t, int32_t nr, int32_t found)
+{
+	int32_t o = ir_vreg(b->ir), no = ir_label(b->ir);
+
+	emit(b->ir, LDX_MEM(BPF_W, o, p, offsetof(struct trace_slot, tid)));
+	emit(b->ir, JMP_REG(BPF_JNE, o, tid, no));
+	emit(b->ir, LDX_MEM(BPF_DW, t, p, offsetof(struct trace_slot, ts)));
+	emit(b->ir, JMP_IMM(BPF_JEQ, t, 0, no));
+	emit(b->ir, LDX_MEM(BPF_W, nr, p, offsetof(struct trace_slot, nr)));
+	emit(b->ir, ST_MEM(BPF_DW, p, offsetof(struct trace_slot, ts), 0));
+	emit(b->ir, JA(found));
+	emit(b->ir, LABEL(no));
+}
+
+/*
+ * -c, at exit: the call's time and number from this CPU's slot; else,
+ * for a traced task, from inflight (moved there); else from the slot of
+ * the CPU the task left; then its counts
+ */
+static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+{
+	struct ir *ir = b->ir;
+	int32_t s = ir_vreg(ir), t = ir_vreg(ir), nr = ir_vreg(ir), ret = ir_vreg(ir), p = ir_vreg(ir);
+	int32_t found = ir_label(ir), scan = ir_label(ir);
+
+	this_slot(b, s, slot);
+	take_slot(b, s, tid, t, nr, found);
+	trace_traced_check(b, tid, tgid, slot);
+	// moved to inflight
+	emit(ir, STX_MEM(BPF_W, R10, tid, slot));
+	trace_lookup(b, b->inflight, slot);
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, scan));
+	emit(ir, MOV64_REG(p, R0));
+	emit(ir, LDX_MEM(BPF_DW, t, p, offsetof(struct trace_inflight, ts)));
+	emit(ir, JMP_IMM(BPF_JEQ, t, 0, scan));
+	emit(ir, LDX_MEM(BPF_W, nr, p, offsetof(struct trace_inflight, nr)));
+	emit(ir, ST_MEM(BPF_DW, p, offsetof(struct trace_inflight, ts), 0));
+	emit(ir, JA(found));
+	// the task moved: the other CPUs' slots, to the last
+	emit(ir, LABEL(scan));
+	for (int cpu = 0; cpu < SLOT_SCAN; cpu++) {
+		emit(ir, ST_MEM(BPF_W, R10, slot, 0));
+		emit(ir, LD_MAP(R1, b->slots));
+		emit(ir, MOV64_REG(R2, R10));
+		emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+		emit(ir, MOV64_IMM(R3, cpu));
+		emit(ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
+		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+		emit(ir, MOV64_REG(p, R0));
+		take_slot(b, p, tid, t, nr, found);
+	}
+	emit(ir, JA(b->out));
+	emit(ir, LABEL(found));
+	emit(ir, LDX_MEM(BPF_DW, ret, b->ctx, b->per_call ? 16 : 8));
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, ALU64_REG(BPF_SUB, R0, t));
+	emit(ir, MOV64_REG(t, R0));
+	count(b, nr, ret, t, slot);
+}
+
 /*
  * The call's arguments into the record and the scratch entry, from its
  * inflight entry e; or for an entry that kept the time only (a quick call
@@ -143,6 +260,11 @@ void trace_gen_exit(struct tb *b, struct ir *ir)
 	emit(ir, MOV64_REG(tgid, R0));
 	emit(ir, MOV32_REG(tid, R0));
 	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	if (trace_counts_only(b)) {
+		count_exit(b, tid, tgid, slot);
+		trace_epilogue(b);
+		return;
+	}
 	if (trace_untimed_quick(b))
 		untimed_quick_exit(b, tid, tgid, slot, entered, record);
 	emit(ir, LABEL(entered));

@@ -14,6 +14,7 @@
 #include "sys/syscalls.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,11 +30,8 @@ struct fdpath {
 	char *path;
 };
 
-enum fd_action { FA_UNKNOWN, FA_NONE, FA_OPEN, FA_CLOSE, FA_DUP, FA_DUP2, FA_FCNTL, FA_CHDIR, FA_FCHDIR };
-
 struct fdpaths {
 	struct fdpath *b[NBUCKETS];
-	uint8_t action[SYSCALL_NR_LIMIT];
 };
 
 struct fdpaths *trace_fdpaths_new(void)
@@ -130,23 +128,6 @@ void trace_fdpaths_fork(struct fdpaths *fp, int parent, int child)
 				set(fp, child, e->fd, e->path); /* appended: met later, not the parent's */
 }
 
-static enum fd_action action_of(const char *name)
-{
-	static const struct {
-		const char *name;
-		enum fd_action a;
-	} t[] = {
-		{ "open", FA_OPEN },   { "openat", FA_OPEN },  { "openat2", FA_OPEN }, { "creat", FA_OPEN },
-		{ "close", FA_CLOSE }, { "dup", FA_DUP },      { "dup2", FA_DUP2 },    { "dup3", FA_DUP2 },
-		{ "fcntl", FA_FCNTL }, { "chdir", FA_CHDIR },  { "fchdir", FA_FCHDIR },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(t[i].name, name))
-			return t[i].a;
-	return FA_NONE;
-}
-
 /* The absolute, canonical path of what openat(dirfd, path) opened; NULL if unknown. */
 static char *opened(struct fdpaths *fp, int pid, int64_t dirfd, const char *path)
 {
@@ -174,18 +155,16 @@ static char *opened(struct fdpaths *fp, int pid, int64_t dirfd, const char *path
 	return real ? real : util_xstrdup(path);
 }
 
-void trace_fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *name, const int64_t *a,
-			int64_t ret, const char *path)
+void trace_fdpaths_after_call(struct fdpaths *fp, int pid, enum fd_action action, const int64_t *a, int64_t ret,
+			      const char *path)
 {
-	if (nr < 0 || nr >= SYSCALL_NR_LIMIT || ret < 0)
+	if (ret < 0)
 		return;
-	if (fp->action[nr] == FA_UNKNOWN)
-		fp->action[nr] = (uint8_t)action_of(name);
-	switch ((enum fd_action)fp->action[nr]) {
+	switch (action) {
 	case FA_OPEN:
+	case FA_OPENAT:
 		if (path) {
-			bool at = !strcmp(name, "openat") || !strcmp(name, "openat2");
-			char *p = opened(fp, pid, at ? a[0] : FDPATH_CWD, path);
+			char *p = opened(fp, pid, action == FA_OPENAT ? a[0] : FDPATH_CWD, path);
 			if (p)
 				set(fp, pid, (int)ret, p);
 			else
@@ -203,7 +182,7 @@ void trace_fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *n
 		copy(fp, pid, (int)a[0], (int)a[1]);
 		break;
 	case FA_FCNTL:
-		if (a[1] == 0 || a[1] == 1030) /* F_DUPFD, F_DUPFD_CLOEXEC */
+		if (a[1] == F_DUPFD || a[1] == F_DUPFD_CLOEXEC)
 			copy(fp, pid, (int)a[0], (int)ret);
 		break;
 	case FA_CHDIR:
@@ -219,7 +198,7 @@ void trace_fdpaths_after_call(struct fdpaths *fp, int pid, int nr, const char *n
 	case FA_FCHDIR:
 		copy(fp, pid, (int)a[0], FDPATH_CWD);
 		break;
-	default:
+	case FA_NONE:
 		break;
 	}
 }

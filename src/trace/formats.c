@@ -29,34 +29,48 @@ void trace_json_event(struct trace_printer *tp, struct ttask *t, uint64_t ts, co
 	fwrite(b->s, 1, b->len, tp->main.f);
 }
 
-/* --json: {"time" (the call's start), "pid", "tid", "syscall", "args": [...], "return", "error", "duration"} */
+/*
+ * --json: {"time" (the call's start), "pid", "tid", "syscall", "args":
+ * [{"name", "type", "value", "text"}, ...], "return", "error", "duration"}:
+ * each argument shown, its name (the tracepoint's field, or what strace
+ * calls it), its kind, its value as JSON and strace's text of it
+ * (doc/lantern.8 has the schema)
+ */
 void trace_json_call(struct trace_printer *tp, struct ttask *t, const struct sysdesc *d,
 		      const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc, int64_t ret,
 		      uint64_t dur, bool returns, uint64_t ts)
 {
 	struct strbuf *b = &tp->tmp, *a = &tp->args;
-	int split = trace_split_of(d);
+	struct targ_val v[TRACE_NARGS];
+	struct cview cv;
+	struct tw w;
 
 	sb_reset(b);
 	sb_printf(b, "{\"time\": %.6f, \"pid\": %d, \"tid\": %d, \"syscall\": ",
 		  (double)(ts + (uint64_t)tp->real_off) / 1e9, t->pid, t->tid);
 	out_json_string(b, d->name, strlen(d->name));
 	sb_puts(b, ", \"args\": [");
-	if (trace_decode_is_special(d)) {
+	trace_view_of(d, t->a, &cv);
+	trace_merge_vals(d, ev, xv, v);
+	dc->vals = v;
+	for (int i = 0; i < cv.n; i++) {
+		const struct targ_view *it = &cv.v[i];
+		const char *name = it->label ? it->label : trace_sysdesc_argname((int)t->nr, it->arg);
+		const char *kind = trace_kinds[it->kind].name;
+		sb_puts(b, i ? ", {\"name\": " : "{\"name\": ");
+		out_json_string(b, name, strlen(name));
+		sb_puts(b, ", \"type\": ");
+		out_json_string(b, kind, strlen(kind));
+		sb_puts(b, ", \"value\": ");
+		dc->at = it->arg;
+		trace_tw_init(&w, b, true);
+		trace_decode_arg(&w, (enum targ)it->kind, &v[it->arg], dc);
+		sb_puts(b, ", \"text\": ");
 		sb_reset(a);
-		trace_decode_special(a, d, t->a, dc);
+		trace_tw_init(&w, a, false);
+		trace_decode_arg(&w, (enum targ)it->kind, &v[it->arg], dc);
 		out_json_string(b, a->s ? a->s : "", a->len);
-	} else {
-		for (int i = 0; i < trace_shown_nargs(d, t->a); i++) {
-			const struct targ_val *v = i < split ? &ev[i] : &xv[i];
-			if (i < split && ev[i].unread && xv[i].data)
-				v = &xv[i];
-			sb_reset(a);
-			trace_decode_arg(a, d->arg[i], v, dc);
-			if (i)
-				sb_puts(b, ", ");
-			out_json_string(b, a->s ? a->s : "", a->len);
-		}
+		sb_putc(b, '}');
 	}
 	sb_puts(b, "], \"return\": ");
 	if (!returns) {

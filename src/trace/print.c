@@ -135,9 +135,12 @@ void trace_leader(struct trace_printer *tp, struct tout *to, struct ttask *t, ui
 	}
 }
 
-int trace_split_of(const struct sysdesc *d)
+void trace_view_of(const struct sysdesc *d, const int64_t *a, struct cview *cv)
 {
-	return d->split;
+	cv->n = trace_sysdesc_view(d, a, cv->v);
+	cv->split = 0;
+	while (cv->split < cv->n && trace_kinds[cv->v[cv->split].kind].when != KW_EXIT)
+		cv->split++;
 }
 
 /* The arguments' bytes in a record: in order, dlen[i] bytes each. */
@@ -161,26 +164,37 @@ static void record_vals(const struct trace_hdr *h, const uint8_t *data, size_t s
 	}
 }
 
-/* The arguments strace shows: open's mode only when the flags create a file. */
-int trace_shown_nargs(const struct sysdesc *d, const int64_t *a)
+/* Arguments [from, to) of the view, each followed by ", " unless it is the last. */
+void trace_put_items(struct strbuf *out, const struct cview *cv, int from, int to, const struct targ_val *v,
+		     struct tdecode *dc)
 {
-	int flags = d->nargs - 2; /* open(path, flags, mode), openat(dirfd, path, flags, mode) */
+	struct tw w;
 
-	if (d->special == SD_OPEN && !(a[flags] & (0100 | 020000000))) /* O_CREAT, __O_TMPFILE */
-		return d->nargs - 1;
-	return d->nargs;
+	trace_tw_init(&w, out, false);
+	dc->vals = v;
+	for (int i = from; i < to && i < cv->n; i++) {
+		const struct targ_view *it = &cv->v[i];
+		if (it->label)
+			sb_printf(out, "%s=", it->label);
+		dc->at = it->arg;
+		trace_decode_arg(&w, (enum targ)it->kind, &v[it->arg], dc);
+		if (i + 1 < cv->n)
+			sb_puts(out, ", ");
+	}
 }
 
-/* Arguments [from, to) of the call, each followed by ", " unless it is the last. */
-static void put_args(struct trace_printer *tp, struct strbuf *out, const struct sysdesc *d, int from,
-		     int to, const struct targ_val *v, struct tdecode *dc)
+/*
+ * Each argument's value and bytes: the entry's, or the exit's for what
+ * the call filled; a string the entry could not read, read again at exit
+ */
+void trace_merge_vals(const struct sysdesc *d, const struct targ_val *ev, const struct targ_val *xv,
+		      struct targ_val *v)
 {
-	int n = trace_shown_nargs(d, dc->args);
-
-	for (int i = from; i < to && i < n; i++) {
-		trace_decode_arg(out, d->arg[i], &v[i], dc);
-		if (i + 1 < n)
-			sb_puts(out, ", ");
+	for (int i = 0; i < TRACE_NARGS; i++) {
+		bool out = i < d->nargs && trace_kinds[d->arg[i]].when == KW_EXIT;
+		v[i] = out && xv ? xv[i] : ev[i];
+		if (!out && ev[i].unread && xv && xv[i].data)
+			v[i] = xv[i];
 	}
 }
 
@@ -214,40 +228,24 @@ void trace_pad_to_column(struct strbuf *line)
  * given): where the arguments read at exit start, what a call killed in
  * it shows no more of (strace's "<unfinished ...>").
  */
-static void all_args_split(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
-			   const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc,
-			   size_t *entry_end);
-
-static void all_args(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
-		     const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc)
+static void all_args_split(struct strbuf *out, struct ttask *t, const struct sysdesc *d, const struct targ_val *ev,
+			   const struct targ_val *xv, struct tdecode *dc, size_t *entry_end)
 {
-	all_args_split(tp, out, t, d, ev, xv, dc, NULL);
+	struct targ_val v[TRACE_NARGS];
+	struct cview cv;
+
+	trace_view_of(d, t->a, &cv);
+	trace_merge_vals(d, ev, xv, v);
+	trace_put_items(out, &cv, 0, cv.split, v, dc);
+	if (entry_end)
+		*entry_end = out->len;
+	trace_put_items(out, &cv, cv.split, cv.n, v, dc);
 }
 
-static void all_args_split(struct trace_printer *tp, struct strbuf *out, struct ttask *t, const struct sysdesc *d,
-			   const struct targ_val *ev, const struct targ_val *xv, struct tdecode *dc,
-			   size_t *entry_end)
+static void all_args(struct strbuf *out, struct ttask *t, const struct sysdesc *d, const struct targ_val *ev,
+		     const struct targ_val *xv, struct tdecode *dc)
 {
-	int split = trace_split_of(d);
-	struct targ_val v[TRACE_NARGS];
-
-	if (entry_end)
-		*entry_end = SIZE_MAX;
-	if (trace_decode_special(out, d, t->a, dc))
-		return;
-	for (int i = 0; i < TRACE_NARGS; i++) {
-		v[i] = i < split || !xv ? ev[i] : xv[i];
-		/* a string the entry could not read, read again at exit */
-		if (i < split && ev[i].unread && xv && xv[i].data)
-			v[i] = xv[i];
-	}
-	if (!entry_end) {
-		put_args(tp, out, d, 0, d->nargs, v, dc);
-		return;
-	}
-	put_args(tp, out, d, 0, split, v, dc);
-	*entry_end = out->len;
-	put_args(tp, out, d, split, d->nargs, v, dc);
+	all_args_split(out, t, d, ev, xv, dc, NULL);
 }
 
 static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size)
@@ -256,10 +254,10 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, true);
 	const struct sysdesc *d = trace_sysdesc_of((int)h->nr);
 	struct targ_val v[TRACE_NARGS];
-	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths, tp->fds, -1 };
-	int split = trace_split_of(d);
+	struct tdecode dc = { o->strsize, o->hex, 0, false, h->a, (int)h->pid, o->paths, tp->fds, -1, 0, NULL };
 	bool returns = d->ret != R_NONE;
 	struct tout *to;
+	struct cview cv;
 
 	t->pid = (pid_t)h->pid;
 	memcpy(t->comm, h->comm, sizeof(t->comm));
@@ -269,8 +267,9 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	t->in_call = true;
 	t->deferred = o->status != 0 || o->json;
 	record_vals(h, data, size, h->a, v);
-	for (int i = 0; i < split; i++)
-		if (v[i].unread && v[i].v) /* not in memory yet: the exit reads it again */
+	trace_view_of(d, h->a, &cv);
+	for (int i = 0; i < cv.split; i++)
+		if (v[cv.v[i].arg].unread && v[cv.v[i].arg].v) /* not in memory yet: the exit reads it again */
 			t->deferred = true;
 	sb_reset(&t->path);
 	for (int i = 0; tp->fds && i < d->nargs; i++)
@@ -282,7 +281,7 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 		if (!status_shown(o, 0, false))
 			return;
 		sb_reset(&tp->args);
-		all_args(tp, &tp->args, t, d, v, NULL, &dc);
+		all_args(&tp->args, t, d, v, NULL, &dc);
 		if (o->json) {
 			trace_json_call(tp, t, d, v, v, &dc, 0, 0, false, h->ts);
 			return;
@@ -305,8 +304,7 @@ static void on_enter(struct trace_printer *tp, const struct trace_hdr *h, const 
 	to = trace_out_of(tp, t);
 	trace_leader(tp, to, t, h->ts);
 	sb_printf(&to->line, "%s(", d->name);
-	if (!trace_decode_special(&to->line, d, t->a, &dc))
-		put_args(tp, &to->line, d, 0, split, v, &dc);
+	trace_put_items(&to->line, &cv, 0, cv.split, v, &dc);
 	to->open = t;
 	to->open_call = false;
 	if (tp->timeline) {
@@ -320,8 +318,8 @@ static void fd_apply(struct trace_printer *tp)
 	if (!tp->fdnote.set)
 		return;
 	tp->fdnote.set = false;
-	trace_fdpaths_after_call(tp->fds, tp->fdnote.pid, tp->fdnote.nr, trace_sysdesc_of(tp->fdnote.nr)->name,
-			   tp->fdnote.a, tp->fdnote.ret, tp->fdnote.path);
+	trace_fdpaths_after_call(tp->fds, tp->fdnote.pid, trace_printer_of(trace_sysdesc_of(tp->fdnote.nr))->fd,
+				 tp->fdnote.a, tp->fdnote.ret, tp->fdnote.path);
 	free(tp->fdnote.path);
 	tp->fdnote.path = NULL;
 }
@@ -351,9 +349,9 @@ static void fd_note(struct trace_printer *tp, const struct trace_hdr *h, struct 
 		else if (t->path.len)
 			tp->fdnote.path = util_xstrdup(t->path.s);
 	}
-	if (!strcmp(d->name, "dup2") || !strcmp(d->name, "dup3"))
+	if (trace_printer_of(d)->ret_is_arg0)
 		dc->ret_fd = (int)t->a[0];
-	else if (strcmp(d->name, "close"))
+	else if (trace_printer_of(d)->fd != FA_CLOSE)
 		fd_apply(tp);
 }
 
@@ -377,15 +375,15 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	known = t->in_call && t->nr == h->nr;
 	if (known)
 		memcpy(t->a, h->a, sizeof(t->a));
-	struct targ_val ev[TRACE_NARGS], xv[TRACE_NARGS];
+	struct targ_val ev[TRACE_NARGS], xv[TRACE_NARGS], v[TRACE_NARGS];
 	struct tdecode dc;
-	int split = trace_split_of(d);
 	struct tout *to;
+	struct cview cv;
 
 	memcpy(t->comm, h->comm, sizeof(t->comm));
 	if (!known) /* the entry was lost, or came before the start: its values are unknown */
 		memset(t->a, 0, sizeof(t->a));
-	dc = (struct tdecode){ o->strsize, o->hex, ret, trace_failed(ret), t->a, (int)h->pid, o->paths, tp->fds, -1 };
+	dc = (struct tdecode){ o->strsize, o->hex, ret, trace_failed(ret), t->a, (int)h->pid, o->paths, tp->fds, -1, 0, NULL };
 	record_vals(h, data, size, t->a, xv);
 	t->in_call = false;
 	if (known && (t->deferred || tp->timeline) && t->entry.len >= sizeof(struct trace_hdr)) {
@@ -404,40 +402,35 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	}
 	if (tp->timeline && known) {
 		sb_reset(&tp->args);
-		all_args(tp, &tp->args, t, d, ev, xv, &dc);
+		all_args(&tp->args, t, d, ev, xv, &dc);
 		trace_timeline_call(tp, t, d, &tp->args, ret, t->ts, dur, true);
 	}
 	if (!status_shown(o, ret, true))
 		return;
 	to = trace_out_of(tp, t);
 	size_t entry_end;
+	trace_view_of(d, t->a, &cv);
+	trace_merge_vals(d, ev, xv, v);
 	if (known && t->deferred) {
 		trace_leader(tp, to, t, t->ts);
 		sb_printf(&to->line, "%s(", d->name);
-		all_args_split(tp, &to->line, t, d, ev, xv, &dc, &entry_end);
+		all_args_split(&to->line, t, d, ev, xv, &dc, &entry_end);
 	} else if (to->open == t && !to->open_call) {
 		entry_end = to->line.len;
-		if (!trace_decode_is_special(d))
-			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
+		trace_put_items(&to->line, &cv, cv.split, cv.n, v, &dc);
 		to->open = NULL;
 	} else {
 		trace_leader(tp, to, t, h->ts);
 		sb_printf(&to->line, "<... %s resumed>", d->name);
 		entry_end = to->line.len;
-		if (!trace_decode_is_special(d))
-			put_args(tp, &to->line, d, split, d->nargs, xv, &dc);
+		trace_put_items(&to->line, &cv, cv.split, cv.n, v, &dc);
 	}
 	sb_puts(&to->line, ") ");
 	trace_pad_to_column(&to->line);
 	size_t retpos = to->line.len;
-	trace_decode_ret(&to->line, d->ret, ret, &dc);
-	if (d->arg[0] == A_POLLFDS && ret == 0) {
-		sb_puts(&to->line, " (Timeout)");
-	} else if (d->arg[0] == A_POLLFDS && ret > 0 && xv[0].data) {
-		sb_puts(&to->line, " (");
-		trace_put_pollfds(&to->line, xv[0].data, xv[0].len, true);
-		sb_putc(&to->line, ')');
-	}
+	trace_decode_ret(&to->line, trace_ret_kind(d, t->a), ret, &dc);
+	if (trace_printer_of(d)->after)
+		trace_printer_of(d)->after(&to->line, xv, ret);
 	if (o->durations)
 		sb_printf(&to->line, " <%llu.%06llu>", (unsigned long long)(dur / 1000000000),
 			  (unsigned long long)(dur % 1000000000 / 1000));
@@ -448,7 +441,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_putn(&t->held, to->line.s, to->line.len);
 		t->held_ret = retpos;
 		/* strace: "<unfinished ...>" only where arguments were left for the exit */
-		t->held_entry = split < d->nargs && !trace_decode_is_special(d) ? entry_end : SIZE_MAX;
+		t->held_entry = cv.split < cv.n ? entry_end : SIZE_MAX;
 		sb_reset(&to->line);
 		return;
 	}
@@ -527,8 +520,11 @@ static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_printf(&tp->tmp, "--- %s ", name);
 	else
 		sb_printf(&tp->tmp, "--- %u ", h->nr);
-	if (size >= sizeof(*h) + 48 && h->dlen[0] == 48)
-		trace_put_siginfo(&tp->tmp, data + sizeof(*h), 48);
+	if (size >= sizeof(*h) + 48 && h->dlen[0] == 48) {
+		struct tw w;
+		trace_tw_init(&w, &tp->tmp, false);
+		trace_tw_siginfo(&w, data + sizeof(*h), 48);
+	}
 	else if (name) /* SEND_SIG_NOINFO, SEND_SIG_PRIV */
 		sb_printf(&tp->tmp, "{si_signo=%s, si_code=%s}", name, h->a[0] ? "SI_KERNEL" : "SI_USER");
 	else

@@ -79,9 +79,18 @@ struct trace_printer {
 };
 
 
-/* The first argument printed at exit; the arguments strace shows */
-int trace_split_of(const struct sysdesc *d);
-int trace_shown_nargs(const struct sysdesc *d, const int64_t *a);
+/* The arguments a call shows for its values (its printer's view); where its exit's part starts */
+struct cview {
+	int n, split;
+	struct targ_view v[TRACE_NARGS];
+};
+void trace_view_of(const struct sysdesc *d, const int64_t *a, struct cview *cv);
+/* Items [from, to) of the view as text, ", " between them */
+void trace_put_items(struct strbuf *out, const struct cview *cv, int from, int to, const struct targ_val *v,
+		     struct tdecode *dc);
+/* Each argument's value and bytes from the entry's (ev) and the exit's (xv, or NULL) */
+void trace_merge_vals(const struct sysdesc *d, const struct targ_val *ev, const struct targ_val *xv,
+		      struct targ_val *v);
 bool trace_failed(int64_t ret);
 
 /* formats.c */

@@ -203,7 +203,10 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	keep_inflight(b, tid, b->s, SCR_INFL, slot);
 	emit(ir, JA(b->out));
 	emit(ir, LABEL(light));
-	light_entry(b, tid, nr, slot);
+	if (trace_counts_only(b))
+		trace_count_entry(b, tid, nr, slot);
+	else
+		light_entry(b, tid, nr, slot);
 	trace_epilogue(b);
 }
 
@@ -425,12 +428,23 @@ static int add_prog(struct tb *b, const char *event, void (*gen)(struct tb *, st
 /*
  * A few calls selected: programs on their own tracepoints
  * (syscalls:sys_enter_X), so that the other calls run no program at
- * all (B5). Every selected call must have its tracepoints.
+ * all (B5). Every selected call must have its tracepoints, and no
+ * argument read from the registers only raw_syscalls has (TR_FRAME:
+ * rt_sigreturn, whose sys_exit_X never fires either, as the signal
+ * frame it restores ends the call's number).
  */
 static bool any_selected(const struct trace_opts *o)
 {
 	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
 		if (o->select_all || o->selected[nr])
+			return true;
+	return false;
+}
+
+static bool needs_regs(const struct sysdesc *d)
+{
+	for (int i = 0; i < d->nargs; i++)
+		if (trace_kinds[d->arg[i]].read.how == TR_FRAME)
 			return true;
 	return false;
 }
@@ -451,7 +465,7 @@ static bool per_call_mode(const struct trace_opts *o)
 		char ev[128];
 		if (!o->selected[nr])
 			continue;
-		if (!(tp = sys_syscall_tp_name(nr)))
+		if (!(tp = sys_syscall_tp_name(nr)) || needs_regs(trace_sysdesc_of(nr)))
 			return false;
 		snprintf(ev, sizeof(ev), "sys_enter_%s", tp);
 		if (sys_tracefs_event_id("syscalls", ev) < 0)
@@ -603,6 +617,9 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 	b.counts = o->summary ? maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 					 sizeof(struct trace_count), SYSCALL_NR_LIMIT)
 			      : -1;
+	b.slots = o->summary && !o->summary_too
+			  ? maps_add(&p->maps, "slots", BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct trace_slot), 1)
+			  : -1;
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	b.calls = per_call_mode(o);
 	plan_calls(&b);

@@ -10,6 +10,23 @@
  * callback until its state stops changing, twice, not once per turn.
  */
 #include "trace/emit.h"
+#include "sys/arch.h"
+
+#include <signal.h>
+#include <ucontext.h>
+
+/*
+ * rt_sigreturn's signal frame, from the stack pointer at its entry: the
+ * signal mask it restores (the kernel's rt_sigframe: its return address
+ * popped on x86-64, the siginfo before the ucontext on arm64)
+ */
+#if defined(__x86_64__)
+#define SIGFRAME_MASK ((int32_t)offsetof(ucontext_t, uc_sigmask))
+#elif defined(__aarch64__)
+#define SIGFRAME_MASK ((int32_t)(sizeof(siginfo_t) + offsetof(ucontext_t, uc_sigmask)))
+#else
+#define SIGFRAME_MASK 0
+#endif
 
 /* A read subprogram's arguments and flags */
 struct rd {
@@ -151,7 +168,13 @@ static void gen_mem(struct tb *b, struct ir *ir, uint32_t f)
 
 	fn_begin(b, ir, &r, f);
 	read_when(b, &r);
-	arg_of(b, r.i, src);
+	if (f & READ_SP) {
+		// src = the stack pointer + the mask's place in the frame
+		emit(ir, LDX_MEM(BPF_DW, src, b->s, SCR_REGS + sys_arch_regs()->sp));
+		emit(ir, ALU64_IMM(BPF_ADD, src, SIGFRAME_MASK));
+	} else {
+		arg_of(b, r.i, src);
+	}
 	trace_clamp(b, r.size, TRACE_DATA_MAX);
 	emit(ir, MOV64_REG(n, r.size));
 	switch (f & 0xff) {

@@ -100,13 +100,15 @@ static uint8_t shape_of(struct tread_spec (*shapes)[TRACE_NARGS], int *n, const 
 
 static bool at_entry(uint8_t how)
 {
-	return how == TR_STR || how == TR_MEM_IN || how == TR_ARGV || how == TR_IOV_IN || how == TR_MSG_IN;
+	return how == TR_STR || how == TR_MEM_IN || how == TR_ARGV || how == TR_IOV_IN || how == TR_MSG_IN ||
+	       how == TR_FRAME;
 }
 
 /* Read at exit: what the call filled, and what the entry may have failed to read (retry) */
 static bool at_exit(uint8_t how)
 {
-	return how == TR_MEM_OUT || how == TR_IOV_OUT || how == TR_MSG_OUT || how == TR_STR || how == TR_MEM_IN;
+	return how == TR_MEM_OUT || how == TR_IOV_OUT || how == TR_MSG_OUT || how == TR_STR || how == TR_MEM_IN ||
+	       how == TR_MEM_EXIT;
 }
 
 void trace_plan_shapes(struct trace_table *tbl, const struct trace_call *call, bool per_call)
@@ -145,6 +147,13 @@ static void block(struct tb *b, const struct tread_spec *r, int32_t off, uint32_
 		case TR_MEM_OUT:
 			call_read(b, TFN_MEM, (r[i].how == TR_MEM_OUT ? READ_OUT : f) | r[i].size_from, i, r[i].from,
 				  r[i].size, off);
+			break;
+		case TR_MEM_EXIT:
+			call_read(b, TFN_MEM, r[i].size_from, i, r[i].from, r[i].size, off);
+			break;
+		case TR_FRAME: /* the registers are raw_syscalls' */
+			if (!b->per_call && (f & READ_RETRY))
+				call_read(b, TFN_MEM, READ_SP | TS_FIXED, i, 0, r[i].size, off);
 			break;
 		case TR_IOV_IN:
 		case TR_MSG_IN:

@@ -2,6 +2,7 @@
 /* System call descriptions: see sysdesc.h. */
 #include "trace/sysdesc.h"
 #include "base/util.h"
+#include "trace/trace.h"
 #include "sys/syscalls.h"
 #include "types/tpformat.h"
 
@@ -27,20 +28,21 @@ static const struct sysdesc known[] = {
 	{ "pwrite64", 4, { A_FD, A_BUF_IN, A_UINT, A_LONG }, R_INT, D },
 	{ "readv", 3, { A_FD, A_IOVEC_OUT, A_UINT }, R_INT, D },
 	{ "writev", 3, { A_FD, A_IOVEC_IN, A_UINT }, R_INT, D },
-	{ "open", 3, { A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F },
-	{ "openat", 4, { A_DIRFD, A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F },
-	{ "creat", 2, { A_PATH, A_OCTAL }, R_FD, D | F },
-	{ "close", 1, { A_FD }, R_INT, D },
+	{ "open", 3, { A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F, CP_OPEN },
+	{ "openat", 4, { A_DIRFD, A_PATH, A_OPEN_FLAGS, A_OCTAL }, R_FD, D | F, CP_OPENAT },
+	{ "openat2", 4, { A_DIRFD, A_PATH, A_OPEN_HOW, A_UINT }, R_FD, D | F, CP_OPENAT2 },
+	{ "creat", 2, { A_PATH, A_OCTAL }, R_FD, D | F, CP_CREAT },
+	{ "close", 1, { A_FD }, R_INT, D, CP_CLOSE, true },
 	{ "stat", 2, { A_PATH, A_STAT }, R_INT, F | TC_STAT },
 	{ "lstat", 2, { A_PATH, A_STAT }, R_INT, F | TC_LSTAT },
-	{ "fstat", 2, { A_FD, A_STAT }, R_INT, D | TC_FSTAT },
+	{ "fstat", 2, { A_FD, A_STAT }, R_INT, D | TC_FSTAT, CP_PLAIN, true },
 	{ "newfstatat", 4, { A_DIRFD, A_PATH, A_STAT, A_AT_FLAGS }, R_INT, D | F | TC_FSTAT },
 	{ "statx", 5, { A_DIRFD, A_PATH, A_STATX_FLAGS, A_STATX_MASK, A_STATX }, R_INT, D | F | TC_FSTAT },
-	{ "statfs", 2, { A_PATH, A_PTR }, R_INT, F | TC_STATFS },
-	{ "fstatfs", 2, { A_FD, A_PTR }, R_INT, D | TC_STATFS },
+	{ "statfs", 2, { A_PATH, A_STATFS }, R_INT, F | TC_STATFS },
+	{ "fstatfs", 2, { A_FD, A_STATFS }, R_INT, D | TC_STATFS },
 	{ "access", 2, { A_PATH, A_ACCESS_MODE }, R_INT, F },
 	{ "faccessat", 3, { A_DIRFD, A_PATH, A_ACCESS_MODE }, R_INT, D | F },
-	{ "faccessat2", 4, { A_DIRFD, A_PATH, A_ACCESS_MODE, A_AT_FLAGS }, R_INT, D | F },
+	{ "faccessat2", 4, { A_DIRFD, A_PATH, A_ACCESS_MODE, A_FACCESSAT_FLAGS }, R_INT, D | F },
 	{ "readlink", 3, { A_PATH, A_BUF_OUT, A_UINT }, R_INT, F },
 	{ "readlinkat", 4, { A_DIRFD, A_PATH, A_BUF_OUT, A_UINT }, R_INT, D | F },
 	{ "unlink", 1, { A_PATH }, R_INT, F },
@@ -50,49 +52,49 @@ static const struct sysdesc known[] = {
 	{ "rmdir", 1, { A_PATH }, R_INT, F },
 	{ "rename", 2, { A_PATH, A_PATH }, R_INT, F },
 	{ "renameat", 4, { A_DIRFD, A_PATH, A_DIRFD, A_PATH }, R_INT, D | F },
-	{ "renameat2", 5, { A_DIRFD, A_PATH, A_DIRFD, A_PATH, A_HEX }, R_INT, D | F },
-	{ "chdir", 1, { A_PATH }, R_INT, F },
-	{ "fchdir", 1, { A_FD }, R_INT, D },
+	{ "renameat2", 5, { A_DIRFD, A_PATH, A_DIRFD, A_PATH, A_RENAME_FLAGS }, R_INT, D | F },
+	{ "chdir", 1, { A_PATH }, R_INT, F, CP_CHDIR },
+	{ "fchdir", 1, { A_FD }, R_INT, D, CP_FCHDIR },
 	{ "chmod", 2, { A_PATH, A_OCTAL }, R_INT, F },
 	{ "fchmod", 2, { A_FD, A_OCTAL }, R_INT, D },
 	{ "fchmodat", 3, { A_DIRFD, A_PATH, A_OCTAL }, R_INT, D | F },
 	{ "chown", 3, { A_PATH, A_INT, A_INT }, R_INT, F },
 	{ "fchown", 3, { A_FD, A_INT, A_INT }, R_INT, D },
-	{ "getcwd", 2, { A_BUF_OUT, A_UINT }, R_INT, F },
+	{ "getcwd", 2, { A_PATH_OUT, A_UINT }, R_INT, F, CP_PLAIN, true },
 	{ "symlink", 2, { A_PATH, A_PATH }, R_INT, F },
 	{ "link", 2, { A_PATH, A_PATH }, R_INT, F },
 	{ "truncate", 2, { A_PATH, A_LONG }, R_INT, F },
 	{ "ftruncate", 2, { A_FD, A_LONG }, R_INT, D },
-	{ "lseek", 3, { A_FD, A_LONG, A_WHENCE }, R_INT, D },
-	{ "dup", 1, { A_FD }, R_FD, D },
-	{ "dup2", 2, { A_FD, A_FD }, R_FD, D },
-	{ "dup3", 3, { A_FD, A_FD, A_FD_FLAGS }, R_FD, D },
+	{ "lseek", 3, { A_FD, A_LONG, A_WHENCE }, R_INT, D, CP_PLAIN, true },
+	{ "dup", 1, { A_FD }, R_FD, D, CP_DUP, true },
+	{ "dup2", 2, { A_FD, A_FD }, R_FD, D, CP_DUP2, true },
+	{ "dup3", 3, { A_FD, A_FD, A_FD_FLAGS }, R_FD, D, CP_DUP2, true },
 	{ "pipe", 1, { A_PIPEFDS }, R_INT, D },
-	{ "pipe2", 2, { A_PIPEFDS, A_FD_FLAGS }, R_INT, D },
-	{ "fcntl", 3, { A_FD, A_FCNTL_CMD, A_FCNTL_ARG }, R_FCNTL, D },
-	{ "ioctl", 3, { A_FD, A_IOCTL_REQ, A_PTR }, R_INT, D },
-	{ "getdents64", 3, { A_FD, A_DIRENTS, A_UINT }, R_INT, D },
+	{ "pipe2", 2, { A_PIPEFDS, A_FD_FLAGS }, R_INT, D, CP_PLAIN, true },
+	{ "fcntl", 3, { A_FD, A_FCNTL_CMD, A_FCNTL_ARG }, R_INT, D, CP_FCNTL },
+	{ "ioctl", 3, { A_FD, A_IOCTL_REQ, A_IOCTL_ARG }, R_INT, D },
+	{ "getdents64", 3, { A_FD, A_DIRENTS, A_UINT }, R_INT, D, CP_PLAIN, true },
 	{ "fsync", 1, { A_FD }, R_INT, D },
 	{ "fdatasync", 1, { A_FD }, R_INT, D },
 	{ "fadvise64", 4, { A_FD, A_LONG, A_UINT, A_FADVICE }, R_INT, D },
-	{ "poll", 3, { A_POLLFDS, A_UINT, A_INT }, R_INT, D },
+	{ "poll", 3, { A_POLLFDS, A_UINT, A_INT }, R_INT, D, CP_POLL },
 	{ "select", 5, { A_INT, A_PTR, A_PTR, A_PTR, A_PTR }, R_INT, D },
 	{ "epoll_create1", 1, { A_EPOLL_FLAGS }, R_FD, D },
 	{ "epoll_ctl", 4, { A_FD, A_EPOLL_CTL_OP, A_FD, A_EPOLL_EVENT_IN }, R_INT, D },
 	{ "epoll_wait", 4, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT }, R_INT, D },
 	{ "epoll_pwait", 6, { A_FD, A_EPOLL_EVENTS, A_INT, A_INT, A_PTR, A_UINT }, R_INT, D },
 	{ "eventfd2", 2, { A_UINT, A_EFD_FLAGS }, R_FD, D },
-	{ "mmap", 6, { A_PTR, A_UINT, A_PROT, A_MAP_FLAGS, A_FD, A_HEX }, R_HEX, M | D },
-	{ "munmap", 2, { A_PTR, A_UINT }, R_INT, M },
-	{ "mprotect", 3, { A_PTR, A_UINT, A_PROT }, R_INT, M },
-	{ "madvise", 3, { A_PTR, A_UINT, A_MADVISE }, R_INT, M },
-	{ "mremap", 5, { A_PTR, A_UINT, A_UINT, A_HEX, A_PTR }, R_HEX, M },
-	{ "brk", 1, { A_PTR }, R_HEX, M },
+	{ "mmap", 6, { A_PTR, A_UINT, A_PROT, A_MAP_FLAGS, A_FD, A_HEX }, R_HEX, M | D, CP_PLAIN, true },
+	{ "munmap", 2, { A_PTR, A_UINT }, R_INT, M, CP_PLAIN, true },
+	{ "mprotect", 3, { A_PTR, A_UINT, A_PROT }, R_INT, M, CP_PLAIN, true },
+	{ "madvise", 3, { A_PTR, A_UINT, A_MADVISE }, R_INT, M, CP_PLAIN, true },
+	{ "mremap", 5, { A_PTR, A_UINT, A_UINT, A_MREMAP_FLAGS, A_PTR }, R_HEX, M, CP_PLAIN, true },
+	{ "brk", 1, { A_PTR }, R_HEX, M, CP_PLAIN, true },
 	{ "execve", 3, { A_PATH, A_ARGV, A_ENVP }, R_INT, F | P },
 	{ "execveat", 5, { A_DIRFD, A_PATH, A_ARGV, A_ENVP, A_AT_FLAGS }, R_INT, D | F | P },
 	{ "exit", 1, { A_INT }, R_NONE, P },
 	{ "exit_group", 1, { A_INT }, R_NONE, P },
-	{ "clone", 5, { A_PTR, A_CLONE_FLAGS, A_PTR, A_PTR, A_HEX }, R_INT, P },
+	{ "clone", 5, { A_PTR, A_CLONE_FLAGS, A_PTR, A_PTR, A_HEX }, R_INT, P, CP_CLONE },
 	{ "clone3", 2, { A_CLONE_ARGS, A_UINT }, R_INT, P },
 	{ "fork", 0, { 0 }, R_INT, P },
 	{ "vfork", 0, { 0 }, R_INT, P },
@@ -100,52 +102,82 @@ static const struct sysdesc known[] = {
 	{ "kill", 2, { A_INT, A_SIGNAL }, R_INT, P | S },
 	{ "tkill", 2, { A_INT, A_SIGNAL }, R_INT, S },
 	{ "tgkill", 3, { A_INT, A_INT, A_SIGNAL }, R_INT, S },
-	{ "rt_sigaction", 4, { A_SIGNAL, A_SIGACTION_IN, A_SIGACTION_OUT, A_UINT }, R_INT, S },
-	{ "rt_sigprocmask", 4, { A_SIGHOW, A_SIGSET_IN, A_SIGSET_OUT, A_UINT }, R_INT, S },
-	{ "rt_sigreturn", 0, { 0 }, R_INT, S },
+	{ "rt_sigaction", 4, { A_SIGNAL, A_SIGACTION_IN, A_SIGACTION_OUT, A_UINT }, R_INT, S, CP_PLAIN, true },
+	{ "rt_sigprocmask", 4, { A_SIGHOW, A_SIGSET_IN, A_SIGSET_OUT, A_UINT }, R_INT, S, CP_PLAIN, true },
+	{ "rt_sigreturn", 1, { A_SIGFRAME_MASK }, R_INT, S },
 	{ "pause", 0, { 0 }, R_INT, S },
-	{ "getpid", 0, { 0 }, R_INT, TC_PURE },
-	{ "getppid", 0, { 0 }, R_INT, TC_PURE },
-	{ "gettid", 0, { 0 }, R_INT, TC_PURE },
-	{ "getuid", 0, { 0 }, R_INT, C | TC_PURE },
-	{ "geteuid", 0, { 0 }, R_INT, C | TC_PURE },
-	{ "getgid", 0, { 0 }, R_INT, C | TC_PURE },
-	{ "getegid", 0, { 0 }, R_INT, C | TC_PURE },
+	{ "getpid", 0, { 0 }, R_INT, TC_PURE, CP_PLAIN, true },
+	{ "getppid", 0, { 0 }, R_INT, TC_PURE, CP_PLAIN, true },
+	{ "gettid", 0, { 0 }, R_INT, TC_PURE, CP_PLAIN, true },
+	{ "getuid", 0, { 0 }, R_INT, C | TC_PURE, CP_PLAIN, true },
+	{ "geteuid", 0, { 0 }, R_INT, C | TC_PURE, CP_PLAIN, true },
+	{ "getgid", 0, { 0 }, R_INT, C | TC_PURE, CP_PLAIN, true },
+	{ "getegid", 0, { 0 }, R_INT, C | TC_PURE, CP_PLAIN, true },
 	{ "setuid", 1, { A_INT }, R_INT, C },
 	{ "setgid", 1, { A_INT }, R_INT, C },
-	{ "umask", 1, { A_UMASK }, R_OCTAL, 0 },
-	{ "uname", 1, { A_UTSNAME }, R_INT, 0 },
-	{ "arch_prctl", 2, { A_ARCH_PRCTL, A_HEX }, R_INT, 0 },
-	{ "prctl", 5, { A_PRCTL_OP, A_HEX, A_HEX, A_HEX, A_HEX }, R_INT, 0 },
-	{ "set_tid_address", 1, { A_PTR }, R_INT, 0 },
-	{ "set_robust_list", 2, { A_PTR, A_UINT }, R_INT, 0 },
-	{ "rseq", 4, { A_PTR, A_HEX, A_INT, A_HEX }, R_INT, 0 },
-	{ "prlimit64", 4, { A_INT, A_RLIMIT_RESOURCE, A_RLIMIT_IN, A_RLIMIT_OUT }, R_INT, 0 },
-	{ "getrlimit", 2, { A_RLIMIT_RESOURCE, A_RLIMIT_OUT }, R_INT, 0 },
+	{ "umask", 1, { A_OCTAL }, R_OCTAL, 0, CP_PLAIN, true },
+	{ "uname", 1, { A_UTSNAME }, R_INT, 0, CP_PLAIN, true },
+	{ "arch_prctl", 2, { A_ARCH_PRCTL, A_HEX }, R_INT, 0, CP_PLAIN, true },
+	{ "prctl", 5, { A_PRCTL_OP, A_STR_OUT, A_HEX, A_HEX, A_HEX }, R_INT, 0, CP_PRCTL },
+	{ "set_tid_address", 1, { A_PTR }, R_INT, 0, CP_PLAIN, true },
+	{ "set_robust_list", 2, { A_PTR, A_UINT }, R_INT, 0, CP_PLAIN, true },
+	{ "rseq", 4, { A_PTR, A_HEX, A_INT, A_HEX }, R_INT, 0, CP_PLAIN, true },
+	{ "prlimit64", 4, { A_INT, A_RLIMIT_RESOURCE, A_RLIMIT_IN, A_RLIMIT_OUT }, R_INT, 0, CP_PLAIN, true },
+	{ "getrlimit", 2, { A_RLIMIT_RESOURCE, A_RLIMIT_OUT }, R_INT, 0, CP_PLAIN, true },
 	{ "getrandom", 3, { A_BUF_HEX, A_UINT, A_GRND_FLAGS }, R_INT, 0 },
-	{ "futex", 6, { A_PTR, A_FUTEX_OP, A_INT, A_PTR, A_PTR, A_INT }, R_INT, 0 },
+	{ "futex", 6, { A_PTR, A_FUTEX_OP, A_INT, A_PTR, A_PTR, A_INT }, R_INT, 0, CP_FUTEX },
 	{ "nanosleep", 2, { A_TIMESPEC_IN, A_TIMESPEC_REM }, R_INT, K },
 	{ "clock_nanosleep", 4, { A_CLOCKID, A_INT, A_TIMESPEC_IN, A_TIMESPEC_REM }, R_INT, K },
-	{ "clock_gettime", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
-	{ "clock_getres", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K },
-	{ "sched_yield", 0, { 0 }, R_INT, 0 },
+	{ "clock_gettime", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K, CP_PLAIN, true },
+	{ "clock_getres", 2, { A_CLOCKID, A_TIMESPEC_OUT }, R_INT, K, CP_PLAIN, true },
+	{ "sched_yield", 0, { 0 }, R_INT, 0, CP_PLAIN, true },
 	{ "socket", 3, { A_SOCK_FAMILY, A_SOCK_TYPE, A_SOCK_PROTO }, R_FD, N },
 	{ "connect", 3, { A_FD, A_SOCKADDR_IN, A_UINT }, R_INT, N },
 	{ "bind", 3, { A_FD, A_SOCKADDR_IN, A_UINT }, R_INT, N },
 	{ "listen", 2, { A_FD, A_INT }, R_INT, N },
-	{ "accept", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_FD, N },
-	{ "accept4", 4, { A_FD, A_SOCKADDR_OUT, A_PTR, A_FD_FLAGS }, R_FD, N },
-	{ "getsockname", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_INT, N },
-	{ "getpeername", 3, { A_FD, A_SOCKADDR_OUT, A_PTR }, R_INT, N },
+	{ "accept", 3, { A_FD, A_SOCKADDR_OUT, A_SOCKLEN_OUT }, R_FD, N },
+	{ "accept4", 4, { A_FD, A_SOCKADDR_OUT, A_SOCKLEN_OUT, A_SOCK_FLAGS }, R_FD, N },
+	{ "getsockname", 3, { A_FD, A_SOCKADDR_OUT, A_SOCKLEN_OUT }, R_INT, N },
+	{ "getpeername", 3, { A_FD, A_SOCKADDR_OUT, A_SOCKLEN_OUT }, R_INT, N },
 	{ "sendto", 6, { A_FD, A_BUF_IN, A_UINT, A_MSG_FLAGS, A_SOCKADDR_IN, A_UINT }, R_INT, N },
-	{ "recvfrom", 6, { A_FD, A_BUF_OUT, A_UINT, A_MSG_FLAGS, A_SOCKADDR_OUT, A_PTR }, R_INT, N },
+	{ "recvfrom", 6, { A_FD, A_BUF_OUT, A_UINT, A_MSG_FLAGS, A_SOCKADDR_OUT, A_SOCKLEN_OUT }, R_INT, N },
 	{ "sendmsg", 3, { A_FD, A_MSGHDR_IN, A_MSG_FLAGS }, R_INT, N },
 	{ "recvmsg", 3, { A_FD, A_MSGHDR_OUT, A_MSG_FLAGS }, R_INT, N },
 	{ "shutdown", 2, { A_FD, A_INT }, R_INT, N },
-	{ "setsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_PTR, A_UINT }, R_INT, N },
-	{ "getsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_PTR, A_PTR }, R_INT, N },
+	{ "setsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_SOCKOPT_IN, A_UINT }, R_INT, N },
+	{ "getsockopt", 5, { A_FD, A_SOCKOPT_LEVEL, A_SOCKOPT_NAME, A_SOCKOPT_OUT, A_SOCKLEN_OUT }, R_INT, N },
 	{ "socketpair", 4, { A_SOCK_FAMILY, A_SOCK_TYPE, A_SOCK_PROTO, A_PIPEFDS }, R_INT, N },
 	{ "kcmp", 5, { A_INT, A_INT, A_KCMP, A_UINT, A_UINT }, R_INT, 0 },
+	{ "symlinkat", 3, { A_PATH, A_DIRFD, A_PATH }, R_INT, D | F },
+	{ "getgroups", 2, { A_INT, A_GROUPS }, R_INT, C },
+	{ "mount", 5, { A_PATH, A_PATH, A_STR, A_MOUNT_FLAGS, A_STR }, R_INT, F, CP_MOUNT },
+	{ "umount2", 2, { A_PATH, A_UMOUNT_FLAGS }, R_INT, F },
+	{ "unshare", 1, { A_UNSHARE_FLAGS }, R_INT, 0 },
+	{ "fchownat", 5, { A_DIRFD, A_PATH, A_INT, A_INT, A_AT_FLAGS }, R_INT, D | F },
+		{ "linkat", 5, { A_DIRFD, A_PATH, A_DIRFD, A_PATH, A_AT_FLAGS }, R_INT, D | F },
+	{ "mknodat", 4, { A_DIRFD, A_PATH, A_MODE_T, A_HEX }, R_INT, D | F },
+	{ "mknod", 3, { A_PATH, A_MODE_T, A_HEX }, R_INT, F },
+	{ "lchown", 3, { A_PATH, A_INT, A_INT }, R_INT, F },
+	{ "chroot", 1, { A_PATH }, R_INT, F },
+	{ "getresuid", 3, { A_PTR, A_PTR, A_PTR }, R_INT, C, CP_PLAIN, true },
+	{ "getresgid", 3, { A_PTR, A_PTR, A_PTR }, R_INT, C, CP_PLAIN, true },
+	{ "getpgrp", 0, { 0 }, R_INT, TC_PURE, CP_PLAIN, true },
+	{ "getpgid", 1, { A_INT }, R_INT, 0, CP_PLAIN, true },
+	{ "getsid", 1, { A_INT }, R_INT, 0, CP_PLAIN, true },
+	{ "sigaltstack", 2, { A_STACK_IN, A_STACK_OUT }, R_INT, S, CP_PLAIN, true },
+	{ "gettimeofday", 2, { A_PTR, A_PTR }, R_INT, K, CP_PLAIN, true },
+	{ "time", 1, { A_PTR }, R_INT, K, CP_PLAIN, true },
+	{ "sched_getaffinity", 3, { A_INT, A_UINT, A_CPUSET }, R_INT, 0, CP_PLAIN, true },
+	{ "getpriority", 2, { A_INT, A_INT }, R_INT, 0, CP_PLAIN, true },
+	{ "rt_sigsuspend", 2, { A_SIGSET_IN, A_UINT }, R_INT, S },
+	{ "timer_create", 3, { A_CLOCKID, A_SIGEVENT, A_INT_OUT }, R_INT, 0 },
+	{ "timer_settime", 4, { A_INT, A_TIMER_FLAGS, A_ITIMERSPEC_IN, A_ITIMERSPEC_OUT }, R_INT, 0 },
+	{ "timer_gettime", 2, { A_INT, A_ITIMERSPEC_OUT }, R_INT, 0 },
+	{ "timer_delete", 1, { A_INT }, R_INT, 0 },
+	{ "utimensat", 4, { A_DIRFD, A_PATH, A_UTIMES, A_AT_FLAGS }, R_INT, D | F },
+	{ "sysinfo", 1, { A_SYSINFO }, R_INT, 0 },
+	{ "capget", 2, { A_CAP_HEADER, A_CAP_DATA_OUT }, R_INT, C },
+	{ "capset", 2, { A_CAP_HEADER, A_CAP_DATA_IN }, R_INT, C },
 };
 
 #undef F
@@ -213,6 +245,7 @@ static const struct sysdesc *find_known(const char *name)
 /* A tracepoint field's C type as an argument kind. */
 static enum targ generic_arg(const struct tp_field *f)
 {
+	/* the field names of paths in the kernel's SYSCALL_DEFINEs */
 	static const char *const paths[] = { "filename", "pathname", "path", "oldname", "newname",
 					     "dir_name", "name", "specialfile", "library" };
 	if (f->is_pointer && f->is_string && f->ptr_depth == 1) {
@@ -266,45 +299,10 @@ static struct sysdesc *generic(const char *tp_name, const char *name)
 	return d;
 }
 
-/* An argument printed at exit: what the kernel fills */
-static bool at_exit(enum targ k)
-{
-	switch (k) {
-	case A_BUF_OUT:
-	case A_BUF_HEX:
-	case A_STAT:
-	case A_STATX:
-	case A_RLIMIT_OUT:
-	case A_TIMESPEC_OUT:
-	case A_TIMESPEC_REM:
-	case A_SIGSET_OUT:
-	case A_SIGACTION_OUT:
-	case A_WAIT_STATUS:
-	case A_PIPEFDS:
-	case A_DIRENTS:
-	case A_UTSNAME:
-	case A_SOCKADDR_OUT:
-	case A_EPOLL_EVENTS:
-	case A_IOVEC_OUT:
-	case A_MSGHDR_OUT:
-	case A_POLLFDS:
-	case A_CLONE_ARGS:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* special and split, from the name and the arguments */
+/* split: the first argument printed at exit */
 static void finish(struct sysdesc *d)
 {
-	if (!strcmp(d->name, "open") || !strcmp(d->name, "openat"))
-		d->special = SD_OPEN;
-	else if (!strcmp(d->name, "clone"))
-		d->special = SD_CLONE;
-	else if (!strcmp(d->name, "futex"))
-		d->special = SD_FUTEX;
-	while (d->split < d->nargs && !at_exit(d->arg[d->split]))
+	while (d->split < d->nargs && trace_kinds[d->arg[d->split]].when != KW_EXIT)
 		d->split++;
 }
 
@@ -371,123 +369,57 @@ void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread
 {
 	memset(out, 0, sizeof(struct tread_spec) * TRACE_NARGS);
 	for (int i = 0; i < d->nargs; i++) {
-		struct tread_spec *r = &out[i];
-		switch (d->arg[i]) {
-		case A_PATH:
-			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, 4096 };
-			break;
-		case A_STR: /* one byte more than shown: a longer string ends "..." */
-			*r = (struct tread_spec){ TR_STR, TS_FIXED, 0, 0, (uint16_t)(strsize + 2) };
-			break;
-		case A_BUF_IN:
-			*r = (struct tread_spec){ TR_MEM_IN, TS_ARG, (uint8_t)(i + 1), 0, (uint16_t)strsize };
-			break;
-		case A_BUF_OUT:
-		case A_BUF_HEX:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_RET, 0, 0, (uint16_t)strsize };
-			break;
-		case A_STAT:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 144 };
-			break;
-		case A_STATX:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 256 };
-			break;
-		case A_ARGV:
-			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, (uint16_t)(strsize + 2) };
-			break;
-		case A_ENVP:
-			*r = (struct tread_spec){ TR_ARGV, TS_FIXED, 0, 0, 1 }; /* counted only */
-			break;
-		case A_RLIMIT_IN:
-		case A_TIMESPEC_IN:
-		case A_SIGSET_IN:
-			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 16 };
-			if (d->arg[i] == A_SIGSET_IN)
-				r->size = 8;
-			break;
-		case A_RLIMIT_OUT:
-		case A_TIMESPEC_OUT:
-		case A_TIMESPEC_REM:
-		case A_SIGSET_OUT:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 16 };
-			if (d->arg[i] == A_SIGSET_OUT)
-				r->size = 8;
-			break;
-		case A_SIGACTION_IN:
-			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 32 };
-			break;
-		case A_SIGACTION_OUT:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 32 };
-			break;
-		case A_WAIT_STATUS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 4 };
-			break;
-		case A_PIPEFDS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 8 };
-			break;
-		case A_UTSNAME:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 390 };
-			break;
-		case A_DIRENTS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_RET, 0, 0, 4096 };
-			break;
-		case A_SOCKADDR_IN:
-			*r = (struct tread_spec){ TR_MEM_IN, TS_ARG, (uint8_t)(i + 1), 0, 128 };
-			break;
-		case A_SOCKADDR_OUT:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 128 };
-			break;
-		case A_POLLFDS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_ARG8, (uint8_t)(i + 1), 0, 8 * 16 };
-			break;
-		case A_CLONE_ARGS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 88 };
-			break;
-		case A_EPOLL_EVENTS:
-			*r = (struct tread_spec){ TR_MEM_OUT, TS_FIXED, 0, 0, 12 * 16 };
-			break;
-		case A_EPOLL_EVENT_IN:
-			*r = (struct tread_spec){ TR_MEM_IN, TS_FIXED, 0, 0, 12 };
-			break;
-		case A_IOVEC_IN:
-		case A_IOVEC_OUT:
-			*r = (struct tread_spec){ d->arg[i] == A_IOVEC_IN ? TR_IOV_IN : TR_IOV_OUT, TS_ARG,
-						  (uint8_t)(i + 1), 0, (uint16_t)strsize };
-			break;
-		case A_MSGHDR_IN:
-		case A_MSGHDR_OUT:
-			*r = (struct tread_spec){ d->arg[i] == A_MSGHDR_IN ? TR_MSG_IN : TR_MSG_OUT, TS_FIXED, 0,
-						  0, (uint16_t)strsize };
-			break;
-		default:
-			break;
-		}
+		const struct trace_kind *k = &trace_kinds[d->arg[i]];
+		out[i] = k->read;
+		if (k->read.size_from == TS_ARG || k->read.size_from == TS_ARG8)
+			out[i].from = (uint8_t)(i + k->read.from); /* that many arguments after it */
+		else
+			out[i].from = 0;
+		if (k->plus_strsize)
+			out[i].size = (uint16_t)MIN(k->read.size + strsize, TRACE_DATA_MAX);
 	}
 }
 
 bool trace_sysdesc_quick(const struct sysdesc *d)
 {
-	static const char *const quick[] = {
-		"getpid",     "getppid",	 "gettid",	    "getuid",	   "geteuid",	"getgid",
-		"getegid",    "getresuid",	 "getresgid",	    "getpgrp",	   "getpgid",	"getsid",
-		"brk",	      "mmap",		 "munmap",	    "mprotect",	   "mremap",	"madvise",
-		"close",      "lseek",		 "fstat",	    "dup",	   "dup2",	"dup3",
-		"rt_sigprocmask", "rt_sigaction", "sigaltstack",   "arch_prctl",  "set_tid_address",
-		"set_robust_list", "rseq",	 "prlimit64",	    "getrlimit",   "clock_gettime",
-		"clock_getres", "gettimeofday",	 "time",	    "uname",	   "umask",	"sched_yield",
-		"sched_getaffinity", "getcwd",	 "getpriority",	    "pipe2",	   "getdents64",
-	};
-	struct tread_spec r[TRACE_NARGS];
-
-	trace_sysdesc_reads(d, 32, r);
-	for (int i = 0; i < TRACE_NARGS; i++)
-		if (r[i].how == TR_STR || r[i].how == TR_MEM_IN || r[i].how == TR_ARGV ||
-		    r[i].how == TR_IOV_IN || r[i].how == TR_MSG_IN)
+	if (!d->quick)
+		return false;
+	for (int i = 0; i < d->nargs; i++)
+		if (!trace_kinds[d->arg[i]].quick)
 			return false;
-	for (size_t i = 0; i < ARRAY_SIZE(quick); i++)
-		if (!strcmp(quick[i], d->name))
-			return true;
-	return false;
+	return true;
+}
+
+const char *trace_sysdesc_argname(int nr, int i)
+{
+	static const char *const argn[TRACE_NARGS] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+	static const char **names[SYSCALL_NR_LIMIT]; /* each call's, read once */
+	const char *tp;
+	struct tp_format fmt;
+	char ev[128], err[256];
+	int n = 0;
+
+	if (i < 0 || i >= TRACE_NARGS)
+		return "arg";
+	if (nr < 0 || nr >= SYSCALL_NR_LIMIT)
+		return argn[i];
+	if (names[nr])
+		return names[nr][i];
+	names[nr] = util_xcalloc(TRACE_NARGS, sizeof(char *));
+	for (int k = 0; k < TRACE_NARGS; k++)
+		names[nr][k] = argn[k];
+	tp = sys_syscall_tp_name(nr);
+	snprintf(ev, sizeof(ev), "sys_enter_%s", tp ? tp : "");
+	if (!tp || types_tp_format_load("syscalls", ev, &fmt, err, sizeof(err)) < 0)
+		return names[nr][i];
+	for (uint32_t k = 0; k < fmt.nfields && n < TRACE_NARGS; k++) {
+		const struct tp_field *f = &fmt.fields[k];
+		if (f->is_common || !strcmp(f->name, "__syscall_nr"))
+			continue;
+		names[nr][n++] = util_xstrdup(f->name);
+	}
+	types_tp_format_free(&fmt);
+	return names[nr][i];
 }
 
 uint32_t trace_class_named(const char *name)

@@ -19,87 +19,13 @@
 
 #define TRACE_NARGS 6
 
-/* How one argument prints (and what is read for it). */
+/* How one argument prints, what is read for it: its row of kinds.def */
 enum targ {
-	A_NONE,
-	A_INT,	  /* an int: signed decimal of the low 32 bits */
-	A_LONG,	  /* a long, off_t: signed decimal */
-	A_UINT,	  /* unsigned decimal */
-	A_HEX,	  /* 0x... */
-	A_PTR,	  /* NULL or 0x... */
-	A_FD,	  /* a file descriptor (-y: with its path) */
-	A_DIRFD,  /* AT_FDCWD or a file descriptor */
-	A_PATH,	  /* a path, read at entry, printed whole */
-	A_STR,	  /* a string, read at entry, -s long */
-	A_BUF_IN, /* bytes the call reads: the next argument's count of them, at entry */
-	A_BUF_OUT, /* bytes the call fills: the result's count of them, at exit */
-	A_BUF_HEX, /* the same, printed in hexadecimal (getrandom's) */
-	A_OCTAL,   /* a mode: 0644 */
-	A_MODE_T,  /* S_IFREG|0644 (mknod) */
-	A_OPEN_FLAGS,
-	A_ACCESS_MODE,
-	A_AT_FLAGS,
-	A_STATX_FLAGS, /* AT_* with statx's sync mode */
-	A_FD_FLAGS,    /* O_CLOEXEC|O_NONBLOCK without an access mode (pipe2, dup3) */
-	A_SOCK_PROTO,  /* after the family: IPPROTO_TCP, NETLINK_ROUTE */
-	A_CLONE_ARGS,  /* clone3's struct clone_args (read at exit: the kernel leaves it as it was) */
-	A_FADVICE,
-	A_PROT,
-	A_MAP_FLAGS,
-	A_STAT,	   /* struct stat, filled at exit */
-	A_STATX,   /* struct statx, filled at exit */
-	A_STATX_MASK,
-	A_ARGV,	   /* char *const argv[] */
-	A_ENVP,	   /* char *const envp[]: the address and the count */
-	A_FUTEX_OP,
-	A_SIGNAL,
-	A_RLIMIT_RESOURCE,
-	A_RLIMIT_IN,  /* struct rlimit64, at entry */
-	A_RLIMIT_OUT, /* at exit */
-	A_ARCH_PRCTL,
-	A_GRND_FLAGS,
-	A_WHENCE,
-	A_CLOCKID,
-	A_TIMESPEC_IN,
-	A_TIMESPEC_OUT,
-	A_TIMESPEC_REM, /* nanosleep's remainder: at exit, the time left when interrupted */
-	A_SOCK_FAMILY,
-	A_SOCK_TYPE,
-	A_SOCKADDR_IN,	/* struct sockaddr, the next argument's size of it, at entry */
-	A_SOCKADDR_OUT, /* at exit, size from *next argument */
-	A_IOCTL_REQ,
-	A_FCNTL_CMD,
-	A_FCNTL_ARG, /* after the command: FD_CLOEXEC, flags, ... */
-	A_SIGSET_IN, /* sigset_t, at entry */
-	A_SIGSET_OUT,
-	A_SIGHOW,
-	A_SIGACTION_IN,
-	A_SIGACTION_OUT,
-	A_WAIT_STATUS, /* int *wstatus, at exit */
-	A_WAIT_OPTIONS,
-	A_PIPEFDS,     /* int[2], at exit */
-	A_DIRENTS,     /* getdents64's buffer: its entries counted, at exit */
-	A_CLONE_FLAGS,
-	A_UTSNAME,     /* struct utsname, at exit */
-	A_MADVISE,
-	A_POLLFDS,     /* struct pollfd[n], n the next argument, at entry and exit */
-	A_IOVEC_IN,    /* struct iovec[n], n the next argument; the bytes at entry */
-	A_IOVEC_OUT,   /* the bytes at exit */
-	A_EPOLL_EVENTS, /* at exit: n from the result */
-	A_EPOLL_CTL_OP,
-	A_EPOLL_EVENT_IN,
-	A_EPOLL_FLAGS,	/* epoll_create1's: EPOLL_CLOEXEC */
-	A_EFD_FLAGS,	/* eventfd2's: EFD_CLOEXEC|EFD_NONBLOCK|EFD_SEMAPHORE */
-	A_SOCKOPT_LEVEL,
-	A_SOCKOPT_NAME,
-	A_MSG_FLAGS,
-	A_MSGHDR_OUT,
-	A_MSGHDR_IN,
-	A_PRCTL_OP,
-	A_UMASK,
-	A_KCMP,
+#define KIND(id, name, when, quick, json, read, put) id,
+#include "trace/kinds.def"
+#undef KIND
+	A_COUNT_
 };
-
 /* How the result prints. */
 enum tret {
 	R_INT,	  /* decimal; -1 ERRNO (text) on errors */
@@ -107,7 +33,8 @@ enum tret {
 	R_NONE,	  /* "?": the call does not return (exit_group) */
 	R_FD,	  /* a new descriptor (-y: with its path) */
 	R_OCTAL,  /* umask */
-	R_FCNTL,  /* fcntl: a descriptor after F_DUPFD, F_DUPFD_CLOEXEC; else R_INT */
+	R_OPEN_FLAGS, /* 0x8002 (flags O_RDWR|O_LARGEFILE): fcntl's F_GETFL */
+	R_FD_FLAGS,   /* 0x1 (flags FD_CLOEXEC): fcntl's F_GETFD */
 };
 
 /* What the BPF programs read for an argument. */
@@ -121,6 +48,8 @@ enum tread {
 	TR_IOV_OUT, /* the same at exit */
 	TR_MSG_IN,  /* struct msghdr, its iovecs and their bytes, at entry */
 	TR_MSG_OUT, /* the same at exit */
+	TR_MEM_EXIT, /* bytes at exit, whether the call failed or not (a length it may have changed) */
+	TR_FRAME,    /* at entry, the signal mask of the frame rt_sigreturn returns from (raw_syscalls only) */
 };
 
 /*
@@ -137,7 +66,6 @@ enum tsize {
 	TS_FIXED, /* `size` bytes */
 	TS_ARG,	  /* the value of argument `from`, at most `size` */
 	TS_RET,	  /* the result, at most `size` */
-	TS_ARGPTR, /* the int argument `from` points to (socklen_t *), at most `size` */
 	TS_ARG8,   /* 8 times the value of argument `from` (struct pollfd[n]), at most `size` */
 };
 
@@ -149,6 +77,60 @@ struct tread_spec {
 	uint16_t size; /* bytes, or the most */
 };
 
+/* A kind's row (kinds.def): see there */
+enum { KW_ENTRY, KW_EXIT };
+/* The JSON value of a kind (doc/lantern.8, --json) */
+enum trace_json_type {
+	JT_NONE,    /* nothing: no argument */
+	JT_NUMBER,  /* a number */
+	JT_STRING,  /* a string (the bytes read), or a pointer */
+	JT_CONST,   /* a constant: its name, or a number when it has none */
+	JT_FLAGS,   /* flags: an array of names, and a number for bits without one */
+	JT_POINTER, /* null, or the address as a string "0x..." */
+	JT_OBJECT,  /* a structure: an object of its members, or a pointer */
+	JT_ARRAY,   /* an array, or a pointer */
+	JT_VARIES,  /* as another argument says (fcntl's by its command): a number, flags, an array, a pointer */
+};
+struct trace_kind {
+	const char *name;
+	uint8_t when;	      /* KW_* */
+	bool quick;	      /* a call with it may still be quick */
+	uint8_t json;	      /* enum trace_json_type */
+	bool plus_strsize;    /* read.size is so many bytes more than -s */
+	struct tread_spec read; /* read.from: that many arguments after it */
+};
+extern const struct trace_kind trace_kinds[A_COUNT_];
+
+/*
+ * One argument as a call's printer shows it: which argument, as which
+ * kind, after what name (clone's "flags="; NULL: none in the text)
+ */
+struct targ_view {
+	uint8_t arg, kind;
+	const char *label;
+};
+
+/* The calls printed their own way (strace's SYS_FUNC): their printers, decode_calls.c */
+enum trace_cp {
+	CP_PLAIN,  /* every argument by its kind */
+	CP_OPEN,   /* open: the mode only when the flags create a file */
+	CP_OPENAT, /* openat: the same, the path from a directory's descriptor (-y) */
+	CP_OPENAT2, /* openat2: the path from a directory's descriptor (-y) */
+	CP_CREAT,  /* creat: a file made (-y) */
+	CP_CLOSE,  /* close: the descriptor goes (-y, once the line is written) */
+	CP_DUP,	   /* dup: a copy (-y) */
+	CP_DUP2,   /* dup2, dup3: a copy on the second; the result shows the first's path */
+	CP_FCNTL,  /* the argument as the command says, the result a descriptor after F_DUPFD */
+	CP_CHDIR,  /* chdir: the working directory (-y) */
+	CP_FCHDIR, /* fchdir: the same, by descriptor */
+	CP_CLONE,  /* child_stack=, flags=, the tids the flags use */
+	CP_FUTEX,  /* the arguments the operation uses */
+	CP_PRCTL,  /* the arguments the option uses */
+	CP_POLL,   /* the revents after the result */
+	CP_MOUNT,  /* the type and data as addresses when the flags ignore them */
+	CP_COUNT_
+};
+
 /* One system call. */
 struct sysdesc {
 	const char *name;
@@ -157,16 +139,9 @@ struct sysdesc {
 	enum tret ret;
 	/* -e trace= classes: TC_* bits */
 	uint32_t classes;
-	uint8_t special; /* enum sd_special, set by trace_sysdesc_of() */
+	uint8_t printer; /* enum trace_cp */
+	bool quick;	 /* never blocks: may be quick (trace_sysdesc_quick) */
 	int8_t split;	 /* the first argument printed at exit (nargs if none) */
-};
-
-/* Calls printed their own way */
-enum sd_special {
-	SD_PLAIN,
-	SD_OPEN,  /* open, openat: the mode only when the flags create a file */
-	SD_CLONE, /* clone, futex: the argument list depends on the values */
-	SD_FUTEX,
 };
 
 enum trace_class {
@@ -199,6 +174,10 @@ const struct sysdesc *trace_sysdesc_of(int nr);
  * arguments only (the others in hexadecimal). Never NULL for nr < 512.
  */
 const struct sysdesc *trace_sysdesc_brief(int nr);
+/* The arguments call nr shows for values a (its printer's view); their count */
+int trace_sysdesc_view(const struct sysdesc *d, const int64_t *a, struct targ_view out[TRACE_NARGS]);
+/* The name of argument i of call nr (--json): its tracepoint's field's, else "argI" */
+const char *trace_sysdesc_argname(int nr, int i);
 /* What the programs must read for each argument of d, with -s strsize. */
 void trace_sysdesc_reads(const struct sysdesc *d, uint32_t strsize, struct tread_spec out[TRACE_NARGS]);
 /*

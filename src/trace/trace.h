@@ -13,14 +13,23 @@
  *   calls.c        --calls: uprobes on library functions
  *   print.c        records -> strace's lines (printer.h: its state)
  *   calls_print.c  --calls' lines; formats.c: --json, --timeline
- *   decode*.c      arguments as strace prints them: strings, flags,
- *                  constants, structures
+ *   kinds.def      the argument kinds, one row each: when a kind prints,
+ *                  what the programs read for it, its JSON type, its
+ *                  decoder (kinds.c makes the table)
+ *   decode*.c      the decoders, writing strace's text or JSON through one
+ *                  value writer: strings, flags, constants (decode.c),
+ *                  structures (decode_structs.c, decode_time.c), sockets
+ *                  (decode_net.c), the calls printed their own way
+ *                  (decode_calls.c: one printer each, enum trace_cp)
+ *   xlat/NAME.list the names of the constants decoded; the system's
+ *                  headers give their values at build time (xlat/gen.sh)
  *   sysdesc.c      what each system call takes and returns
  *
  * The traced program is never stopped: the programs filter by the traced
  * task set (a bitmap of thread ids that fork extends with -f) and by the
  * selected calls, and send records through the ring buffer. -c counts in a
- * per-CPU map and sends nothing per call.
+ * per-CPU map and sends nothing per call (the call in progress in a per-CPU
+ * slot, exit.c).
  */
 #ifndef LANTERN_TRACE_TRACE_H
 #define LANTERN_TRACE_TRACE_H

@@ -9,7 +9,8 @@
  *   trace_target coldpath    openat() of a path in a page not yet touched (a
  *                            file mapping): eBPF cannot read it at entry
  *   trace_target structs     calls whose structures strace decodes: sockets
- *                            and their addresses, poll, clock_gettime, uname
+ *                            and their addresses, poll, clock_gettime, uname,
+ *                            openat2's struct open_how
  *   trace_target io          epoll events, iovecs (writev, readv) and
  *                            msghdrs (sendmsg, recvmsg)
  *   trace_target sockets     TCP over IPv4 and IPv6 and a UNIX socket pair,
@@ -17,6 +18,7 @@
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -149,6 +151,7 @@ static int structs(void)
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
 	struct timespec ts;
 	struct utsname u;
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
 	int s;
 
 	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
@@ -162,6 +165,10 @@ static int structs(void)
 	poll(&pfd, 1, 0);
 	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
 	uname(&u);
+	s = (int)syscall(SYS_openat2, AT_FDCWD, "/etc/hostname", &how, sizeof(how));
+	close(s);
+	how = (struct open_how){ .flags = O_WRONLY | O_CREAT | O_EXCL, .mode = 0600, .resolve = RESOLVE_BENEATH };
+	syscall(SYS_openat2, AT_FDCWD, "/nonexistent/lantern", &how, sizeof(how));
 	return 0;
 }
 
