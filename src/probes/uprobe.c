@@ -108,8 +108,7 @@ static bool find_library(const char *name, char *out, size_t n)
  */
 static bool resolve_in(pid_t pid, const char *file, char *out)
 {
-	sym_proc_path(pid, file, out);
-	if (strncmp(out, "/proc/", 6))
+	if (!sym_proc_path(pid, file, out))
 		return realpath(file, out) && is_file(out);
 	return is_file(out);
 }
@@ -148,12 +147,9 @@ bool prov_resolve_file_shown(const char *file, char *out, char *shown, pid_t pid
 	if (strchr(file, '/')) {
 		/* under -p, an absolute path is the process's: in another mount namespace,
 		   through /proc/PID/root (bpftrace's name for it too) */
-		if (pid > 0 && file[0] == '/') {
-			sym_proc_path(pid, file, out);
-			if (!strncmp(out, "/proc/", 6) && is_file(out)) {
-				snprintf(shown, PATH_MAX, "%s", out);
-				return true;
-			}
+		if (pid > 0 && sym_proc_path(pid, file, out) && is_file(out)) {
+			snprintf(shown, PATH_MAX, "%s", out);
+			return true;
 		}
 		snprintf(shown, PATH_MAX, "%s", file);
 		return realpath(file, out) && is_file(out);

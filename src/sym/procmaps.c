@@ -20,12 +20,14 @@ static bool other_mntns(pid_t pid)
 	       (self.st_ino != other.st_ino || self.st_dev != other.st_dev);
 }
 
-void sym_proc_path(pid_t pid, const char *file, char *out)
+bool sym_proc_path(pid_t pid, const char *file, char *out)
 {
-	if (pid > 0 && file[0] == '/' && other_mntns(pid))
+	if (pid > 0 && file[0] == '/' && other_mntns(pid)) {
 		snprintf(out, PATH_MAX, "/proc/%d/root%s", (int)pid, file);
-	else
-		snprintf(out, PATH_MAX, "%s", file);
+		return true;
+	}
+	snprintf(out, PATH_MAX, "%s", file);
+	return false;
 }
 
 char **sym_proc_files(pid_t pid)

@@ -23,9 +23,9 @@ char **sym_proc_files(pid_t pid);
 /*
  * The path of file (absolute, as process pid sees it) from lantern's
  * mount namespace: file itself, or /proc/PID/root/file when the process
- * is in another one; out has PATH_MAX bytes.
+ * is in another one (then true); out has PATH_MAX bytes.
  */
-void sym_proc_path(pid_t pid, const char *file, char *out);
+bool sym_proc_path(pid_t pid, const char *file, char *out);
 void sym_proc_files_free(char **files);
 
 /* One line of /proc/PID/maps. */

@@ -201,13 +201,16 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
  * for an address in none of them: a library loaded since), not for every
  * frame: a scrape of thousands of user stacks reads each process once.
  * Those not looked up for MAPS_KEEP_S go (a live process is read again
- * when asked; an exited one's stacks show addresses), so a long run over
- * many short processes does not keep them all.
+ * when asked; an exited one's stacks show addresses), and at most
+ * MAPS_MAX are kept (the least recently looked up goes first), so a long
+ * run over many short processes (a build: a thousand a minute) does not
+ * keep them all.
  */
 #define MAPS_FRESH_MS 1000
 #define MAPS_MISS_MS 50
 #define MAPS_KEEP_S 600
 #define MAPS_SWEEP_S 10
+#define MAPS_MAX 1024
 struct maps_snap {
 	int pid;
 	struct sym_maps maps;
@@ -234,10 +237,25 @@ static struct maps_snap *snap_of(int pid)
 	return NULL;
 }
 
+/* The least recently looked up process forgotten (MAPS_MAX of them kept) */
+static void snaps_evict(void)
+{
+	size_t old = 0;
+
+	for (size_t i = 1; i < nsnaps; i++)
+		if (snaps[i].used_ns < snaps[old].used_ns)
+			old = i;
+	sym_maps_free(&snaps[old].maps);
+	memmove(&snaps[old], &snaps[old + 1], (nsnaps - old - 1) * sizeof(*snaps));
+	nsnaps--;
+}
+
 static struct maps_snap *snap_add(int pid)
 {
 	size_t lo = 0;
 
+	if (nsnaps >= MAPS_MAX)
+		snaps_evict();
 	while (lo < nsnaps && snaps[lo].pid < pid)
 		lo++;
 	if (nsnaps == snaps_cap) {
