@@ -127,42 +127,36 @@ void trace_tw_quoted(struct tw *w, const uint8_t *p, size_t n, size_t max, bool 
 void trace_tw_text(struct tw *w, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[256];
 
 	if (w->json)
 		return;
 	sep(w);
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	sb_vprintf(w->sb, fmt, ap);
 	va_end(ap);
-	sb_puts(w->sb, buf);
 }
 
 void trace_tw_note(struct tw *w, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[256];
 
 	if (w->json)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	sb_vprintf(w->sb, fmt, ap);
 	va_end(ap);
-	sb_puts(w->sb, buf);
 }
 
 void trace_tw_json(struct tw *w, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[256];
 
 	if (!w->json)
 		return;
 	sep(w);
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	sb_vprintf(w->sb, fmt, ap);
 	va_end(ap);
-	sb_puts(w->sb, buf);
 }
 
 const char *trace_xlat_name(const struct xlat *x, int64_t v)
