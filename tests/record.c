@@ -22,6 +22,13 @@
  *   status   its exit status, or 128+N when signal N killed it (as the
  *            shell shows it); written last: a run without one never ended
  *
+ * lantern hands its probes' release to a child of its own that outlives it
+ * (a few hundred ms). The wrapper is its subreaper, and returns once that
+ * child too is gone (at most 10 s): the next test never runs under the
+ * probes of the last one (a uretprobe left on libc puts its trampoline's
+ * syscall into every program started meanwhile). LANTERN_TEST_NO_REAP set:
+ * the wrapper returns at once (a test that kills that child itself).
+ *
  * With LANTERN_TEST_PIDFILE set (tests/runtime/sync.sh's attached), lantern's
  * pid goes to that file too, and the variable out of lantern's environment.
  *
@@ -40,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -167,6 +175,54 @@ static int wait_sampling(FILE *objects)
 	}
 }
 
+/* Children of ours named lantern: release children of a lantern that ended */
+static bool lantern_orphans(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool any = false;
+
+	if (!d)
+		return false;
+	while (!any && (e = readdir(d))) {
+		char path[300], buf[512];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
+		char state;
+		int ppid;
+		if (!open_paren || !close_paren ||
+		    sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		*close_paren = 0;
+		any = ppid == getpid() && state != 'Z' && !strcmp(open_paren + 1, "lantern");
+	}
+	closedir(d);
+	return any;
+}
+
+static void wait_release(void)
+{
+	const struct timespec tick = {0, 10 * 1000 * 1000};
+
+	for (int i = 0; i < 1000; i++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!lantern_orphans())
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* End as lantern did: its status, or its signal (without a core of our own). */
 static void end_like(int st)
 {
@@ -219,6 +275,8 @@ int main(int argc, char **argv)
 	fclose(f);
 	FILE *objects = open_in(dir, sample ? "seen" : "held", "we");
 
+	/* lantern's release child comes to us when lantern ends */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* the child waits for the word to exec, so that it is traced from its first instruction */
 	if (pipe2(go, O_CLOEXEC) < 0)
 		die("pipe");
@@ -264,6 +322,8 @@ int main(int argc, char **argv)
 	st = sample ? wait_sampling(objects) : wait_traced(objects);
 	child = 0;
 	fclose(objects);
+	if (!getenv("LANTERN_TEST_NO_REAP"))
+		wait_release();
 	f = open_in(dir, "status", "we");
 	fprintf(f, "%d\n", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	fclose(f);
