@@ -127,7 +127,7 @@ _lantern_command_at()
 _lantern_trace()
 {
 	local i w c opt=
-	local opts='-f -ff -p -a -e -Z -z -t -tt -ttt -r -T -s -x -xx -y -o -c -C -S
+	local opts='-f -ff -p -a -e -Z -z -t -tt -ttt -r -T -s -x -xx -y -yy -k -o -c -C -S
 		-q -qq -qqq --json --timeline --calls -d -h --help'
 
 	# the options end at the first word that is not one, or at --; -p, -e,

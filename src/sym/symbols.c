@@ -213,6 +213,7 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 #define MAPS_MAX 1024
 struct maps_snap {
 	int pid;
+	bool pinned; /* given by its tracer (sym_pin_process_maps): never read from /proc */
 	struct sym_maps maps;
 	uint64_t read_ns; /* when read (or tried) last */
 	uint64_t used_ns; /* when looked up last */
@@ -300,7 +301,7 @@ static const struct sym_maps *process_maps_within(int pid, uint64_t fresh_ms)
 	sn = snap_of(pid);
 	if (sn) {
 		sn->used_ns = now;
-		if (now - sn->read_ns < fresh_ms * 1000000ull)
+		if (sn->pinned || now - sn->read_ns < fresh_ms * 1000000ull)
 			return &sn->maps;
 		sn->read_ns = now;
 	}
@@ -442,6 +443,58 @@ bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out)
 		struct user_file *uf = user_file(mp->path);
 		*out = (struct sym_umap){ mp->lo, mp->hi, mp->offset, uf->path, uf->build_id };
 	}
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
+}
+
+bool sym_usym_frame(int pid, uint64_t addr, struct sym_frame *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	const struct sym_mapping *mp = process_mapping(pid, addr);
+	bool ok = mp && mp->path[0];
+	if (ok) {
+		struct user_file *uf = mp->path[0] == '/' ? user_file(mp->path) : NULL;
+		uint64_t foff = addr - mp->lo + mp->offset;
+		*out = (struct sym_frame){ uf ? uf->path : mp->path, NULL, foff, 0 };
+		for (int i = 0; uf && i < uf->nsegs; i++) {
+			const struct elf_segment *sg = &uf->segs[i];
+			if (foff < sg->offset || foff >= sg->offset + sg->size)
+				continue;
+			uint64_t vaddr = foff - sg->offset + sg->vaddr;
+			const struct addr_sym *s = nearest(&uf->syms, vaddr);
+			if (s) {
+				out->name = s->name;
+				out->func_off = vaddr - s->addr;
+			}
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sym_lock);
+	return ok;
+}
+
+void sym_pin_process_maps(int pid, struct sym_maps *m)
+{
+	pthread_mutex_lock(&sym_lock);
+	struct maps_snap *sn = snap_of(pid);
+	if (!sn)
+		sn = snap_add(pid);
+	else
+		sym_maps_free(&sn->maps);
+	sn->maps = *m;
+	sn->pinned = true;
+	sn->used_ns = sn->read_ns = util_now_ns();
+	pthread_mutex_unlock(&sym_lock);
+	memset(m, 0, sizeof(*m));
+}
+
+bool sym_pinned_maps(int pid, struct sym_maps *out)
+{
+	pthread_mutex_lock(&sym_lock);
+	struct maps_snap *sn = snap_of(pid);
+	bool ok = sn && sn->pinned;
+	if (ok)
+		sym_maps_copy(&sn->maps, out);
 	pthread_mutex_unlock(&sym_lock);
 	return ok;
 }

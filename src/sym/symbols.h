@@ -30,6 +30,13 @@ static inline bool sym_resolve(bool user, int pid, uint64_t addr, struct sym *ou
  */
 void sym_remember_process(int pid);
 struct sym_maps;
+/*
+ * pid's mappings as its tracer follows them (sym/maptrack.h): taken (m is
+ * emptied), and used instead of /proc/PID/maps from now on.
+ */
+void sym_pin_process_maps(int pid, struct sym_maps *m);
+/* A copy of the mappings pinned for pid; false if none. */
+bool sym_pinned_maps(int pid, struct sym_maps *out);
 /* pid's mappings as last remembered (a copy, sym_maps_free() it); false if never. */
 bool sym_remembered_maps(int pid, struct sym_maps *out);
 /*
@@ -46,6 +53,17 @@ struct sym_umap {
 	const char *build_id; /* hex, "" without */
 };
 bool sym_usym_mapping(int pid, uint64_t addr, struct sym_umap *out);
+/*
+ * strace -k's (libunwind's) view of a user address of process pid: the
+ * mapped file's path, the address's offset in the file, and the nearest
+ * function at or below it whatever its size (name NULL without one);
+ * false when no file maps the address.
+ */
+struct sym_frame {
+	const char *path, *name;
+	uint64_t file_off, func_off;
+};
+bool sym_usym_frame(int pid, uint64_t addr, struct sym_frame *out);
 /* The address of a kernel symbol (any kind kallsyms lists), or 0. */
 uint64_t sym_ksym_address(const char *name);
 void sym_release(void);

@@ -262,6 +262,11 @@ static void proc_refresh(struct uw_proc *p)
 	struct sym_maps m;
 
 	p->read_ns = util_now_ns();
+	if (sym_pinned_maps(p->pid, &m)) { /* as its tracer follows them */
+		sym_maps_free(&p->maps);
+		p->maps = m;
+		return;
+	}
 	if (!sym_maps_read(p->pid, &m)) {
 		/* gone: keep what was seen, else what the session remembered of it */
 		if (!p->maps.n && sym_remembered_maps(p->pid, &m))

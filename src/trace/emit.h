@@ -218,6 +218,10 @@ void trace_gen_exit(struct tb *b, struct ir *ir);
 void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot);
 /* -c alone: counts only, no records */
 bool trace_counts_only(const struct tb *b);
+/* -k: the stacks' programs (stacks.c), on sys_exit, sys_enter and signal_deliver */
+void trace_gen_stack_exit(struct tb *b, struct ir *ir);
+void trace_gen_stack_entry(struct tb *b, struct ir *ir);
+void trace_gen_stack_signal(struct tb *b, struct ir *ir);
 /* --calls: the library functions' programs (calls.c) */
 int trace_calls_plan(struct tb *b);
 /* pg's instructions from gen; 0, or -1 with an error in the plan */

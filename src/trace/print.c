@@ -364,6 +364,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 	uint64_t dur = h->dur;
 	bool known;
 
+	t->stack_next = false;
 	if (!(h->flags & TRACE_F_ENTERED)) {
 		/* a quick call: the exit is the whole of it, printed whole */
 		t->in_call = t->deferred = true;
@@ -435,6 +436,7 @@ static void exit_line(struct trace_printer *tp, const struct trace_hdr *h, const
 		sb_printf(&to->line, " <%llu.%06llu>", (unsigned long long)(dur / 1000000000),
 			  (unsigned long long)(dur % 1000000000 / 1000));
 	sb_putc(&to->line, '\n');
+	t->stack_next = true;
 	if (ret <= -512 && ret >= -516) {
 		/* interrupted: a fatal signal's "= ?" (strace never sees such a call return) or a restart */
 		sb_reset(&t->held);
@@ -545,6 +547,7 @@ static void on_signal(struct trace_printer *tp, const struct trace_hdr *h, const
 	char *line = util_xstrdup(sb_str(&tp->tmp));
 	event_line(tp, t, h->ts, line);
 	free(line);
+	t->stack_next = true;
 }
 
 static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
@@ -558,7 +561,8 @@ static void on_fork(struct trace_printer *tp, const struct trace_hdr *h)
 		struct ttask *parent = trace_task_find(tp, (pid_t)h->a[0], false);
 		trace_fdpaths_fork(tp->fds, parent ? parent->pid : (int)h->a[0], (int)h->pid);
 	}
-	t->in_call = t->deferred = t->gone = false;
+	t->in_call = t->deferred = t->gone = t->stack_next = false;
+	sb_reset(&t->stack);
 	sb_reset(&t->entry);
 	sb_reset(&t->signals);
 	sb_reset(&t->held);
@@ -617,6 +621,7 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 		/* -qq: no "exited with"; -qqq: no "killed by" either */
 		event_line(tp, t, h->ts, text);
 	}
+	trace_stack_pending(tp, t);
 	t->gone = true;
 	if (tp->live > 0)
 		tp->live--;
@@ -635,6 +640,7 @@ static void on_exited(struct trace_printer *tp, const struct trace_hdr *h)
 	sb_free(&t->entry);
 	sb_free(&t->signals);
 	sb_free(&t->held);
+	sb_free(&t->stack);
 }
 
 void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size)
@@ -645,7 +651,7 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 	if (size < sizeof(*h))
 		return;
 	struct ttask *t = trace_task_find(tp, (pid_t)h->tid, false);
-	if (t && t->held.len)
+	if (t && t->held.len && r->top != TREC_STACK)
 		release_held(tp, t, r->top == TREC_EXITED && (h->a[0] & 0x7f));
 	switch ((enum trace_rec)r->top) {
 	case TREC_ENTER:
@@ -668,6 +674,9 @@ void trace_record(void *printer, const struct record_desc *r, const void *data, 
 		break;
 	case TREC_RETURN:
 		trace_on_libreturn(tp, h);
+		break;
+	case TREC_STACK:
+		trace_on_stack(tp, h, data, size);
 		break;
 	default:
 		break;
@@ -709,6 +718,7 @@ void trace_printer_free(struct trace_printer *tp)
 		return;
 	if (tp->timeline)
 		trace_timeline_end(tp);
+	trace_stacks_free(tp);
 	for (size_t i = 0; i < tp->cap; i++) {
 		struct ttask *t = &tp->tasks[i];
 		if (!t->used)
@@ -716,6 +726,7 @@ void trace_printer_free(struct trace_printer *tp)
 		sb_free(&t->entry);
 		sb_free(&t->signals);
 		sb_free(&t->held);
+		sb_free(&t->stack);
 		sb_free(&t->path);
 		free(t->calls);
 		if (t->out) {

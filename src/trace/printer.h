@@ -14,6 +14,7 @@
 #define ACOLUMN 40 /* strace's column of " = result" */
 
 struct tout;
+struct sym_maptrack;
 
 /* One traced task. */
 struct ttask {
@@ -32,6 +33,9 @@ struct ttask {
 	struct strbuf path;    /* -y: the path the call in progress was given (open) */
 	struct tcall *calls;   /* --calls: the library calls it is in, innermost last */
 	int ncalls, calls_cap;
+	struct strbuf stack;   /* -k: the stack at the entry of its execve, exit or exit_group, shown later */
+	bool stack_next;       /* -k: its last line is a call's or a signal's, whose stack comes next */
+	bool stack_cmd;	       /* -k: the command before its exec (lantern's fork): that exec's stack at exit */
 	size_t held_ret;       /* where its "= " starts */
 	size_t held_entry;     /* where the arguments read at exit start */
 	struct tout *out;    /* -ff: the task's own file */
@@ -70,6 +74,8 @@ struct trace_printer {
 	char *timeline_path;
 	bool timeline_first;
 	struct fdpaths *fds; /* -y: what the traced calls opened */
+	struct sym_maptrack **maptracks; /* -k: the traced processes' mappings as they change */
+	size_t nmaptracks;
 	struct {	     /* the call just printed, for fds once its line is written */
 		bool set;
 		int pid, nr;
@@ -105,6 +111,10 @@ void trace_timeline_end(struct trace_printer *tp);
 /* --calls: a library call and its return (calls_print.c) */
 void trace_on_libcall(struct trace_printer *tp, const struct trace_hdr *h);
 void trace_on_libreturn(struct trace_printer *tp, const struct trace_hdr *h);
+/* -k (stacks.c): a stack record; the stack of a task's exit_group, once it is gone */
+void trace_on_stack(struct trace_printer *tp, const struct trace_hdr *h, const uint8_t *data, size_t size);
+void trace_stack_pending(struct trace_printer *tp, struct ttask *t);
+void trace_stacks_free(struct trace_printer *tp);
 /* The task table (tasks.c): a task by tid (added if add); an exited task's slot goes */
 struct ttask *trace_task_find(struct trace_printer *tp, pid_t tid, bool add);
 void trace_task_forget(struct trace_printer *tp, struct ttask *t);

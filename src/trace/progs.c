@@ -454,7 +454,8 @@ static bool per_call_mode(const struct trace_opts *o)
 {
 	int n = 0;
 
-	if (o->select_all || o->all || getenv("LANTERN_TRACE_RAW"))
+	/* -k: its programs follow the calls' on raw_syscalls, in the order they run */
+	if (o->select_all || o->all || o->stacks || getenv("LANTERN_TRACE_RAW"))
 		return false;
 	for (int nr = 0; nr < SYSCALL_NR_LIMIT; nr++)
 		n += o->selected[nr];
@@ -577,6 +578,11 @@ static int plan_progs(struct tb *b)
 		return -1;
 	if ((!o->summary || o->summary_too) &&
 	    (add_prog(b, "signal_deliver", gen_signal) < 0 || add_prog(b, "signal_generate", gen_signal_ignored) < 0))
+		return -1;
+	/* -k: after the programs whose records they follow (a raw tracepoint runs its programs in order) */
+	if (o->stacks && (!o->summary || o->summary_too) && any_selected(o) &&
+	    (add_prog(b, "sys_exit", trace_gen_stack_exit) < 0 || add_prog(b, "sys_enter", trace_gen_stack_entry) < 0 ||
+	     add_prog(b, "signal_deliver", trace_gen_stack_signal) < 0))
 		return -1;
 	return 0;
 }

@@ -75,6 +75,7 @@ void trace_task_forget(struct trace_printer *tp, struct ttask *t)
 	sb_free(&t->entry);
 	sb_free(&t->signals);
 	sb_free(&t->held);
+	sb_free(&t->stack);
 	sb_free(&t->path);
 	free(t->calls);
 	if (t->out) {

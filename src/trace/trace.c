@@ -57,6 +57,7 @@ static void trace_usage(FILE *f)
 	      "    -s N           string and buffer bytes shown (default 32)\n"
 	      "    -x, -xx        non-ASCII bytes in hex; every byte in hex\n"
 	      "    -y, -yy        paths of file descriptors; and the endpoints of sockets\n"
+	      "    -k             the user stack after each call and signal, as strace -k prints it\n"
 	      "    -o FILE        write to FILE instead of stderr\n"
 	      "    -c             only a table of calls, errors and time at the end; -C: the lines too\n"
 	      "    -S SORTBY      sort the table by time (default), calls, errors, name or avg-time\n"
@@ -217,7 +218,7 @@ static const struct {
 	char opt;
 	const char *what;
 } unsupported[] = {
-	{ 'k', "stack traces of calls (-k)" }, { 'i', "the instruction pointer (-i)" },
+	{ 'i', "the instruction pointer (-i)" },
 	{ 'v', "unabbreviated structures (-v)" }, { 'D', "a detached tracer (-D)" },
 	{ 'u', "running the command as another user (-u)" }, { 'E', "environment changes (-E)" },
 	{ 'b', "detaching on a call (-b)" }, { 'I', "interruptibility (-I)" },
@@ -225,6 +226,8 @@ static const struct {
 	{ 'P', "path filters (-P)" }, { 'X', "the -X formats" }, { 'n', "syscall numbers (-n)" },
 	{ 'A', "appending (-A)" }, { 'U', "-U columns" }, { 'O', "overhead (-O)" },
 };
+
+static int check_opts(struct trace_opts *o);
 
 /* 0 parsed, 1 help, -1 error; *first: the command's first word */
 static int parse(struct trace_opts *o, int argc, char **argv, int *first)
@@ -343,6 +346,9 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 			case 'x':
 				o->hex = o->hex < 2 ? o->hex + 1 : 2;
 				break;
+			case 'k':
+				o->stacks = true;
+				break;
 			case 'y':
 				o->paths = o->paths < 2 ? o->paths + 1 : 2;
 				break;
@@ -363,16 +369,26 @@ static int parse(struct trace_opts *o, int argc, char **argv, int *first)
 		}
 	}
 	*first = i;
-	if (o->follow_files && !o->output)
-		o->follow_files = false; /* strace: -ff without -o is -f */
 	if (i < argc)
 		o->cmd = argv + i;
+	return check_opts(o);
+}
+
+/* What the options mean together; 0, or -1 said */
+static int check_opts(struct trace_opts *o)
+{
+	if (o->follow_files && !o->output)
+		o->follow_files = false; /* strace: -ff without -o is -f */
 	if (o->cmd && o->output)
 		o->quiet = true; /* strace: -q is implied when a command's output goes to a file */
 	if (!o->cmd && !o->pids.len && !o->all && !o->dump)
 		return bad("%s", "nothing to trace: give a command, -p PID or -a");
 	if ((o->cmd && o->pids.len) || (o->all && (o->cmd || o->pids.len)))
 		return bad("%s", "a command, -p and -a cannot be used together");
+	if (o->summary && !o->summary_too && o->stacks) {
+		fprintf(stderr, "lantern trace: -k has no effect with -c\n"); /* strace warns so too */
+		o->stacks = false;
+	}
 	if (o->summary && !o->summary_too && o->calls.len)
 		return bad("%s", "-c counts syscalls only: --calls needs the calls shown (use -C)");
 	if (o->summary && !o->summary_too && (o->json || o->timeline))
@@ -407,6 +423,8 @@ static int trace_loaded(struct session *s)
 		return 0;
 	if (session_child(s)) {
 		trace_printer_add_task(c->tp, session_child(s), session_child(s));
+		if (c->o.stacks)
+			trace_stacks_follow(c->tp, session_child(s), true);
 		return trace_task(s, session_child(s));
 	}
 	vec_foreach(&c->o.pids, pp)
@@ -432,6 +450,8 @@ static int trace_loaded(struct session *s)
 				closedir(d);
 			}
 		}
+		if (c->o.stacks)
+			trace_stacks_follow(c->tp, pid, false);
 		if (!n) {
 			if (trace_task(s, pid) < 0)
 				return -1;
@@ -620,7 +640,7 @@ static void trace_finish(struct session *s, struct strbuf *out)
 	if (c->o.pids.len && !c->o.quiet)
 		vec_foreach(&c->o.pids, pp)
 		{
-			if (kill(*pp, 0) == 0)
+			if (!task_ended(*pp)) /* alive: not a zombie its parent has yet to reap */
 				fprintf(stderr, "lantern: Process %d detached\n", *pp);
 		}
 	if (c->o.summary)

@@ -68,6 +68,7 @@ struct trace_opts {
 	int paths;	  /* -y 1: paths of descriptors; -yy 2: socket endpoints too */
 	const char *output; /* -o */
 	bool json;	  /* --json */
+	bool stacks;	  /* -k: a stack after each call */
 	const char *timeline; /* --timeline FILE */
 	char **cmd;	  /* CMD ARGS..., NULL-ended; NULL with -p / -a */
 	VEC(const char *) calls; /* --calls LIB:PATTERN[,PATTERN...] */
@@ -117,6 +118,7 @@ enum trace_rec {
 	TREC_SIGNAL, /* nr: the signal; the siginfo follows */
 	TREC_CALL,   /* --calls: nr the function (struct trace_funcs), a[] its argument registers */
 	TREC_RETURN, /* --calls: nr the function, ret its return register */
+	TREC_STACK,  /* -k: nr the call, a[0] when (stacks.c), a[1] the stack's bytes; the registers, the stack */
 	TREC_COUNT_
 };
 
@@ -148,6 +150,11 @@ void trace_printer_free(struct trace_printer *tp);
 void trace_record(void *printer, const struct record_desc *r, const void *data, size_t size);
 /* A task traced from the start (the child, -p's): it counts as alive. */
 void trace_printer_add_task(struct trace_printer *tp, pid_t tid, pid_t pid);
+/*
+ * -k: follow the mappings of process pid and those it starts, from before
+ * it runs (stacks.c); command: lantern's child, before it execs the command
+ */
+void trace_stacks_follow(struct trace_printer *tp, pid_t pid, bool command);
 /* n events lost, said where they were lost */
 void trace_printer_lost(struct trace_printer *tp, uint64_t n);
 /* --timeline: open the file; 0 or -1 (said) */
