@@ -609,9 +609,13 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 		r->top = k; /* the record's trace kind */
 		b.ids[k] = plan_add_record(p, r);
 	}
-	/* 8 MB: the bursts of a busy program fit while user space drains */
-	maps_plan(&p->maps, &p->arena, e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : 8u << 20,
-		  MAP_KEYS_DEFAULT);
+	/*
+	 * 8 MB: the bursts of a busy program fit while user space drains; -k:
+	 * 64 MB, for 7,000 stacks of 8 KB (ls -l /usr/bin makes 4,200 calls
+	 * in 10 ms, and each stack takes user space microseconds to unwind)
+	 */
+	maps_plan(&p->maps, &p->arena,
+		  e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : o->stacks ? 64u << 20 : 8u << 20, MAP_KEYS_DEFAULT);
 	b.scratch = p->maps.scratch;
 	b.ringbuf = p->maps.ringbuf;
 	b.lost = p->maps.lost;
