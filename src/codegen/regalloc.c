@@ -184,11 +184,12 @@ static void intervals(struct ra *ra)
 	for (uint32_t b = 0; b < ra->nblocks; b++) {
 		const struct block *bl = &ra->blocks[b];
 		memcpy(live, ra->live_out + (size_t)b * w, w * 8);
-		for (uint32_t reg = 0; reg < ra->nregs; reg++) {
-			if (bs_has(live, reg))
-				extend(ra, reg, 2 * bl->last + 1);
-			if (bs_has(ra->live_in + (size_t)b * w, reg))
-				extend(ra, reg, 2 * bl->first);
+		/* the registers live across the block's ends: their set bits only */
+		for (uint32_t k = 0; k < w; k++) {
+			for (uint64_t m = live[k]; m; m &= m - 1)
+				extend(ra, (int32_t)(k * 64 + (uint32_t)__builtin_ctzll(m)), 2 * bl->last + 1);
+			for (uint64_t m = ra->live_in[(size_t)b * w + k]; m; m &= m - 1)
+				extend(ra, (int32_t)(k * 64 + (uint32_t)__builtin_ctzll(m)), 2 * bl->first);
 		}
 		for (uint32_t i = bl->last + 1; i-- > bl->first;) {
 			for (uint32_t reg = 0; reg < NPHYS; reg++)

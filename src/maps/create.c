@@ -3,9 +3,11 @@
 #include "maps/maps.h"
 #include "maps/ustacks.h"
 #include "sys/bpfsys.h"
+#include "sys/ringbuf.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +25,52 @@ static int fill(int fd, const struct bpf_map_desc *d)
 	return 0;
 }
 
+static struct {
+	pthread_t tid;
+	bool started;
+	uint32_t bytes;
+	int fd;
+} prefetch;
+
+static void *prefetch_main(void *arg)
+{
+	char name[16];
+
+	(void)arg;
+	sys_bpf_obj_name(name, sizeof(name), MAPS_RINGBUF_NAME);
+	prefetch.fd = sys_map_create(BPF_MAP_TYPE_RINGBUF, name, 0, 0, 0, prefetch.bytes);
+	if (prefetch.fd >= 0)
+		sys_ringbuf_premap(prefetch.fd); /* the reader's mapping too (else it maps it then) */
+	return NULL;
+}
+
+void maps_ringbuf_prefetch(uint32_t bytes)
+{
+	if (prefetch.started)
+		return;
+	prefetch.bytes = bytes;
+	prefetch.fd = -1;
+	prefetch.started = pthread_create(&prefetch.tid, NULL, prefetch_main, NULL) == 0;
+}
+
+/* The prefetched ring buffer if it has that size (else -1: the caller makes one, and says why not) */
+static int prefetched(uint32_t bytes)
+{
+	int fd;
+
+	if (!prefetch.started)
+		return -1;
+	pthread_join(prefetch.tid, NULL);
+	prefetch.started = false;
+	fd = prefetch.fd;
+	if (fd >= 0 && prefetch.bytes != bytes) {
+		sys_ringbuf_unpremap();
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg, bool verbose)
 {
 	lm->set = set;
@@ -35,7 +83,9 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg
 		const struct bpf_map_desc *d = &set->bpf.data[i];
 		char name[16];
 		sys_bpf_obj_name(name, sizeof(name), d->name);
-		lm->fd[i] = sys_map_create(d->type, name, d->key_size, d->value_size, d->max_entries);
+		lm->fd[i] = d->type == BPF_MAP_TYPE_RINGBUF ? prefetched(d->max_entries) : -1;
+		if (lm->fd[i] < 0)
+			lm->fd[i] = sys_map_create(d->type, name, d->flags, d->key_size, d->value_size, d->max_entries);
 		if (lm->fd[i] < 0) {
 			int e = errno;
 			diag_error(dg, SPAN_NONE, E_MAP_CREATE,
@@ -55,6 +105,7 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg
 			return -1;
 		}
 	}
+	prefetched(0); /* a plan without one */
 	return 0;
 }
 

@@ -77,7 +77,7 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint
 	}
 	/* scratch: one entry per program, sized once the code is generated */
 	ms->scratch = maps_add(ms, "scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1);
-	ms->ringbuf = maps_add(ms, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes);
+	ms->ringbuf = maps_add(ms, MAPS_RINGBUF_NAME, BPF_MAP_TYPE_RINGBUF, 0, 0, ringbuf_bytes);
 	/* [0]: events the ring buffer could not take; [1 + map]: updates a full map refused */
 	ms->lost = maps_add(ms, "lost", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1 + (uint32_t)ms->bpf.len);
 	ms->stop = maps_add(ms, "stop", BPF_MAP_TYPE_ARRAY, 4, 8, 1);

@@ -56,6 +56,7 @@ struct bpf_map_desc {
 	const char *name;
 	enum bpf_map_type type;
 	uint32_t key_size, value_size, max_entries;
+	uint32_t flags; /* BPF_F_*: BPF_F_NO_PREALLOC */
 	/* its contents when created: ninit entries of key_size + value_size bytes */
 	const uint8_t *init;
 	uint32_t ninit;
@@ -126,6 +127,13 @@ struct live_maps {
 
 /* Create every map of set (and fill those with contents); errors in d. 0 or -1. */
 int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *d, bool verbose);
+#define MAPS_RINGBUF_NAME "events"
+/*
+ * Start making the ring buffer of bytes now, in a thread of its own: the
+ * kernel takes a millisecond or two to allocate 8 MB, which then overlaps
+ * the compilation; maps_create() takes it if the plan's is that size.
+ */
+void maps_ringbuf_prefetch(uint32_t bytes);
 void maps_close(struct live_maps *lm);
 /* The fd of BPF map i, -1 if it is not there. */
 static inline int live_fd(const struct live_maps *lm, int i)

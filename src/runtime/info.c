@@ -120,7 +120,7 @@ static bool takes_loops(void)
 
 static bool map_ok(enum bpf_map_type type, uint32_t key, uint32_t value, uint32_t n)
 {
-	int fd = sys_map_create(type, "lt_info", key, value, n);
+	int fd = sys_map_create(type, "lt_info", 0, key, value, n);
 
 	if (fd < 0)
 		return false;
@@ -131,7 +131,7 @@ static bool map_ok(enum bpf_map_type type, uint32_t key, uint32_t value, uint32_
 /* bpf_map_lookup_batch on an empty hash: ENOENT when the kernel has batches */
 static bool map_batch(void)
 {
-	int fd = sys_map_create(BPF_MAP_TYPE_HASH, "lt_info", 8, 8, 4);
+	int fd = sys_map_create(BPF_MAP_TYPE_HASH, "lt_info", 0, 8, 8, 4);
 	uint64_t keys[4], values[4], out;
 	uint32_t count = 4;
 	int rc;

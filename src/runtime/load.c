@@ -135,6 +135,74 @@ static int64_t tai_offset(void)
 	return t.tv_sec * 1000000000ll + t.tv_nsec - (boot1 + (boot2 - boot1) / 2);
 }
 
+/*
+ * The verifier takes milliseconds per program (lantern trace's enter and
+ * exit programs: 2-3 ms each), each in the thread that loads it: the
+ * programs load from a thread per CPU at once (at most LOADERS), the
+ * largest first. A program the kernel refuses then loads again, alone, by
+ * load_prog(), which says why.
+ */
+#define LOADERS 8
+
+struct loader {
+	struct session *s;
+	struct bpf_insn **insns; /* by program, resolved; NULL: not to load here */
+	size_t *order;		 /* the programs, largest first */
+	size_t n, next;		 /* next: the next to take (atomic) */
+};
+
+static void *loader_main(void *arg)
+{
+	struct loader *l = arg;
+
+	for (;;) {
+		size_t k = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+		if (k >= l->n)
+			return NULL;
+		const struct prog *pg = l->s->plan.progs.data[l->order[k]];
+		struct sys_prog_funcs funcs = { -1, pg->func_info, pg->nfuncs };
+		char name[16];
+		if (pg->nfuncs && (funcs.btf_fd = sys_btf_load(pg->btf, pg->btf_size, NULL, 0)) < 0)
+			continue;
+		sys_bpf_obj_name(name, sizeof(name), pg->name);
+		l->s->prog_fds[pg->index] = sys_prog_load_funcs(pg->type, name, l->insns[l->order[k]], pg->ninsns,
+								 pg->attach_type, pg->attach_btf_id, &funcs, NULL, 0, 1);
+		if (funcs.btf_fd >= 0)
+			close(funcs.btf_fd);
+	}
+}
+
+static struct plan *order_plan; /* for by_size: qsort takes no context */
+static int by_size(const void *a, const void *b)
+{
+	uint32_t x = order_plan->progs.data[*(const size_t *)a]->ninsns;
+	uint32_t y = order_plan->progs.data[*(const size_t *)b]->ninsns;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void load_parallel(struct session *s, struct bpf_insn **insns)
+{
+	struct plan *p = &s->plan;
+	struct loader l = { s, insns, util_xmalloc(sizeof(size_t) * (p->progs.len + 1)), 0, 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t tid[LOADERS];
+	size_t started = 0;
+
+	for (size_t i = 0; i < p->progs.len; i++)
+		if (insns[i])
+			l.order[l.n++] = i;
+	order_plan = p;
+	qsort(l.order, l.n, sizeof(*l.order), by_size);
+	size_t nthreads = MIN((size_t)(cpus > 1 ? cpus : 1), MIN(l.n, (size_t)LOADERS));
+	for (size_t t = 1; t < nthreads; t++)
+		if (pthread_create(&tid[started], NULL, loader_main, &l) == 0)
+			started++;
+	loader_main(&l);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	free(l.order);
+}
+
 int rt_load_all(struct session *s)
 {
 	struct plan *p = &s->plan;
@@ -145,37 +213,44 @@ int rt_load_all(struct session *s)
 		[LC_NCPUS] = libbpf_num_possible_cpus(),
 		[LC_TAI_OFFSET] = tai_offset(),
 	};
+	struct bpf_insn **insns = util_xcalloc(p->progs.len + 1, sizeof(*insns));
+	int rc = 0;
 
 	s->prog_fds = util_xmalloc(sizeof(int) * (p->progs.len + 1));
 	for (size_t i = 0; i < p->progs.len; i++)
 		s->prog_fds[i] = -1;
-	if (maps_create(&s->maps, &p->maps, &p->diag, s->opts->r.verbose) < 0)
+	if (maps_create(&s->maps, &p->maps, &p->diag, s->opts->r.verbose) < 0) {
+		free(insns);
 		return -1;
-	vec_foreach(&p->progs, pp)
-	{
-		const struct prog *pg = *pp;
-		struct bpf_insn *insns = util_xmalloc(sizeof(*insns) * (pg->ninsns + 1));
-		int rc;
-
-		memcpy(insns, pg->insns, sizeof(*insns) * pg->ninsns);
-		rc = plan_bpf_resolve(insns, pg->ninsns, s->maps.fd, s->maps.n, consts);
+	}
+	for (size_t i = 0; i < p->progs.len && rc == 0; i++) {
+		const struct prog *pg = p->progs.data[i];
+		insns[i] = util_xmalloc(sizeof(**insns) * (pg->ninsns + 1));
+		memcpy(insns[i], pg->insns, sizeof(**insns) * pg->ninsns);
+		rc = plan_bpf_resolve(insns[i], pg->ninsns, s->maps.fd, s->maps.n, consts);
 		if (rc < 0)
 			diag_error(&p->diag, pg->probe->span, E_CODEGEN,
 				   "%s: internal error: the code names a map or value that is not there",
 				   pg->name);
-		else
-			rc = load_prog(s, pg, insns);
-		free(insns);
-		if (rc < 0)
-			return -1;
-		if (s->opts->r.verbose)
+	}
+	/* -vv and LANTERN_VERIFIER_STATS time each load alone */
+	if (rc == 0 && s->opts->r.verbose < 2 && !getenv("LANTERN_VERIFIER_STATS"))
+		load_parallel(s, insns);
+	for (size_t i = 0; i < p->progs.len && rc == 0; i++) {
+		const struct prog *pg = p->progs.data[i];
+		if (s->prog_fds[pg->index] < 0 && load_prog(s, pg, insns[i]) < 0)
+			rc = -1;
+		else if (s->opts->r.verbose)
 			fprintf(stderr,
 				"lantern: %s: %u instructions, %u bytes of scratch, %zu attach "
 				"point%s\n",
 				pg->name, pg->ninsns, pg->scratch_size, pg->insts.len,
 				pg->insts.len == 1 ? "" : "s");
 	}
-	return 0;
+	for (size_t i = 0; i < p->progs.len; i++)
+		free(insns[i]);
+	free(insns);
+	return rc;
 }
 
 static int attach_one(struct session *s, const struct prog *pg, const struct probe_inst *in,

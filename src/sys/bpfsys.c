@@ -17,7 +17,7 @@ static int sys_bpf(int cmd, union bpf_attr *attr)
 	return fd;
 }
 
-int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
+int sys_map_create(enum bpf_map_type type, const char *name, uint32_t flags, uint32_t key_size,
 		   uint32_t value_size, uint32_t max_entries)
 {
 	union bpf_attr attr;
@@ -27,6 +27,7 @@ int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
 	attr.key_size = key_size;
 	attr.value_size = value_size;
 	attr.max_entries = max_entries;
+	attr.map_flags = flags;
 	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* fd, or -1 with errno */
-int sys_map_create(enum bpf_map_type type, const char *name, uint32_t key_size,
+int sys_map_create(enum bpf_map_type type, const char *name, uint32_t flags, uint32_t key_size,
 		   uint32_t value_size, uint32_t max_entries);
 /* attach_type, attach_btf_id: for tracing programs (fentry, fexit), else 0 */
 int sys_prog_load(enum bpf_prog_type type, const char *name, const struct bpf_insn *insns,

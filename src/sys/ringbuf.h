@@ -21,14 +21,24 @@ struct ringbuf {
 	int fd;
 	uint64_t mask; /* data size - 1 */
 	unsigned long *consumer, *producer;
-	uint8_t *data;
+	uint8_t *data;	/* mapped once */
 	size_t page, size;
+	uint8_t *tmp;	/* a record that wraps, copied */
+	size_t tmp_cap;
 	ringbuf_fn fn;
 	void *ctx;
 };
 
 /* Map the ring buffer of map fd (it stays the caller's). 0, or -1 with errno. */
 int sys_ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx);
+/*
+ * Map fd's ring buffer now (a thread that made it, while the session does
+ * other work: the kernel fills the page tables of the whole area, about
+ * a millisecond for 8 MB); sys_ringbuf_open() of that fd takes the
+ * mapping. 0, or -1 with errno. sys_ringbuf_unpremap(): drop it unused.
+ */
+int sys_ringbuf_premap(int fd);
+void sys_ringbuf_unpremap(void);
 /* Every record ready (until fn says stop): how many were handled. */
 long sys_ringbuf_consume(struct ringbuf *rb);
 void sys_ringbuf_close(struct ringbuf *rb);

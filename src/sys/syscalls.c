@@ -7,6 +7,7 @@
  */
 #include "sys/syscalls.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -417,10 +418,17 @@ int sys_syscall_number(const char *name)
 
 const char *sys_syscall_tp_name(int nr)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (table[i].nr == nr)
-			return table[i].name;
-	return NULL;
+	/* by number, made on first use: lantern trace asks for every number at its start */
+	static const char *by_nr[SYSCALL_NR_LIMIT];
+	static bool made;
+
+	if (!made) {
+		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+			if (table[i].nr >= 0 && table[i].nr < SYSCALL_NR_LIMIT && !by_nr[table[i].nr])
+				by_nr[table[i].nr] = table[i].name;
+		made = true;
+	}
+	return nr >= 0 && nr < SYSCALL_NR_LIMIT ? by_nr[nr] : NULL;
 }
 
 const char *sys_syscall_name(int nr)

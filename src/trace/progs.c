@@ -587,11 +587,22 @@ static int plan_progs(struct tb *b)
 	return 0;
 }
 
+/*
+ * 8 MB: the bursts of a busy program fit while user space drains; -k:
+ * 64 MB, for 7,000 stacks of 8 KB (ls -l /usr/bin makes 4,200 calls in 10
+ * ms, and each stack takes user space microseconds to unwind)
+ */
+uint32_t trace_ringbuf_bytes(const struct trace_opts *o)
+{
+	const char *e = getenv("LANTERN_RINGBUF_KB");
+
+	return e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : o->stacks ? 64u << 20 : 8u << 20;
+}
+
 int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *funcs,
 	       struct trace_maps *maps, struct strbuf *dump)
 {
 	struct tb b = { .p = p, .o = o, .funcs = funcs };
-	const char *e = getenv("LANTERN_RINGBUF_KB");
 	struct strbuf ir = { 0 }, bpf = { 0 };
 	int rc;
 
@@ -609,13 +620,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 		r->top = k; /* the record's trace kind */
 		b.ids[k] = plan_add_record(p, r);
 	}
-	/*
-	 * 8 MB: the bursts of a busy program fit while user space drains; -k:
-	 * 64 MB, for 7,000 stacks of 8 KB (ls -l /usr/bin makes 4,200 calls
-	 * in 10 ms, and each stack takes user space microseconds to unwind)
-	 */
-	maps_plan(&p->maps, &p->arena,
-		  e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : o->stacks ? 64u << 20 : 8u << 20, MAP_KEYS_DEFAULT);
+	maps_plan(&p->maps, &p->arena, trace_ringbuf_bytes(o), MAP_KEYS_DEFAULT);
 	b.scratch = p->maps.scratch;
 	b.ringbuf = p->maps.ringbuf;
 	b.lost = p->maps.lost;
@@ -623,6 +628,8 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 	b.live = maps_add(&p->maps, "live", BPF_MAP_TYPE_ARRAY, 4, 8, 1);
 	b.inflight = maps_add(&p->maps, "inflight", BPF_MAP_TYPE_HASH, 4,
 			      sizeof(struct trace_inflight), INFLIGHT_MAX);
+	/* its entries allocated as calls come: preallocating 16,384 took a millisecond of the start */
+	p->maps.bpf.data[b.inflight].flags = BPF_F_NO_PREALLOC;
 	/* -c, -C: what they count (a per-CPU map takes a while to make: only then) */
 	b.counts = o->summary ? maps_add(&p->maps, "counts", BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 					 sizeof(struct trace_count), SYSCALL_NR_LIMIT)

@@ -234,12 +234,27 @@ static const struct {
 };
 #undef A
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct sysdesc *const *)a)->name, (*(const struct sysdesc *const *)b)->name);
+}
+
+/* The description of call name, by a sorted index of them (made on first use) */
 static const struct sysdesc *find_known(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i].name, name))
-			return &known[i];
-	return NULL;
+	static const struct sysdesc *sorted[ARRAY_SIZE(known)];
+	static bool made;
+	struct sysdesc key = { .name = name };
+	const struct sysdesc *kp = &key, *const *hit;
+
+	if (!made) {
+		for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+			sorted[i] = &known[i];
+		qsort(sorted, ARRAY_SIZE(known), sizeof(sorted[0]), by_name);
+		made = true;
+	}
+	hit = bsearch(&kp, sorted, ARRAY_SIZE(known), sizeof(sorted[0]), by_name);
+	return hit ? *hit : NULL;
 }
 
 /* A tracepoint field's C type as an argument kind. */

@@ -659,6 +659,7 @@ static int trace_build(struct session *s)
 	struct plan *p = session_plan(s);
 
 	plan_init(p, &session_opts(s)->c);
+	maps_ringbuf_prefetch(trace_ringbuf_bytes(&c->o)); /* made while the programs are */
 	if (!session_opts(s)->r.output)
 		session_set_out(s, stderr); /* strace's default; -ff's files are the printer's */
 	c->tp = trace_printer_new(&c->o, session_out(s), &c->funcs);

@@ -140,6 +140,8 @@ struct trace_maps {
  * instructions, as `lantern -d ir,bpf` shows a script's.
  */
 struct strbuf;
+/* The ring buffer's size for these options */
+uint32_t trace_ringbuf_bytes(const struct trace_opts *o);
 int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *funcs,
 	       struct trace_maps *maps, struct strbuf *dump);
 
