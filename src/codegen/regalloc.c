@@ -221,10 +221,8 @@ static void intervals(struct ra *ra)
 static bool free_over(struct ra *ra, int p, int32_t lo, int32_t hi)
 {
 	const uint8_t *b = ra->busy + (size_t)p * (2 * ra->n + 2);
-	for (int32_t pos = lo; pos <= hi; pos++)
-		if (b[pos])
-			return false;
-	return true;
+	/* memchr: the C library's vector scan (intervals span thousands of positions) */
+	return hi < lo || !memchr(b + lo, 1, (size_t)(hi - lo + 1));
 }
 
 static void hints(struct ra *ra)
@@ -321,50 +319,70 @@ static int cmp_by_lo(const void *a, const void *b, void *arg)
 }
 
 /* One attempt: 0 when every vreg got a register, else the vreg to spill. */
-static int32_t try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp_cap)
+/*
+ * Linear scan in order of interval start. A value that finds no register
+ * is spilled (or, for a reload's short temporary, the longest value it
+ * overlaps), and the scan goes on without it: every value that fails in
+ * one scan is spilled before the next (at most VICTIMS_MAX), each scan
+ * redoing the liveness of the whole function (a spill at a time took the
+ * trace programs 55 scans). 0: all allocated; else how many victims are
+ * in out; -1: one that cannot be spilled.
+ */
+#define VICTIMS_MAX 16
+static int try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp_cap, int32_t *out)
 {
 	static const int order[NPHYS] = { R1, R2, R3, R4, R5, R0, R6, R7, R8, R9 };
 	uint32_t nv = ra->nregs - VREG0, cnt = 0;
 	int32_t *vs = util_xmalloc(sizeof(int32_t) * (nv + 1));
-	int32_t victim = 0;
+	int nvict = 0;
 
 	for (uint32_t v = VREG0; v < ra->nregs; v++)
 		if (ra->lo[v] >= 0)
 			vs[cnt++] = v;
 	qsort_r(vs, cnt, sizeof(int32_t), cmp_by_lo, ra);
-	for (uint32_t k = 0; k < cnt; k++) {
-		int32_t v = vs[k], lo = ra->lo[v], hi = ra->hi[v];
+	for (uint32_t k = 0; k < cnt && nvict < VICTIMS_MAX; k++) {
+		int32_t v = vs[k], lo = ra->lo[v], hi = ra->hi[v], victim = v;
 		int p = -1;
 		if (ra->hint[v] >= 0 && free_over(ra, ra->hint[v], lo, hi))
 			p = ra->hint[v];
 		for (int j = 0; p < 0 && j < NPHYS; j++)
 			if (free_over(ra, order[j], lo, hi))
 				p = order[j];
-		if (p < 0) {
-			bool temp = (uint32_t)v < temp_cap && is_temp[v];
-			victim = v;
-			if (temp) {
-				/* Spill the longest value overlapping this reload instead. */
-				int32_t best = -1, len = -1;
-				for (uint32_t q = 0; q < k; q++) {
-					int32_t o = vs[q];
-					bool otemp = (uint32_t)o < temp_cap && is_temp[o];
-					if (otemp || ra->hi[o] < lo || ra->lo[o] > hi)
-						continue;
-					if (ra->hi[o] - ra->lo[o] > len) {
-						len = ra->hi[o] - ra->lo[o];
-						best = o;
-					}
-				}
-				victim = best >= 0 ? best : -1;
-			}
-			break;
+		if (p >= 0) {
+			ra->assign[v] = p;
+			memset(ra->busy + (size_t)p * (2 * ra->n + 2) + lo, 1, hi - lo + 1);
+			continue;
 		}
-		ra->assign[v] = p;
-		memset(ra->busy + (size_t)p * (2 * ra->n + 2) + lo, 1, hi - lo + 1);
+		if ((uint32_t)v < temp_cap && is_temp[v]) {
+			/* Spill the longest value overlapping this reload instead. */
+			int32_t best = -1, len = -1;
+			for (uint32_t q = 0; q < k; q++) {
+				int32_t o = vs[q];
+				bool otemp = (uint32_t)o < temp_cap && is_temp[o];
+				if (otemp || ra->assign[o] < 0 || ra->hi[o] < lo || ra->lo[o] > hi)
+					continue;
+				if (ra->hi[o] - ra->lo[o] > len) {
+					len = ra->hi[o] - ra->lo[o];
+					best = o;
+				}
+			}
+			if (best < 0) {
+				if (!nvict) {
+					free(vs);
+					return -1;
+				}
+				continue; /* the spills of this scan may make room for it */
+			}
+			victim = best;
+			/* its register is free from now on in this scan */
+			memset(ra->busy + (size_t)ra->assign[best] * (2 * ra->n + 2) + ra->lo[best], 0,
+			       ra->hi[best] - ra->lo[best] + 1);
+			ra->assign[best] = -1;
+		}
+		out[nvict++] = victim;
 	}
 	free(vs);
-	return victim;
+	return nvict;
 }
 
 /* The index in sl of the spill slot insn loads (use) or stores (def), or -1. */
@@ -560,11 +578,12 @@ static int alloc_one(struct ir *ir, char *err, size_t errlen)
 		intervals(&ra);
 		hints(&ra);
 
-		int32_t victim = try_allocate(&ra, is_temp, temp_cap);
-		if (victim == 0)
+		int32_t victims[VICTIMS_MAX];
+		int nvict = try_allocate(&ra, is_temp, temp_cap, victims);
+		if (nvict == 0)
 			break;
 		ra_free(&ra);
-		if (victim < 0 || ir->stack_size + 8 > SPILL_STACK_MAX || ++rounds > 1000) {
+		if (nvict < 0 || ir->stack_size + 8 * (uint32_t)nvict > SPILL_STACK_MAX || ++rounds > 1000) {
 			snprintf(err, errlen,
 				 "the program needs more registers and stack than eBPF allows (%u bytes of stack)",
 				 ir->stack_size);
@@ -572,7 +591,8 @@ static int alloc_one(struct ir *ir, char *err, size_t errlen)
 			free(sl.v);
 			return -1;
 		}
-		spill(ir, victim, &is_temp, &temp_cap, &sl);
+		for (int i = 0; i < nvict; i++)
+			spill(ir, victims[i], &is_temp, &temp_cap, &sl);
 	}
 	uint32_t sl_n = sl.n;
 	if (sl.n)
