@@ -186,6 +186,7 @@ struct val gen_username(struct gen *g, struct expr *e);
 struct val gen_sarg(struct gen *g, struct expr *e);
 struct val gen_call_debugf(struct gen *g, struct expr *e);
 struct val gen_call_signal(struct gen *g, struct expr *e);
+struct val gen_write_user(struct gen *g, struct expr *e);
 struct val gen_call_unwatch(struct gen *g, struct expr *e);
 struct val gen_call_exit(struct gen *g, struct expr *e);
 struct val gen_call_delete(struct gen *g, struct expr *e);

@@ -260,6 +260,28 @@ struct val gen_call_debugf(struct gen *g, struct expr *e)
 }
 
 /* signal(SIG), signal_thread(SIG): send_signal(SIG) to the current process, its thread */
+/* write_user(dst, src, len): probe_write_user(dst, &src, len) == 0 */
+struct val gen_write_user(struct gen *g, struct expr *e)
+{
+	struct expr **args = e->u.call.args.v;
+	int32_t dst = gen_scalar(g, args[0]);
+	struct val src = gen_load(g, gen_expr(g, args[1]));
+	int32_t r = ir_vreg(g->ir);
+
+	emit(g->ir, MOV64_REG(R1, dst));
+	emit(g->ir, MOV64_REG(R2, src.reg));
+	emit(g->ir, ALU64_IMM(BPF_ADD, R2, src.off));
+	emit(g->ir, MOV64_IMM(R3, (int32_t)(uintptr_t)e->info));
+	emit(g->ir, CALL(BPF_FUNC_probe_write_user, 3));
+	// r = R0 == 0 (else a negative error)
+	int32_t done = ir_label(g->ir);
+	emit(g->ir, MOV64_IMM(r, 1));
+	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, done));
+	emit(g->ir, MOV64_IMM(r, 0));
+	emit(g->ir, LABEL(done));
+	return reg_val(e->type, r);
+}
+
 struct val gen_call_signal(struct gen *g, struct expr *e)
 {
 	emit(g->ir, MOV64_IMM(R1, (int32_t)(intptr_t)e->info));

@@ -50,7 +50,7 @@ static const char *const length_text[] = {
 static const char *const conv_text[] = {
 	[FMT_CONV_D] = "d", [FMT_CONV_U] = "u",	  [FMT_CONV_X] = "x",	[FMT_CONV_XX] = "X",
 	[FMT_CONV_O] = "o", [FMT_CONV_P] = "p",	  [FMT_CONV_C] = "c",	[FMT_CONV_S] = "s",
-	[FMT_CONV_R] = "r", [FMT_CONV_RX] = "rx", [FMT_CONV_RH] = "rh",
+	[FMT_CONV_R] = "r", [FMT_CONV_RX] = "rx", [FMT_CONV_RH] = "rh", [FMT_CONV_GR] = "gr",
 };
 
 /* Integer conversions, the only ones that take a length modifier. */
@@ -132,6 +132,12 @@ static bool match_conv(const char *fmt, size_t len, size_t i, struct printf_spec
 		break;
 	case 's':
 		sp->conv = FMT_CONV_S;
+		break;
+	case 'g': /* %gr: GFP flags; other %g are floating point */
+		if (j + 1 >= len || fmt[j + 1] != 'r')
+			return false;
+		sp->conv = FMT_CONV_GR;
+		j++;
 		break;
 	case 'r':
 		sp->conv = FMT_CONV_R;
@@ -231,7 +237,7 @@ static void explain_directive(const char *d, size_t n, char *msg, size_t msgsz, 
 	else
 		snprintf(msg, msgsz, "unsupported format specifier '%.*s'", (int)n, d);
 	snprintf(hint, hintsz,
-		 "conversions are %%d %%u %%x %%X %%o %%p %%c %%s %%r %%rx %%rh; "
+		 "conversions are %%d %%u %%x %%X %%o %%p %%c %%s %%r %%rx %%rh %%gr; "
 		 "write %%%% for a literal '%%'");
 }
 

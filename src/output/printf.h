@@ -56,6 +56,7 @@ enum fmt_conv {
 	FMT_CONV_R,  /* r: buffer, printable bytes as is */
 	FMT_CONV_RX, /* rx: buffer, \xNN per byte */
 	FMT_CONV_RH, /* rh: buffer, NN per byte, space separated */
+	FMT_CONV_GR, /* gr: an integer as the kernel's GFP flags (today's bpftrace) */
 };
 
 enum fmt_len {

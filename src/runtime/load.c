@@ -104,6 +104,9 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 	if (e == ENOSPC && log[0])
 		diag_hint(dg, "the verifier's log was cut at %zu bytes: a bigger BPFTRACE_LOG_SIZE "
 			  "shows why the program was refused", logsz);
+	else if (strstr(log, "cannot use helper bpf_probe_write_user"))
+		diag_hint(dg, "this kernel refuses bpf_probe_write_user (write_user()) to every program: it is "
+			  "locked down (/sys/kernel/security/lockdown says integrity or confidentiality)");
 	else if (pg->inst->prov->load_hint)
 		diag_hint(dg, "%s", pg->inst->prov->load_hint);
 	else if (e == EPERM && !log[0])

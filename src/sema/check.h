@@ -137,6 +137,7 @@ struct type *sema_check_username(struct check *c, struct expr *e);
 struct type *sema_check_cgroupid(struct check *c, struct expr *e);
 struct type *sema_check_debugf(struct check *c, struct expr *e);
 struct type *sema_check_signal(struct check *c, struct expr *e);
+struct type *sema_check_write_user(struct check *c, struct expr *e);
 struct type *sema_check_kprobe_only(struct check *c, struct expr *e); /* override, path */
 
 struct map_info *sema_map_get(struct check *c, const char *name, struct span sp);

@@ -315,6 +315,50 @@ static int signal_number(const char *name)
 }
 
 /* signal(SIG): send the current task a signal (--unsafe), by name or number */
+/*
+ * write_user(dst, src, len) (today's bpftrace, unsafe): len bytes of src,
+ * a value in the program's memory (a string, buffer, array or record), to
+ * the user address dst, by bpf_probe_write_user; true when written. The
+ * length is a constant, at most src's size (the helper's verifier wants
+ * it bounded).
+ */
+struct type *sema_check_write_user(struct check *c, struct expr *e)
+{
+	struct expr **a = e->u.call.args.v;
+	struct type *dst, *src;
+	int64_t n;
+
+	if (!c->p->opts->unsafe) {
+		CERR(c, e->span, E_UNSUPPORTED, "write_user() is unsafe. To use you need the --unsafe flag");
+		CHINT(c, "it writes into the traced process's memory: run lantern with --unsafe to allow it");
+		return &ty_none;
+	}
+	dst = sema_check_expr(c, a[0]);
+	src = sema_check_expr(c, a[1]);
+	if (dst->kind != TY_INT && dst->kind != TY_PTR && dst->kind != TY_NONE) {
+		CERR(c, a[0]->span, E_ARG_TYPE, "write_user()'s destination is a user address, got %s",
+		     type_str_of(dst));
+		return &ty_none;
+	}
+	if (src->kind != TY_STR && src->kind != TY_BUF && src->kind != TY_ARRAY && src->kind != TY_RECORD) {
+		if (src->kind != TY_NONE) {
+			CERR(c, a[1]->span, E_ARG_TYPE, "write_user() writes a value of the program's memory "
+				 "(a string, buffer, array or struct), got %s", type_str_of(src));
+			CHINT(c, "put the bytes in a variable first: $v = \"text\"; write_user(dst, $v, 5)");
+		}
+		return &ty_none;
+	}
+	if (!sema_check_const_int(c, a[2], &n, "write_user()'s length"))
+		return &ty_none;
+	if (n <= 0 || (uint64_t)n > src->size) {
+		CERR(c, a[2]->span, E_ARG_TYPE, "write_user()'s length is %lld: it must be 1 to %u, the size of %s",
+		     (long long)n, src->size, type_str_of(src));
+		return &ty_none;
+	}
+	e->info = (void *)(uintptr_t)n;
+	return &ty_bool;
+}
+
 struct type *sema_check_signal(struct check *c, struct expr *e)
 {
 	struct expr *a = e->u.call.args.v[0];

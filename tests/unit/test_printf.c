@@ -152,6 +152,10 @@ static const struct render_case render_cases[] = {
 	{ "",
 	  { { 0 } },
 	  0, "" },
+	/* today's bpftrace's %gr: GFP flags, compound masks first, the rest in hex */
+	{ "[%gr][%gr][%gr][%30gr][%-12gr]\n",
+	  { I64(1LL), I64(0xcc0LL), I64(0LL), I64(0x800400cc0LL), I64(0x100LL) },
+	  5, "[GFP_DMA][GFP_KERNEL][0][GFP_KERNEL_ACCOUNT|0x800000000][__GFP_ZERO  ]\n" },
 	{ "[%r][%rx][%rh]\n",
 	  { BUF("abc\x01""\xff""", 5), BUF("abc\x01""\xff""", 5), BUF("abc\x01""\xff""", 5) },
 	  3, "[abc\\x01\\xff][\\x61\\x62\\x63\\x01\\xff][61 62 63 01 ff]\n" },
