@@ -18,6 +18,7 @@ static int slots(const struct ir_insn *i)
 	case IR_LD_MAP:
 	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
+	case IR_LD_KSYM:
 	case IR_LD_FUNC:
 		return 2;
 	default:
@@ -101,6 +102,8 @@ static int assemble_one(const struct ir *ir, struct bpf_insn *code, int base, co
 			b->src_reg = BPF_PSEUDO_MAP_VALUE; /* b[1].imm: offset 0 */
 		} else if (i->kind == IR_LD_CONST) {
 			b->src_reg = BPF_PSEUDO_LOAD_CONST;
+		} else if (i->kind == IR_LD_KSYM) {
+			b->src_reg = BPF_PSEUDO_BTF_ID; /* b[1].imm 0: vmlinux's */
 		} else if (i->kind == IR_LD_FUNC) {
 			b->src_reg = BPF_PSEUDO_FUNC;
 			if (nsubs) { /* one of ir.subs: its place is known now */
@@ -177,6 +180,7 @@ void ir_bpf_dump_range(const struct bpf_insn *insns, int from, int n, struct str
 			i.kind = b->src_reg == BPF_PSEUDO_MAP_FD     ? IR_LD_MAP :
 				 b->src_reg == BPF_PSEUDO_MAP_VALUE  ? IR_LD_MAP_VALUE :
 				 b->src_reg == BPF_PSEUDO_LOAD_CONST ? IR_LD_CONST :
+				 b->src_reg == BPF_PSEUDO_BTF_ID     ? IR_LD_KSYM :
 								       IR_LD_IMM64;
 			i.imm64 = (uint32_t)b->imm | (uint64_t)(uint32_t)b[1].imm << 32;
 			k++;

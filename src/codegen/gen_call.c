@@ -325,6 +325,24 @@ struct val gen_kaddr(struct gen *g, struct expr *e)
 	return reg_val(e->type, r);
 }
 
+/* percpu_kaddr(name [, cpu]): bpf_this_cpu_ptr(&name), bpf_per_cpu_ptr(&name, cpu) */
+struct val gen_percpu_kaddr(struct gen *g, struct expr *e)
+{
+	int32_t r = ir_vreg(g->ir), cpu = -1;
+
+	if (e->u.call.args.n > 1)
+		cpu = gen_scalar(g, e->u.call.args.v[1]);
+	emit(g->ir, LD_KSYM(R1, (uint32_t)(uintptr_t)e->info));
+	if (cpu >= 0) {
+		emit(g->ir, MOV64_REG(R2, cpu));
+		emit(g->ir, CALL(BPF_FUNC_per_cpu_ptr, 2));
+	} else {
+		emit(g->ir, CALL(BPF_FUNC_this_cpu_ptr, 1));
+	}
+	emit(g->ir, MOV64_REG(r, R0));
+	return reg_val(e->type, r);
+}
+
 /* print(@m), clear(@m), zero(@m), print(value): done by user space, in order with the output. */
 struct val gen_call_map_op(struct gen *g, struct expr *e)
 {

@@ -61,6 +61,7 @@ void ir_regs_of(const struct ir_insn *i, struct ir_regs *r)
 	case IR_LD_MAP:
 	case IR_LD_MAP_VALUE:
 	case IR_LD_CONST:
+	case IR_LD_KSYM:
 	case IR_LD_FUNC:
 		DEF(i->dst);
 		return;
@@ -248,6 +249,10 @@ void ir_format_insn(struct strbuf *out, const struct ir_insn *i)
 	case IR_LD_FUNC:
 		fmt_reg(out, i->dst, false);
 		sb_printf(out, " = &sub%d", i->imm);
+		return;
+	case IR_LD_KSYM:
+		fmt_reg(out, i->dst, false);
+		sb_printf(out, " = &ksym[btf %d]", i->imm);
 		return;
 	}
 	switch (cls) {

@@ -32,6 +32,7 @@ enum ir_kind {
 	IR_LD_MAP,   /* dst = &map (imm: the plan's map index, patched to an fd) */
 	IR_LD_MAP_VALUE, /* dst = &map's first value (an array's: direct access, no helper) */
 	IR_LD_CONST, /* dst = a load-time constant (imm: enum load_const) */
+	IR_LD_KSYM,  /* dst = &a kernel variable (imm: its vmlinux BTF id; BPF_PSEUDO_BTF_ID) */
 	IR_LABEL,    /* a jump target: .label */
 	IR_LD_FUNC,  /* dst = &function imm: with subprograms in ir.subs (for loops), the
 				index of one of them; else (codegen/funcs.h) of the linked program's */
@@ -169,6 +170,14 @@ static inline struct ir_insn ir_ld_const(int32_t d, enum load_const c)
 	return i;
 }
 #define LD_CONST(d, c) ir_ld_const(d, c)
+
+static inline struct ir_insn ir_ld_ksym(int32_t d, uint32_t btf_id)
+{
+	struct ir_insn i = IRI(BPF_LD | BPF_DW | BPF_IMM, d, NO_REG, 0, (int32_t)btf_id);
+	i.kind = IR_LD_KSYM;
+	return i;
+}
+#define LD_KSYM(d, id) ir_ld_ksym(d, id)
 
 static inline struct ir_insn ir_with_const(struct ir_insn i)
 {

@@ -6,6 +6,7 @@
  */
 #include "maps/buckets.h"
 #include "sema/check.h"
+#include "types/btf.h"
 #include "sema/check_stdlib.h"
 #include "sym/symbols.h"
 #include "sys/arch.h"
@@ -412,6 +413,44 @@ static struct type *sema_check_kaddr(struct check *c, struct expr *e)
 		return &ty_none;
 	}
 	return &ty_u64;
+}
+
+/*
+ * percpu_kaddr(name [, cpu]) (today's bpftrace): the address of a kernel
+ * per-CPU variable on this CPU, or on CPU cpu (NULL past the last CPU), as
+ * a uint64 * of kernel memory. The variable is named to the kernel by its
+ * BTF id, which resolves it at load (kallsyms lists no data without
+ * CONFIG_KALLSYMS_ALL).
+ */
+static struct type *sema_check_percpu_kaddr(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	uint32_t id;
+
+	if (a->kind != EXPR_STR) {
+		CERR(c, a->span, E_ARG_TYPE, "percpu_kaddr() expects the name of a per-CPU variable, as a string literal");
+		return &ty_none;
+	}
+	if (e->u.call.args.n > 1 && !sema_check_int(c, e->u.call.args.v[1], "percpu_kaddr()'s cpu"))
+		return &ty_none;
+	if (!types_btf_src_percpu_var(&c->p->types.btf, a->u.str, &id)) {
+		CERR(c, a->span, E_UNKNOWN_SYMBOL, "Could not resolve variable \"%s\" from BTF", a->u.str);
+		CHINT(c, "%s", c->p->types.btf.err[0] ? c->p->types.btf.err
+						       : "percpu_kaddr() takes a per-CPU variable of the kernel "
+							 "(process_counts, runqueues): BTF lists them");
+		return &ty_none;
+	}
+	if (!sym_ksym_address(a->u.str)) {
+		/* the kernel resolves the BTF id to an address through kallsyms */
+		CERR(c, a->span, E_UNKNOWN_SYMBOL,
+		     "percpu_kaddr(\"%s\"): the kernel cannot give the variable's address: /proc/kallsyms does not list it",
+		     a->u.str);
+		CHINT(c, "the kernel finds a variable through kallsyms, which lists data only when built with "
+			 "CONFIG_KALLSYMS_ALL");
+		return &ty_none;
+	}
+	e->info = (void *)(uintptr_t)id;
+	return type_ptr(&c->p->arena, &ty_u64, false);
 }
 
 /* uptr(p), kptr(p): p points into user (kernel) memory, whatever it was typed as */

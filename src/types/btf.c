@@ -357,6 +357,33 @@ struct type *types_btf_src_named(struct btf_src *b, const char *tag, const char 
 	return NULL;
 }
 
+bool types_btf_src_percpu_var(struct btf_src *b, const char *name, uint32_t *id)
+{
+	const struct btf *btf;
+	int32_t vid;
+
+	if (!types_btf_src_load(b))
+		return false;
+	btf = b->objs[0].btf;
+	vid = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
+	if (vid <= 0)
+		return false;
+	/* a per-CPU one: listed in the .data..percpu section */
+	for (uint32_t sid = 1; sid < b->objs[0].ntypes; sid++) {
+		const struct btf_type *t = btf__type_by_id(btf, sid);
+		if (!t || !btf_is_datasec(t) || strcmp(btf__name_by_offset(btf, t->name_off), ".data..percpu"))
+			continue;
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++)
+			if (v[i].type == (uint32_t)vid) {
+				*id = (uint32_t)vid;
+				return true;
+			}
+		return false;
+	}
+	return false;
+}
+
 bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, struct btf_func *out)
 {
 	const struct btf *btf;

@@ -92,6 +92,12 @@ bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, s
 int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg);
 
+/*
+ * The BTF id of vmlinux's per-CPU variable name (a VAR of its .data..percpu
+ * section: ld_imm64 with BPF_PSEUDO_BTF_ID names it to the kernel); false
+ * if BTF has none.
+ */
+bool types_btf_src_percpu_var(struct btf_src *b, const char *name, uint32_t *id);
 /* The value of the kernel enum constant name (TASK_COMM_LEN, ...) and its enum's type; false if none. */
 bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *value,
 			      struct type **type);
