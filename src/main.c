@@ -158,10 +158,11 @@ static int parse_buffering(const char *arg, enum output_buffering *out)
 }
 
 /*
- * -p: a decimal pid in [1, PID_MAX_LIMIT] of a running process (bpftrace's
- * messages)
+ * -p: a decimal pid in [1, PID_MAX_LIMIT] of a running process, with the
+ * messages of the dialect's bpftrace (today's when --dialect 0.26 or
+ * LANTERN_DIALECT=0.26 came before it)
  */
-static int parse_pid(const char *arg, pid_t *out)
+static int parse_pid(const char *arg, pid_t *out, bool modern)
 {
 	const long max = 4194304;
 	char *end;
@@ -170,11 +171,20 @@ static int parse_pid(const char *arg, pid_t *out)
 	errno = 0;
 	pid = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || *arg == '-' || *arg == '+' || *arg == ' ') {
-		fprintf(stderr, "ERROR: pid '%s' is not a valid decimal number\n", arg);
+		if (!modern)
+			fprintf(stderr, "ERROR: pid '%s' is not a valid decimal number\n", arg);
+		else
+			fprintf(stderr, "ERROR: Failed to parse pid: %s: %s\n",
+				end == arg || errno || *arg == '-' || *arg == '+' || *arg == ' ' ? "invalid integer"
+												 : "invalid trailing bytes",
+				arg);
 		return -1;
 	}
 	if (pid < 1 || pid > max) {
-		fprintf(stderr, "ERROR: pid '%s' out of valid pid range [1,%ld]\n", arg, max);
+		if (!modern)
+			fprintf(stderr, "ERROR: pid '%s' out of valid pid range [1,%ld]\n", arg, max);
+		else
+			fprintf(stderr, "ERROR: Pid out of range: %s\n", arg);
 		return -1;
 	}
 	if (kill(pid, 0) < 0 && errno == ESRCH) {
@@ -273,7 +283,7 @@ static enum action parse_option(int c, struct options *o, const char **program,
 	case 'v': o->r.verbose++; break;
 	case 'd': return parse_dump(optarg, &o->c.dump) < 0 ? ACT_EXIT_ERR : ACT_RUN;
 	case 'c': o->r.cmd = optarg; break;
-	case 'p': return parse_pid(optarg, &o->r.pid) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case 'p': return parse_pid(optarg, &o->r.pid, o->c.dialect == DIALECT_0_26) < 0 ? ACT_EXIT_ERR : ACT_RUN;
 	case 'I': push_arg(&o->c.include_dirs, &o->c.ninclude_dirs, optarg); break;
 	case 'k': o->c.helper_check++; break;
 	case OPT_INCLUDE: push_arg(&o->c.includes, &o->c.nincludes, optarg); break;

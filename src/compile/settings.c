@@ -192,6 +192,21 @@ static int other_name(struct plan *p, const struct setting_item *it)
 	const char *name = base_name(it->name);
 	const char *s;
 
+	/* bpftrace's licenses: another is an error there too */
+	static const char *const licenses[] = { "Dual MIT/GPL", "Dual BSD/GPL", "Dual MPL/GPL",
+						"GPL and additional rights", "GPL v2", "GPL" };
+	if (!strcasecmp(name, "license") && it->value) {
+		bool ok = false;
+		for (size_t i = 0; i < ARRAY_SIZE(licenses); i++)
+			ok |= !strcmp(it->value, licenses[i]);
+		if (!ok) {
+			diag_error(&p->diag, it->span, E_UNKNOWN_CONFIG,
+				   "Invalid value for license. Found: %s. Valid values: Dual MIT/GPL, Dual BSD/GPL, "
+				   "Dual MPL/GPL, GPL and additional rights, GPL v2, GPL",
+				   it->value);
+			return -1;
+		}
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(no_effect); i++)
 		if (!strcasecmp(name, no_effect[i].name)) {
 			diag_warn(&p->diag, it->span, E_UNKNOWN_CONFIG,

@@ -252,6 +252,7 @@ int rt_loop(struct session *s)
 	if (s->plan.modern && only_special(s))
 		s->done = true;
 	rt_trace_pipe_read(&pipe, s, true); /* BEGIN's debugf() */
+	rt_ustack_follow(s); /* before the command runs: its exec's mappings too */
 	if (!s->done)
 		rt_child_release(s);
 
@@ -305,6 +306,7 @@ int rt_loop(struct session *s)
 	rt_trace_pipe_close(&pipe);
 
 	sb_reset(&l.line);
+	rt_ustack_sync(s); /* the maps' stacks named with every mapping seen */
 	s->fe->finish(s, &l.line);
 	if (l.line.len)
 		fwrite(l.line.s, 1, l.line.len, s->out);

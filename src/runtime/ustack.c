@@ -3,6 +3,7 @@
 #include "runtime/ustack.h"
 #include "maps/mapread.h"
 #include "maps/ustacks.h"
+#include "sym/maptrack.h"
 #include "sym/symbols.h"
 #include "sym/unwind.h"
 
@@ -32,6 +33,7 @@ struct rt_ustacks {
 	uint64_t used_bytes[5]; /* snapshots whose frames reached <1K, <2K, <4K, <8K, more */
 	uint32_t *costs;
 	size_t ncosts;
+	struct sym_maptrack *mt; /* the processes' mappings as they change (maptrack.h) */
 };
 
 static struct rt_ustacks *state(struct session *s)
@@ -121,6 +123,8 @@ void rt_ustack_snapshot(struct session *s, const struct record_desc *r, const ui
 	if (!p->pid)
 		first_seen(s, u, p, pid);
 	sym_uregs_from_pt_regs(&regs, data + USTACK_REGS);
+	if (u->mt) /* the mappings it made until now, even if it has ended since */
+		sym_maptrack_sync(u->mt, UINT64_MAX);
 	uint64_t t0 = util_now_ns();
 	int n = sym_unwind(pid, &regs, data + USTACK_STACK, len, ips, (int)t->count, &info);
 	uint64_t dt = util_now_ns() - t0;
@@ -151,6 +155,25 @@ void rt_ustack_update(struct session *s, const struct record_desc *r, const uint
 	free(key);
 }
 
+void rt_ustack_follow(struct session *s)
+{
+	char err[128];
+
+	if (s->plan.maps.ustack_seq < 0)
+		return; /* no snapshots to unwind */
+	struct rt_ustacks *u = state(s);
+	pid_t pid = s->cpid ? s->cpid : s->opts->r.pid ? (pid_t)s->opts->r.pid : -1;
+	u->mt = sym_maptrack_open(pid, err, sizeof(err));
+	if (!u->mt && s->opts->r.verbose)
+		fprintf(stderr, "lantern: user stacks: mappings read from /proc only (%s)\n", err);
+}
+
+void rt_ustack_sync(struct session *s)
+{
+	if (s->ustacks && s->ustacks->mt)
+		sym_maptrack_sync(s->ustacks->mt, UINT64_MAX);
+}
+
 void rt_ustack_tick(struct session *s)
 {
 	struct rt_ustacks *u = s->ustacks;
@@ -158,6 +181,7 @@ void rt_ustack_tick(struct session *s)
 	char link[64];
 	struct stat st;
 
+	rt_ustack_sync(s); /* drained now and then, whatever comes */
 	if (!u || fd < 0 || util_now_ns() - u->last_tick < TICK_NS)
 		return;
 	u->last_tick = util_now_ns();
@@ -242,6 +266,7 @@ void rt_ustack_free(struct session *s)
 {
 	if (!s->ustacks)
 		return;
+	sym_maptrack_close(s->ustacks->mt);
 	free(s->ustacks->procs);
 	free(s->ustacks->costs);
 	free(s->ustacks);

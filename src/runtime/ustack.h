@@ -17,6 +17,15 @@ void rt_ustack_snapshot(struct session *s, const struct record_desc *r, const ui
 			size_t size);
 /* REC_USTACK_UPDATE: apply the update a program could not. */
 void rt_ustack_update(struct session *s, const struct record_desc *r, const uint8_t *data);
+/*
+ * Once the probes are attached, before the command runs: follow the
+ * mappings of the command (-c), the process (-p) or every process, so
+ * that the stacks of a process that ended before lantern read its
+ * /proc/PID/maps resolve (sym/maptrack.h). rt_ustack_sync(): apply what
+ * came, before stacks are named.
+ */
+void rt_ustack_follow(struct session *s);
+void rt_ustack_sync(struct session *s);
 /* Now and then: processes walked by frame pointers that exec'd or ended go back to snapshots. */
 void rt_ustack_tick(struct session *s);
 /* At the end: what was lost (stderr), and the statistics asked for. */

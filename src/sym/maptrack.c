@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RING_PAGES 16 /* 64 KB per CPU: hundreds of mappings between two syncs */
+#define RING_PAGES 32 /* 128 KB per CPU: a thousand mappings between two syncs */
 #define CPUS_MAX 1024
 
 struct tmap {
@@ -29,6 +29,7 @@ struct tmap {
 struct tproc {
 	int pid;
 	bool dirty;
+	bool known; /* its mappings are whole: seeded, forked or exec'd under watch */
 	struct tmap *v; /* by address, not overlapping */
 	size_t n, cap;
 };
@@ -46,6 +47,7 @@ struct ring {
 };
 
 struct sym_maptrack {
+	bool all; /* every process (pid -1) */
 	struct ring *rings;
 	size_t nrings;
 	size_t size; /* of each data area */
@@ -76,6 +78,14 @@ static void proc_clear(struct tproc *p)
 		free(p->v[i].path);
 	p->n = 0;
 	p->dirty = true;
+}
+
+/* A process gone from the tracker (its pinned mappings stay with symbols.h) */
+static void proc_drop(struct sym_maptrack *mt, struct tproc *p)
+{
+	proc_clear(p);
+	free(p->v);
+	*p = mt->procs[--mt->nprocs];
 }
 
 static void insert_at(struct tproc *p, size_t at, const struct tmap *m)
@@ -127,6 +137,23 @@ static void map_add(struct tproc *p, struct tmap m)
 	p->dirty = true;
 }
 
+/* What pid maps now, from /proc (a process met in the middle of its life) */
+static void seed(struct tproc *p)
+{
+	struct sym_maps now;
+
+	p->known = true;
+	if (!sym_maps_read(p->pid, &now))
+		return;
+	for (size_t i = 0; i < now.n; i++) {
+		const struct sym_mapping *m = &now.v[i];
+		if (m->exec && m->path[0])
+			map_add(p, (struct tmap){ m->lo, m->hi, m->offset, m->ino, (uint32_t)(m->dev >> 32),
+						  (uint32_t)m->dev, (char *)m->path });
+	}
+	sym_maps_free(&now);
+}
+
 /* Its mappings, as /proc/PID/maps shows them, to symbols.h and the unwinder */
 static void publish(struct tproc *p)
 {
@@ -158,7 +185,7 @@ struct sym_maptrack *sym_maptrack_open(pid_t pid, char *err, size_t errlen)
 		.comm = 1,
 		.comm_exec = 1,
 		.task = 1,
-		.inherit = 1,
+		.inherit = pid > 0,
 		.sample_id_all = 1,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
@@ -169,6 +196,7 @@ struct sym_maptrack *sym_maptrack_open(pid_t pid, char *err, size_t errlen)
 	int ncpus = sys_online_cpus(cpus, CPUS_MAX);
 	struct sym_maptrack *mt = util_xcalloc(1, sizeof(*mt));
 
+	mt->all = pid <= 0;
 	mt->page = (size_t)sysconf(_SC_PAGESIZE);
 	mt->size = mt->page * RING_PAGES;
 	mt->rings = util_xcalloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*mt->rings));
@@ -194,17 +222,9 @@ struct sym_maptrack *sym_maptrack_open(pid_t pid, char *err, size_t errlen)
 		sym_maptrack_close(mt);
 		return NULL;
 	}
-	/* what it maps already (a process lantern attaches to) */
-	struct sym_maps now;
-	if (sym_maps_read(pid, &now)) {
+	if (pid > 0) { /* what it maps already (a process lantern attaches to) */
 		struct tproc *p = proc_get(mt, (int)pid);
-		for (size_t i = 0; i < now.n; i++) {
-			const struct sym_mapping *m = &now.v[i];
-			if (m->exec && m->path[0])
-				map_add(p, (struct tmap){ m->lo, m->hi, m->offset, m->ino, (uint32_t)(m->dev >> 32),
-							  (uint32_t)m->dev, (char *)m->path });
-		}
-		sym_maps_free(&now);
+		seed(p);
 		publish(p);
 	}
 	return mt;
@@ -242,6 +262,8 @@ static void apply(struct sym_maptrack *mt, const struct perf_event_header *h)
 		if (!memchr(name, 0, room) || !name[0])
 			return;
 		struct tproc *p = proc_get(mt, (int)u[0]);
+		if (!p->known) /* met in the middle of its life: what it mapped before */
+			seed(p);
 		map_add(p, (struct tmap){ q[0], q[0] + q[1], q[2], ino, u[2], u[3], (char *)name });
 		break;
 	}
@@ -249,18 +271,41 @@ static void apply(struct sym_maptrack *mt, const struct perf_event_header *h)
 		memcpy(u, b, 16);
 		if (u[0] != u[1] && u[0] == u[2]) {
 			struct tproc *parent = proc_get(mt, (int)u[1]);
+			if (!parent->known)
+				seed(parent);
 			size_t pi = (size_t)(parent - mt->procs);
 			struct tproc *child = proc_get(mt, (int)u[0]);
 			parent = &mt->procs[pi];
 			proc_clear(child);
+			child->known = true;
 			for (size_t i = 0; i < parent->n; i++)
 				map_add(child, parent->v[i]);
+		}
+		break;
+	case PERF_RECORD_EXIT: /* pid, ppid, tid, ptid: the process is gone (its mappings stay pinned) */
+		memcpy(u, b, 16);
+		if (u[0] == u[2])
+			for (size_t i = 0; i < mt->nprocs; i++)
+				if (mt->procs[i].pid == (int)u[0]) {
+					if (mt->procs[i].dirty)
+						publish(&mt->procs[i]);
+					proc_drop(mt, &mt->procs[i]);
+					break;
+				}
+		break;
+	case PERF_RECORD_LOST: /* mappings missed: every process goes back to /proc */
+		while (mt->nprocs) {
+			sym_unpin_process_maps(mt->procs[0].pid);
+			sym_unwind_forget(mt->procs[0].pid);
+			proc_drop(mt, &mt->procs[0]);
 		}
 		break;
 	case PERF_RECORD_COMM: /* pid, tid, comm: an exec starts over */
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 			memcpy(u, b, 8);
-			proc_clear(proc_get(mt, (int)u[0]));
+			struct tproc *p = proc_get(mt, (int)u[0]);
+			proc_clear(p);
+			p->known = true;
 		}
 		break;
 	default:

@@ -19,12 +19,18 @@
 struct sym_maptrack;
 
 /*
- * Follow pid and the processes it starts from now on (seeded with its
- * /proc/PID/maps when it can be read). NULL with err set when perf
- * events cannot be opened.
+ * Follow pid and the processes it starts from now on, or with pid -1
+ * every process of the machine (perf record -a's way: an event per CPU
+ * that sees every mmap). A process met first by a mapping of its own (not
+ * its fork or exec) starts from its /proc/PID/maps, read then. NULL with
+ * err set when perf events cannot be opened.
  */
 struct sym_maptrack *sym_maptrack_open(pid_t pid, char *err, size_t errlen);
-/* Apply the records of what happened up to ts (CLOCK_MONOTONIC, ns). */
+/*
+ * Apply the records of what happened up to ts (CLOCK_MONOTONIC, ns;
+ * UINT64_MAX: all there is). Records lost (a full ring) leave the
+ * processes to /proc again.
+ */
 void sym_maptrack_sync(struct sym_maptrack *mt, uint64_t ts);
 void sym_maptrack_close(struct sym_maptrack *mt);
 

@@ -488,6 +488,17 @@ void sym_pin_process_maps(int pid, struct sym_maps *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void sym_unpin_process_maps(int pid)
+{
+	pthread_mutex_lock(&sym_lock);
+	struct maps_snap *sn = snap_of(pid);
+	if (sn && sn->pinned) {
+		sn->pinned = false;
+		sn->read_ns = 0; /* read again when next asked */
+	}
+	pthread_mutex_unlock(&sym_lock);
+}
+
 bool sym_pinned_maps(int pid, struct sym_maps *out)
 {
 	pthread_mutex_lock(&sym_lock);

@@ -35,6 +35,8 @@ struct sym_maps;
  * emptied), and used instead of /proc/PID/maps from now on.
  */
 void sym_pin_process_maps(int pid, struct sym_maps *m);
+/* Back to /proc/PID/maps for pid (its tracer lost track). */
+void sym_unpin_process_maps(int pid);
 /* A copy of the mappings pinned for pid; false if none. */
 bool sym_pinned_maps(int pid, struct sym_maps *out);
 /* pid's mappings as last remembered (a copy, sym_maps_free() it); false if never. */

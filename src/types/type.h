@@ -112,7 +112,7 @@ extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s1
 
 #define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
 #define STRLEN_MODERN 1024 /* today's bpftrace's (max_strlen) */
-#define STRLEN_MAX 8192	  /* the largest BPFTRACE_STRLEN lantern takes */
+#define STRLEN_MAX 32768	  /* the largest BPFTRACE_STRLEN lantern takes */
 
 struct type *type_int(unsigned size, bool is_signed);
 /* An integer of size bytes of the enum en */

@@ -80,11 +80,11 @@ static void test_errors(void **state)
 	assert_non_null(strstr(sb_str(&p.diag.out), "unknown config variable 'max_strlenn'"));
 	plan_free(&p);
 	assert_int_equal(resolve(&p, &o, big, 1), -1);
-	assert_non_null(strstr(sb_str(&p.diag.out), "max_strlen = 100000: a string size is 2 to 8192 bytes"));
+	assert_non_null(strstr(sb_str(&p.diag.out), "max_strlen = 100000: a string size is 2 to 32768 bytes"));
 	plan_free(&p);
 	setenv("BPFTRACE_STRLEN", "1", 1);
 	assert_int_equal(resolve(&p, &o, NULL, 0), -1);
-	assert_non_null(strstr(sb_str(&p.diag.out), "BPFTRACE_STRLEN=1: a string size is 2 to 8192 bytes"));
+	assert_non_null(strstr(sb_str(&p.diag.out), "BPFTRACE_STRLEN=1: a string size is 2 to 32768 bytes"));
 	plan_free(&p);
 	clear_env();
 }
