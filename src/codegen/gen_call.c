@@ -89,6 +89,22 @@ struct val gen_builtin(struct gen *g, struct expr *e)
 		}
 		return reg_val(t, gen_const(g, g->inst->probe_id));
 	case BI_ARGS:
+		if (t->kind == TY_RECORD) {
+			/* args as one value (sema_args_value): each argument read into its field */
+			uint32_t off = gen_scratch_alloc(g, t->size);
+			/* zeroed first: the padding of a map key is part of it */
+			for (uint32_t k = 0, w; k < t->size; k += w) {
+				uint32_t left = t->size - k;
+				w = left >= 8 ? 8 : left >= 4 ? 4 : left >= 2 ? 2 : 1;
+				emit(g->ir, ST_MEM(w == 8 ? BPF_DW : w == 4 ? BPF_W : w == 2 ? BPF_H : BPF_B, g->scratch,
+						   (int32_t)(off + k), 0));
+			}
+			for (uint32_t k = 0; k < t->nfields; k++)
+				gen_expr_into(g, e->u.call.args.v[k], t->fields[k].type, g->scratch,
+					      (int32_t)(off + t->fields[k].offset));
+			return mem_val(t, g->scratch, off);
+		}
+		/* fall through */
 	case BI_ARGN:
 	case BI_RETVAL:
 	case BI_FUNC:

@@ -300,11 +300,12 @@ static void format_value(const struct out_ctx *oc, struct strbuf *out, const str
 		sb_printf(out, "%lld", (long long)out_avg_value(get_i64(p), get_i64(p + 8)));
 		break;
 	case TY_RECORD: {
-		/* { .a = 1, .b = x } ({.a=1,.b=x} in a key) */
-		struct rec_ctx rc = { oc, out, key, true };
-		sb_puts(out, key ? "{" : "{ ");
+		/* { .a = 1, .b = x } (0.17: {.a=1,.b=x} in a key; today's bpftrace spaces it there too) */
+		bool compact = key && !(oc->plan && oc->plan->modern);
+		struct rec_ctx rc = { oc, out, compact, true };
+		sb_puts(out, compact ? "{" : "{ ");
 		out_record_fields(t, p, put_field, &rc);
-		sb_puts(out, key ? "}" : " }");
+		sb_puts(out, compact ? "}" : " }");
 		break;
 	}
 	case TY_ARRAY:

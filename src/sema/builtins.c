@@ -249,7 +249,7 @@ static struct type *sema_check_map_arg(struct check *c, struct expr *e)
 	}
 	if ((a->kind != EXPR_MAP || a->u.map.keys.n) && fd->id == FN_PRINT) {
 		/* print(value): integers, strings, tuples, structs, arrays, @m[k], ... */
-		struct type *t = sema_check_expr(c, a);
+		struct type *t = sema_args_value(c, a, sema_check_expr(c, a));
 		if (e->u.call.args.n > 1)
 			CERR(c, e->span, E_ARG_COUNT, "print() of a value takes no top or div");
 		else if (t->kind == TY_VOID || t->kind == TY_CTX || type_is_agg(t))

@@ -129,10 +129,54 @@ struct type *sema_check_call(struct check *c, struct expr *e, enum call_ctx ctx)
 	return t;
 }
 
+/*
+ * `args` as one value (today's bpftrace): a struct of the probe's
+ * arguments, each a field of its own type in C's layout (printed
+ * `{ .n = 0x..., .c = 120 }`), stored, printed and used as a key as any
+ * struct. e keeps reads of each argument (e->u.call.args: EXPR_FIELDs of
+ * args), which codegen puts together. t unchanged for anything else.
+ */
+struct type *sema_args_value(struct check *c, struct expr *e, struct type *t)
+{
+	struct plan *p = c->p;
+
+	if (t->kind != TY_CTX || e->kind != EXPR_BUILTIN || e->id != BI_ARGS || !p->modern || !t->nfields)
+		return t;
+	struct type *r = type_record(&p->arena, "struct args", 0, 1, t->nfields);
+	struct expr **reads = ARENA_ARRAY(&p->arena, struct expr *, t->nfields);
+	uint32_t off = 0, n = 0;
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		struct expr *base = ARENA_NEW(&p->arena, struct expr), *f = ARENA_NEW(&p->arena, struct expr);
+		*base = *e;
+		base->type = t;
+		f->kind = EXPR_FIELD;
+		f->span = e->span;
+		f->u.field.base = base;
+		f->u.field.name = t->fields[i].name;
+		f->u.field.name_span = e->span;
+		struct type *ft = sema_check_expr(c, f);
+		if (ft->kind == TY_NONE)
+			return &ty_none;
+		ft = type_stored(&p->arena, ft);
+		uint32_t al = ft->align ? ft->align : 1;
+		off = (off + al - 1) / al * al;
+		r->fields[n] = (struct field){ .name = t->fields[i].name, .type = ft, .offset = off };
+		reads[n++] = f;
+		off += ft->size;
+		r->align = MAX(r->align, al);
+	}
+	r->nfields = n;
+	r->size = (off + r->align - 1) / r->align * r->align;
+	e->u.call.args.v = reads;
+	e->u.call.args.n = n;
+	e->type = r;
+	return r;
+}
+
 /* `$x = ...` and `@m[k] = ...`: the value's type for the target. */
 struct type *sema_check_value(struct check *c, struct expr *v)
 {
-	struct type *t = sema_check_expr(c, v);
+	struct type *t = sema_args_value(c, v, sema_check_expr(c, v));
 
 	if (type_is_agg(t)) {
 		CERR(c, v->span, E_AGG_MISUSE, "the value of an aggregation (%s) cannot be copied",

@@ -39,6 +39,8 @@ struct check {
 	} while (0)
 
 struct type *sema_check_expr(struct check *c, struct expr *e);
+/* `args` where a value is wanted (today's bpftrace): a struct of the arguments; t for the rest */
+struct type *sema_args_value(struct check *c, struct expr *e, struct type *t);
 void sema_check_stmt(struct check *c, struct stmt *st); /* check_stmt.c */
 /* A block's statements, a scope of their own in today's bpftrace */
 void sema_check_block(struct check *c, struct stmt *b);

@@ -327,7 +327,7 @@ struct type *sema_check_record(struct check *c, struct expr *e)
 		return &ty_none;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		struct type *t = sema_check_expr(c, e->u.record.vals.v[i]);
+		struct type *t = sema_args_value(c, e->u.record.vals.v[i], sema_check_expr(c, e->u.record.vals.v[i]));
 		if (type_is_agg(t) || t->kind == TY_VOID || t->kind == TY_CTX) {
 			CERR(c, e->u.record.vals.v[i]->span, E_BAD_ASSIGN,
 			     "%s cannot be a record's field", type_str_of(t));

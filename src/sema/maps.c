@@ -63,7 +63,7 @@ void sema_map_learn_keys(struct check *c, struct map_info *m, struct expr *me)
 		return;
 	}
 	for (uint32_t i = 0; i < keys->n; i++) {
-		struct type *t = sema_check_expr(c, keys->v[i]);
+		struct type *t = sema_args_value(c, keys->v[i], sema_check_expr(c, keys->v[i]));
 		if (t->kind == TY_NONE) {
 			known = false;
 			continue;

@@ -198,7 +198,7 @@ void sema_check_let(struct check *c, struct stmt *st)
 	struct expr *ve = st->u.let.var, *val = st->u.let.value;
 	struct var_info *old = sema_var_find(c, ve), *v;
 	struct type *t = st->u.let.type.name ? let_type(c, &st->u.let.type) : NULL;
-	struct type *vt = val ? sema_check_expr(c, val) : NULL;
+	struct type *vt = val ? sema_args_value(c, val, sema_check_expr(c, val)) : NULL;
 
 	if (t)
 		t = let_space(c, t, vt);
