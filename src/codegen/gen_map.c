@@ -11,6 +11,8 @@
 #include "maps/ustacks.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys)
 {
@@ -284,12 +286,134 @@ static void gen_hist_sum(struct gen *g, struct map_info *m, struct loc key, int3
 }
 
 /* @m[k] = count() / sum(v) / min(v) / max(v) / avg(v) / stats(v) / hist(v) / lhist(v, ...) */
+/*
+ * tseries' clock: sw_tai (the boot clock plus the TAI offset at load), or
+ * with BPFTRACE_DUMMY_TS_MAP=@name (bpftrace's test hook) the value of
+ * that scalar map
+ */
+static int32_t ts_now(struct gen *g)
+{
+	const char *dummy = getenv("BPFTRACE_DUMMY_TS_MAP");
+	int32_t now = ir_vreg(g->ir);
+
+	if (dummy && *dummy == '@') {
+		vec_foreach(&g->p->maps.user, mp)
+		{
+			struct map_info *tm = *mp;
+			if (strcmp(tm->name, dummy + 1) || tm->key || tm->bpf_map < 0 || !tm->value ||
+			    tm->value->kind != TY_INT)
+				continue;
+			struct expr_list none = { 0 };
+			int32_t got = ir_label(g->ir);
+			struct loc key = gen_map_key(g, tm, &none);
+			int32_t p = gen_map_lookup(g, tm, key);
+			emit(g->ir, MOV64_IMM(now, 0));
+			emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, got));
+			emit(g->ir, LDX_MEM(BPF_DW, now, p, 0));
+			emit(g->ir, LABEL(got));
+			return now;
+		}
+	}
+	int32_t off = ir_vreg(g->ir);
+	emit(g->ir, CALL(BPF_FUNC_ktime_get_boot_ns, 0));
+	emit(g->ir, MOV64_REG(now, R0));
+	emit(g->ir, LD_CONST(off, LC_TAI_OFFSET));
+	emit(g->ir, ALU64_REG(BPF_ADD, now, off));
+	return now;
+}
+
+/*
+ * @m[k] = tseries(v, interval, n [, agg]): the interval of now (its
+ * epoch, now / interval) has slot epoch % n in the key; that slot's
+ * bucket on this CPU restarts when it held an older interval (its
+ * aggregation of the new one begins), then takes v as agg says
+ */
+static void gen_tseries(struct gen *g, struct expr *target, struct expr *call)
+{
+	struct map_info *m = target->info;
+	struct type *t = m->value;
+	int32_t v = gen_scalar(g, call->u.call.args.v[0]);
+	int32_t now = ts_now(g), epoch = ir_vreg(g->ir), slot = ir_vreg(g->ir), x = ir_vreg(g->ir);
+	int32_t init = ir_label(g->ir), done = ir_label(g->ir), same = ir_label(g->ir);
+	const int32_t VAL = offsetof(struct ts_bucket, val), META = offsetof(struct ts_bucket, meta),
+		      EPOCH = offsetof(struct ts_bucket, epoch);
+
+	emit(g->ir, LD_IMM64(x, t->lstep));
+	emit(g->ir, MOV64_REG(epoch, now));
+	emit(g->ir, ALU64_REG(BPF_DIV, epoch, x));
+	emit(g->ir, LD_IMM64(x, (int64_t)t->count));
+	emit(g->ir, MOV64_REG(slot, epoch));
+	emit(g->ir, ALU64_REG(BPF_MOD, slot, x));
+	struct loc key = gen_map_key(g, m, &target->u.map.keys);
+	emit(g->ir, STX_MEM(BPF_DW, key.base, slot, key.off + m->key_size - 8));
+	int32_t p = gen_map_lookup(g, m, key);
+	emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, init));
+	if (t->lmin != TS_LAST) {
+		// another interval's: start over
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, EPOCH));
+		emit(g->ir, JMP_REG(BPF_JEQ, x, epoch, same));
+		emit(g->ir, ST_MEM(BPF_DW, p, VAL, 0));
+		emit(g->ir, ST_MEM(BPF_DW, p, META, 0));
+		emit(g->ir, LABEL(same));
+	}
+	switch ((enum ts_agg)t->lmin) {
+	case TS_AVG:
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, META));
+		emit(g->ir, ALU64_IMM(BPF_ADD, x, 1));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, META));
+		/* fall through */
+	case TS_SUM:
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, VAL));
+		emit(g->ir, ALU64_REG(BPF_ADD, x, v));
+		emit(g->ir, STX_MEM(BPF_DW, p, x, VAL));
+		break;
+	case TS_MIN:
+	case TS_MAX: {
+		// if (!p->meta || v < p->val) p->val = v (> for max); p->meta = 1
+		uint8_t keep = t->lmin == TS_MIN ? (t->is_signed ? BPF_JSGE : BPF_JGE)
+						 : (t->is_signed ? BPF_JSLE : BPF_JLE);
+		int32_t store = ir_label(g->ir), kept = ir_label(g->ir);
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, META));
+		emit(g->ir, JMP_IMM(BPF_JEQ, x, 0, store));
+		emit(g->ir, LDX_MEM(BPF_DW, x, p, VAL));
+		emit(g->ir, JMP_REG(keep, v, x, kept));
+		emit(g->ir, LABEL(store));
+		emit(g->ir, STX_MEM(BPF_DW, p, v, VAL));
+		emit(g->ir, LABEL(kept));
+		emit(g->ir, ST_MEM(BPF_DW, p, META, 1));
+		break;
+	}
+	case TS_LAST:
+		emit(g->ir, STX_MEM(BPF_DW, p, v, VAL));
+		emit(g->ir, STX_MEM(BPF_DW, p, now, META));
+		break;
+	}
+	emit(g->ir, STX_MEM(BPF_DW, p, epoch, EPOCH));
+	emit(g->ir, JA(done));
+
+	emit(g->ir, LABEL(init));
+	// the slot's first bucket on this CPU
+	struct loc val = gen_temp_alloc(g, t->size);
+	emit(g->ir, STX_MEM(BPF_DW, val.base, v, val.off + VAL));
+	if (t->lmin == TS_LAST)
+		emit(g->ir, STX_MEM(BPF_DW, val.base, now, val.off + META));
+	else
+		emit(g->ir, ST_MEM(BPF_DW, val.base, val.off + META, t->lmin == TS_SUM ? 0 : 1));
+	emit(g->ir, STX_MEM(BPF_DW, val.base, epoch, val.off + EPOCH));
+	gen_map_update(g, m, key, val);
+	emit(g->ir, LABEL(done));
+}
+
 static void gen_agg(struct gen *g, struct expr *target, struct expr *call)
 {
 	struct map_info *m = target->info;
 	struct type *t = m->value;
 	enum type_kind k = t->kind;
 	int32_t v = -1;
+	if (k == TY_TSERIES) {
+		gen_tseries(g, target, call);
+		return;
+	}
 	int32_t init = ir_label(g->ir), done = ir_label(g->ir), store = ir_label(g->ir);
 	int32_t end = gen_ustack_divert_key(g, m) ? ir_label(g->ir) : -1;
 

@@ -74,7 +74,7 @@ static const struct {
 	{ "use_blazesym", "lantern symbolizes with its own ELF and DWARF readers" },
 	{ "show_debug_info", "lantern prints no source lines in stacks" },
 	{ "unstable_import_statement", "lantern has no imports yet" },
-	{ "unstable_tseries", "lantern has no tseries() yet" },
+	{ "unstable_tseries", "tseries() is always there" },
 	{ "unstable_typeinfo", "lantern has no typeinfo() yet" },
 	{ "unstable_dw_ustack", "lantern has no dw_ustack() yet" },
 	{ "unstable_map_decl", "map declarations are stable" },

@@ -23,19 +23,69 @@ static int ncpus(void)
 
 static bool is_bucketed(const struct map_info *m)
 {
-	return m->value->kind == TY_HIST || m->value->kind == TY_LHIST;
+	return m->value->kind == TY_HIST || m->value->kind == TY_LHIST || m->value->kind == TY_TSERIES;
 }
 
 static uint32_t nbuckets(const struct type *t)
 {
+	if (t->kind == TY_TSERIES)
+		return 2 * t->count; /* an (epoch, value) pair per slot */
 	return t->kind == TY_HIST ? maps_hist_nbuckets(t->count) /* k: sub-buckets' bits */
 				  : maps_lhist_nbuckets(t->lmin, t->lmax, t->lstep);
+}
+
+/*
+ * A tseries slot's buckets, one per CPU, as one: of the latest interval
+ * they hold, the CPUs' values combined as the aggregation says (without
+ * one, the value set last); {value, 0, epoch}, epoch 0 when none was set
+ */
+static void tseries_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)
+{
+	struct ts_bucket r = { 0 }, b;
+
+	for (int i = 0; i < ncpu; i++) {
+		memcpy(&b, data + i * stride, sizeof(b));
+		if (!b.epoch || b.epoch < r.epoch)
+			continue;
+		if (b.epoch > r.epoch) {
+			r = b;
+			continue;
+		}
+		switch ((enum ts_agg)t->lmin) {
+		case TS_LAST:
+			if (b.meta > r.meta)
+				r = b;
+			break;
+		case TS_AVG:
+			r.val += b.val;
+			r.meta += b.meta;
+			break;
+		case TS_SUM:
+			r.val += b.val;
+			break;
+		case TS_MIN:
+		case TS_MAX: {
+			bool less = t->is_signed ? b.val < r.val : (uint64_t)b.val < (uint64_t)r.val;
+			if (t->lmin == TS_MIN ? less : !less)
+				r.val = b.val;
+			break;
+		}
+		}
+	}
+	if (t->lmin == TS_AVG && r.epoch && r.meta)
+		r.val = t->is_signed ? r.val / r.meta : (int64_t)((uint64_t)r.val / (uint64_t)r.meta);
+	r.meta = 0;
+	memcpy(out, &r, sizeof(r));
 }
 
 void maps_agg_merge(const struct type *t, const uint8_t *data, int ncpu, size_t stride, uint8_t *out)
 {
 	uint64_t a = 0, b = 0, set = 0;
 
+	if (t->kind == TY_TSERIES) {
+		tseries_merge(t, data, ncpu, stride, out);
+		return;
+	}
 	for (int i = 0; i < ncpu; i++) {
 		uint64_t x, y = 0;
 		memcpy(&x, data + i * stride, 8);
@@ -97,7 +147,7 @@ static void canonical_stacks(const struct live_maps *lm, const struct map_info *
 
 	for (size_t i = 0; i < raws->len; i++)
 		maps_key_ustacks_resolve(lm, m->key, raws->data[i].key, true);
-	if (m->value->kind == TY_HIST || m->value->kind == TY_LHIST || !raws->len)
+	if (is_bucketed(m) || !raws->len)
 		return;
 	qsort_r(raws->data, raws->len, sizeof(struct raw), cmp_raw_key, &ukey);
 	for (size_t i = 0; i < raws->len; i++) {
@@ -178,7 +228,15 @@ int maps_read(const struct live_maps *lm, const struct map_info *m, struct map_e
 		}
 		memcpy(&bucket, r->key + ksize - 8, 8);
 		memcpy(&count, r->value, 8);
-		if (bucket < nb)
+		if (m->value->kind == TY_TSERIES) {
+			/* the slot's interval + 1 (0: no entry) and value (an entry never set: interval 0, 0) */
+			uint64_t epoch;
+			memcpy(&epoch, r->value + offsetof(struct ts_bucket, epoch), 8);
+			if (2 * bucket + 1 < nb) {
+				e->buckets[2 * bucket] = epoch + 1;
+				e->buckets[2 * bucket + 1] = count;
+			}
+		} else if (bucket < nb)
 			e->buckets[bucket] += count;
 		else if (bucket == HIST_SUM_BUCKET) {
 			e->sum = (int64_t)count;

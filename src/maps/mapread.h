@@ -11,7 +11,7 @@
 struct map_entry {
 	uint8_t *key;	   /* m->key->size bytes (without the bucket) */
 	uint8_t *value;	   /* merged value, m->value->size bytes */
-	uint64_t *buckets; /* hist / lhist: the counts per bucket */
+	uint64_t *buckets; /* hist / lhist: the counts per bucket; tseries: (interval + 1, value) per slot */
 	uint32_t nbuckets;
 	int64_t sum;  /* hist / lhist: the sum of the values, when kept (HIST_SUM_BUCKET) */
 	bool has_sum;

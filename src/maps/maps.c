@@ -52,7 +52,7 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint
 		struct type *v = m->value;
 		if (!v) /* declared, never used (sema warned): no map */
 			continue;
-		bool bucket = v->kind == TY_HIST || v->kind == TY_LHIST;
+		bool bucket = v->kind == TY_HIST || v->kind == TY_LHIST || v->kind == TY_TSERIES;
 		enum bpf_map_type type = BPF_MAP_TYPE_HASH;
 		uint32_t max = keys_max;
 

@@ -13,6 +13,7 @@
  * The rules, and where lantern differs from 0.17, are in FORMAT.md
  * section 11.
  */
+#include "output/tseries.h"
 #include "output/json.h"
 #include "output/escape.h"
 #include "output/hist.h"
@@ -292,6 +293,8 @@ static const char *map_type(const struct type *t)
 	case TY_AVG:
 	case TY_STATS:
 		return "stats";
+	case TY_TSERIES:
+		return "tseries";
 	default:
 		return "map";
 	}
@@ -325,7 +328,9 @@ static void json_map_entry(struct map_walk *w, const struct map_item *it)
 		sb_puts(w->out, ": ");
 		sb_free(&key);
 	}
-	if (t->kind == TY_HIST || t->kind == TY_LHIST)
+	if (t->kind == TY_TSERIES)
+		out_tseries_json(w->out, t, it->buckets, it->nbuckets, it->ts_first, it->ts_last);
+	else if (t->kind == TY_HIST || t->kind == TY_LHIST)
 		json_buckets(w->out, t, it, w->oc->plan && w->oc->plan->modern);
 	else
 		json_value(w->oc, w->out, t, it->value);

@@ -8,6 +8,7 @@
  * values keep key order (bpftrace leaves ties unordered).
  */
 #include "output/mapprint.h"
+#include "output/tseries.h"
 #include "output/hist.h"
 #include "output/stats.h"
 #include "output/writer.h"
@@ -70,7 +71,13 @@ static int cmp_entries(const void *x, const void *y, void *arg)
 	const struct map_info *m = sc->m;
 	int c = 0;
 
-	if (sc->by_value) {
+	if (m->value->kind == TY_TSERIES) {
+		/* from the least to the most recently updated */
+		uint64_t la, lb;
+		out_tseries_latest(a->buckets, a->nbuckets, &la);
+		out_tseries_latest(b->buckets, b->nbuckets, &lb);
+		c = la < lb ? -1 : la > lb;
+	} else if (sc->by_value) {
 		if (a->buckets) {
 			uint64_t ta = out_hist_total(a->buckets, a->nbuckets), tb = out_hist_total(b->buckets, b->nbuckets);
 			c = ta < tb ? -1 : ta > tb;
@@ -147,13 +154,23 @@ void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t t
 	const struct writer *wr = oc->writer ? oc->writer : &out_text_writer;
 	struct map_entries es;
 	struct type *t = m->value;
-	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST;
+	bool hist = t->kind == TY_HIST || t->kind == TY_LHIST || t->kind == TY_TSERIES;
 	uint8_t buf[16];
+	uint64_t ts_last = UINT64_MAX;
 
 	if (maps_read(oc->maps, m, &es) < 0)
 		return;
 	struct sort_ctx sc = { m, sorted_by_value(t) };
 	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
+	if (t->kind == TY_TSERIES) {
+		/* the last n intervals before the latest of any key (bpftrace's window) */
+		for (size_t i = 0; i < es.n; i++) {
+			uint64_t l;
+			out_tseries_latest(es.v[i].buckets, es.v[i].nbuckets, &l);
+			if (!i || l > ts_last)
+				ts_last = l;
+		}
+	}
 
 	size_t first = 0;
 	if (top > 0 && (size_t)top < es.n)
@@ -168,6 +185,8 @@ void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t t
 			it.nbuckets = e->nbuckets;
 			it.sum = e->sum;
 			it.has_sum = e->has_sum;
+			it.ts_last = ts_last;
+			it.ts_first = ts_last - t->count + 1; /* past ts_last when it wraps: nothing */
 			/* lhist ignores div (0.17) */
 			if (t->kind == TY_HIST)
 				it.div = out_print_divisor(div);

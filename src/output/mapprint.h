@@ -39,6 +39,7 @@ struct map_item {
 	uint64_t div; /* hist: show bucket counts divided by this (>= 1); 1 otherwise */
 	int64_t sum;  /* hist/lhist: the sum of the values, when has_sum (Prometheus) */
 	bool has_sum;
+	uint64_t ts_first, ts_last; /* tseries: the map's window of intervals (output/tseries.h) */
 };
 
 /* One map, all its entries. top: only the last (biggest) top entries. */

@@ -11,6 +11,7 @@
  * A map without entries prints an empty line, and avg and stats maps end
  * with one.
  */
+#include "output/tseries.h"
 #include "output/hist.h"
 #include "output/mapprint.h"
 #include "output/pprof.h"
@@ -56,6 +57,12 @@ static void text_map_entry(struct map_walk *w, const struct map_item *it)
 		sb_putc(out, ']');
 	}
 	bool modern = w->oc->plan && w->oc->plan->modern;
+	if (t->kind == TY_TSERIES) {
+		sb_puts(out, ":\n");
+		out_tseries_text(out, t, it->buckets, it->nbuckets, it->ts_first, it->ts_last);
+		sb_putc(out, '\n');
+		return;
+	}
 	if (t->kind == TY_HIST || t->kind == TY_LHIST) {
 		/* 0.17 writes "@h: " before a histogram; today's bpftrace "@h:" */
 		sb_puts(out, modern ? ":\n" : ": \n");

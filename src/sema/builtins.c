@@ -204,6 +204,42 @@ static struct type *sema_check_agg(struct check *c, struct expr *e)
 		t->count = (uint32_t)k;
 		return t;
 	}
+	if (fd->id == FN_TSERIES) {
+		/* tseries(v, interval, n [, "avg" | "max" | "min" | "sum"]) (today's bpftrace) */
+		static const char *const aggs[] = { [TS_AVG] = "avg", [TS_MAX] = "max", [TS_MIN] = "min",
+						    [TS_SUM] = "sum" };
+		struct expr **a2 = e->u.call.args.v;
+		int64_t interval, n, agg = TS_LAST;
+		if (!sema_check_const_int(c, a2[1], &interval, "tseries()'s interval") ||
+		    !sema_check_const_int(c, a2[2], &n, "tseries()'s number of intervals"))
+			return &ty_none;
+		if (interval <= 0) {
+			CERR(c, a2[1]->span, E_ARG_TYPE, "tseries()'s interval must be positive: %lld", (long long)interval);
+			return &ty_none;
+		}
+		if (n <= 0 || n > TSERIES_MAX_INTERVALS) {
+			CERR(c, a2[2]->span, E_ARG_TYPE, "tseries()'s number of intervals is 1 to %d, not %lld",
+			     TSERIES_MAX_INTERVALS, (long long)n);
+			return &ty_none;
+		}
+		if (e->u.call.args.n == 4) {
+			struct expr *f = a2[3];
+			agg = -1;
+			for (int k = TS_AVG; f->kind == EXPR_STR && k <= TS_SUM; k++)
+				if (!strcmp(f->u.str, aggs[k]))
+					agg = k;
+			if (agg < 0) {
+				CERR(c, f->span, E_ARG_TYPE, "tseries()'s aggregation is \"avg\", \"max\", \"min\" or \"sum\"");
+				return &ty_none;
+			}
+			f->type = &ty_none;
+		}
+		struct type *t = type_agg(&c->p->arena, TY_TSERIES, is_signed);
+		t->lstep = interval;
+		t->count = (uint32_t)n;
+		t->lmin = agg;
+		return t;
+	}
 	if (fd->id != FN_LHIST)
 		return type_agg(&c->p->arena, fd->agg, is_signed);
 

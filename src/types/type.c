@@ -225,6 +225,9 @@ struct type *type_agg(struct arena *a, enum type_kind kind, bool is_signed)
 	case TY_STATS: /* total, count */
 		t->size = 16;
 		break;
+	case TY_TSERIES:
+		t->size = sizeof(struct ts_bucket);
+		break;
 	default: /* hist, lhist: a u64 count per bucket, the bucket in the key */
 		t->size = 8;
 		break;
@@ -356,6 +359,8 @@ bool type_same_shape(const struct type *a, const struct type *b)
 		return a->lmin == b->lmin && a->lmax == b->lmax && a->lstep == b->lstep;
 	case TY_HIST:
 		return a->count == b->count; /* hist(v, k): the same k */
+	case TY_TSERIES:
+		return a->count == b->count && a->lstep == b->lstep && a->lmin == b->lmin;
 	case TY_STACK:
 		return a->user == b->user && a->perf == b->perf && a->count == b->count;
 	case TY_SYM:
@@ -510,6 +515,9 @@ void type_name(struct strbuf *out, const struct type *t)
 	case TY_LHIST:
 		sb_printf(out, "lhist(%lld, %lld, %lld)", (long long)t->lmin, (long long)t->lmax,
 			  (long long)t->lstep);
+		break;
+	case TY_TSERIES:
+		sb_puts(out, "tseries");
 		break;
 	}
 }

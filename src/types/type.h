@@ -46,7 +46,22 @@ enum type_kind {
 	TY_STATS,
 	TY_HIST,
 	TY_LHIST,
+	/*
+	 * tseries(v, interval, n [, agg]) (today's bpftrace): lstep the
+	 * interval (ns), count the intervals kept, lmin the enum ts_agg; per
+	 * CPU a struct ts_bucket per interval, the interval's slot in the key
+	 */
+	TY_TSERIES,
 };
+
+enum ts_agg { TS_LAST, TS_AVG, TS_MAX, TS_MIN, TS_SUM };
+/* A tseries' value, per CPU: epoch the interval (time / interval), 0 unused */
+struct ts_bucket {
+	int64_t val;
+	int64_t meta; /* TS_LAST: the time it was set; TS_AVG: the count; TS_MIN, TS_MAX: set */
+	uint64_t epoch;
+};
+#define TSERIES_MAX_INTERVALS 1000000
 
 struct type;
 
