@@ -172,6 +172,7 @@ struct val gen_strftime(struct gen *g, struct expr *e);
 struct val gen_reg(struct gen *g, struct expr *e);
 struct val gen_kaddr(struct gen *g, struct expr *e);
 struct val gen_percpu_kaddr(struct gen *g, struct expr *e);
+struct val gen_uaddr(struct gen *g, struct expr *e); /* the provider's */
 struct val gen_same(struct gen *g, struct expr *e); /* the argument's value: uptr(), kptr() */
 struct val gen_call_str(struct gen *g, struct expr *e);
 /* bytes, strings, addresses; username, sargN; debugf, signal (gen_func.c) */

@@ -341,6 +341,12 @@ struct val gen_kaddr(struct gen *g, struct expr *e)
 	return reg_val(e->type, r);
 }
 
+/* uaddr("symbol"): made by the provider that resolved it (sema_check_uaddr) */
+struct val gen_uaddr(struct gen *g, struct expr *e)
+{
+	return g->inst->prov->gen_builtin(g, e);
+}
+
 /* percpu_kaddr(name [, cpu]): bpf_this_cpu_ptr(&name), bpf_per_cpu_ptr(&name, cpu) */
 struct val gen_percpu_kaddr(struct gen *g, struct expr *e)
 {

@@ -663,10 +663,75 @@ static struct type *uprobe_args_type(struct check *c, struct probe_inst *in)
 	return in->args = t;
 }
 
+/* uaddr("symbol") (sema_check_uaddr): where the symbol is, as the program finds it */
+struct uaddr_info {
+	uint64_t vaddr;	      /* the symbol's, in the file */
+	bool pie;	      /* the file is loaded anywhere: its address from the probe's */
+	uint64_t probe_vaddr; /* pie: the probed instruction's, in the file */
+};
+
+static struct type *uaddr_type(struct check *c, struct expr *e)
+{
+	const struct uprobe_inst *x = c->inst->data;
+	struct expr *a = e->u.call.args.v[0];
+	struct uaddr_info *u = ARENA_NEW(&c->p->arena, struct uaddr_info);
+	struct elf_segment segs[16];
+	uint64_t size;
+	int n;
+
+	if (!sym_elf_symbol(x->path, a->u.str, &u->vaddr, &size, &u->pie)) {
+		CERR(c, a->span, E_UNKNOWN_SYMBOL, "Could not resolve symbol: %s:%s", x->path, a->u.str);
+		return &ty_none;
+	}
+	if (u->pie) {
+		/* where it is loaded, from where the probe fires (the program counter: a uprobe's instruction) */
+		if (c->inst->prov->id == PROV_URETPROBE) {
+			CERR(c, e->span, E_BUILTIN_CONTEXT,
+			     "uaddr() in a uretprobe of %s: a position-independent file is placed from the probed "
+			     "instruction, which a uretprobe does not see", x->path);
+			CHINT(c, "use it in a uprobe of the same function");
+			return &ty_none;
+		}
+		n = sym_elf_segments(x->path, segs, 16);
+		bool placed = false;
+		for (int i = 0; i < n && !placed; i++)
+			if (x->offset >= segs[i].offset && x->offset < segs[i].offset + segs[i].size) {
+				u->probe_vaddr = x->offset - segs[i].offset + segs[i].vaddr;
+				placed = true;
+			}
+		if (!placed) {
+			CERR(c, e->span, E_UNKNOWN_SYMBOL, "uaddr(): no segment of %s holds the probe", x->path);
+			return &ty_none;
+		}
+	}
+	e->info = u;
+	return type_ptr(&c->p->arena, size == 1 ? &ty_u8 : size == 2 ? &ty_u16 : size == 4 ? &ty_u32 : &ty_u64,
+			true);
+}
+
+static struct val uaddr_gen(struct gen *g, struct expr *e)
+{
+	const struct uaddr_info *u = e->info;
+	int32_t r = ir_vreg(g->ir);
+
+	if (!u->pie) {
+		emit(g->ir, LD_IMM64(r, (int64_t)u->vaddr));
+	} else {
+		// r = regs->ip + (symbol - probed instruction)
+		int32_t d = ir_vreg(g->ir);
+		emit(g->ir, LDX_MEM(BPF_DW, r, g->ctx, sys_arch_regs()->ip));
+		emit(g->ir, LD_IMM64(d, (int64_t)(u->vaddr - u->probe_vaddr)));
+		emit(g->ir, ALU64_REG(BPF_ADD, r, d));
+	}
+	return reg_val(e->type, r);
+}
+
 static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 {
 	const struct uprobe_inst *x = c->inst->data;
 
+	if (e->kind == EXPR_CALL)
+		return uaddr_type(c, e);
 	if (e->id == BI_ARGS)
 		return uprobe_args_type(c, c->inst);
 	return prov_regs_builtin_type(c, e, c->inst->prov->id == PROV_URETPROBE, x->func);
@@ -674,6 +739,8 @@ static struct type *uprobe_builtin_type(struct check *c, struct expr *e)
 
 static struct val uprobe_gen_builtin(struct gen *g, struct expr *e)
 {
+	if (e->kind == EXPR_CALL)
+		return uaddr_gen(g, e);
 	if (e->id == BI_ARGS)
 		return reg_val(e->type, g->ctx);
 	return prov_regs_gen_builtin(g, e, ((const struct uprobe_inst *)g->inst->data)->func);

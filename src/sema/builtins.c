@@ -489,6 +489,29 @@ static struct type *sema_check_percpu_kaddr(struct check *c, struct expr *e)
 	return type_ptr(&c->p->arena, &ty_u64, false);
 }
 
+/*
+ * uaddr("symbol"): the address of a symbol of the probed file, as a
+ * pointer to an integer of its size; the uprobe provider resolves it
+ * (builtin_type and gen_builtin of the call)
+ */
+static struct type *sema_check_uaddr(struct check *c, struct expr *e)
+{
+	struct expr *a = e->u.call.args.v[0];
+	enum provider_id id = c->inst->prov->id;
+
+	if (a->kind != EXPR_STR) {
+		CERR(c, a->span, E_ARG_TYPE, "uaddr() expects a symbol name, as a string literal");
+		return &ty_none;
+	}
+	if (id != PROV_UPROBE && id != PROV_URETPROBE) {
+		CERR(c, e->span, E_BUILTIN_CONTEXT, "uaddr() is not available in %s probes", c->inst->prov->name);
+		CHINT(c, "it names a symbol of the file a uprobe or uretprobe probes");
+		return &ty_none;
+	}
+	a->type = &ty_none;
+	return c->inst->prov->builtin_type(c, e);
+}
+
 /* uptr(p), kptr(p): p points into user (kernel) memory, whatever it was typed as */
 static struct type *sema_check_addr_space(struct check *c, struct expr *e)
 {

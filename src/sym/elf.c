@@ -228,6 +228,41 @@ const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char 
 	return f->n ? bsearch(&key, f->v, f->n, sizeof(*f->v), by_name) : NULL;
 }
 
+bool sym_elf_symbol(const char *path, const char *name, uint64_t *vaddr, uint64_t *size, bool *pie)
+{
+	struct elf_file f;
+	char err[256];
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	bool found = false;
+
+	if (open_elf(path, &f, err, sizeof(err)) < 0)
+		return false;
+	*pie = gelf_getehdr(f.e, &eh) && eh.e_type == ET_DYN;
+	while (!found && (scn = elf_nextscn(f.e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			n = elf_strptr(f.e, sh.sh_link, sym.st_name);
+			if (n && !strncmp(n, name, strlen(name)) && (!n[strlen(name)] || n[strlen(name)] == '@')) {
+				*vaddr = sym.st_value;
+				*size = sym.st_size;
+				found = true;
+				break;
+			}
+		}
+	}
+	close_elf(&f);
+	return found;
+}
+
 int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen)
 {
 	struct elf_file f;

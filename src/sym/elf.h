@@ -39,6 +39,12 @@ void sym_elf_funcs_free(struct elf_funcs *f);
 #define ELF_NEEDED_LEN 128
 int sym_elf_needed(const char *path, char names[][ELF_NEEDED_LEN], int max);
 const struct elf_func *sym_elf_funcs_find(const struct elf_funcs *f, const char *name);
+/*
+ * Symbol name of path (a variable or a function, .symtab or .dynsym): its
+ * virtual address and size, and whether the file is position-independent
+ * (ET_DYN: its addresses move by the load address). false when none.
+ */
+bool sym_elf_symbol(const char *path, const char *name, uint64_t *vaddr, uint64_t *size, bool *pie);
 /* The file offset of virtual address addr, or -1 when no segment maps it. */
 int64_t sym_elf_addr_offset(const char *path, uint64_t addr, char *err, size_t errlen);
 
