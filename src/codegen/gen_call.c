@@ -392,9 +392,12 @@ struct val gen_call_delete(struct gen *g, struct expr *e)
 	struct map_info *m = a->info;
 
 	if (m->array) {
-		/* a keyless count() (a per-CPU array): reset, as bpftrace's delete leaves "@: 0" */
+		/*
+		 * a keyless count() (a per-CPU array): reset, as 0.17's delete
+		 * leaves "@: 0"; today's bpftrace's leaves no entry (a clear)
+		 */
 		struct record_desc *r = ARENA_NEW(&g->p->arena, struct record_desc);
-		r->kind = REC_ZERO_MAP;
+		r->kind = g->p->modern ? REC_CLEAR_MAP : REC_ZERO_MAP;
 		r->map = m;
 		gen_record(g, r, NULL, 0);
 		return reg_val(e->type, gen_const(g, 1)); /* it was there */

@@ -77,6 +77,7 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *dg
 	lm->n = set->bpf.len;
 	lm->ustacks = NULL;
 	lm->fd = util_xmalloc(sizeof(int) * (lm->n + 1));
+	lm->emptied = util_xcalloc(lm->n + 1, 1);
 	for (size_t i = 0; i < lm->n; i++)
 		lm->fd[i] = -1;
 	for (size_t i = 0; i < lm->n; i++) {
@@ -116,6 +117,8 @@ void maps_close(struct live_maps *lm)
 			close(lm->fd[i]);
 	free(lm->fd);
 	lm->fd = NULL;
+	free(lm->emptied);
+	lm->emptied = NULL;
 	maps_ustacks_free(lm);
 	lm->n = 0;
 }

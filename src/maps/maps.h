@@ -123,6 +123,12 @@ struct live_maps {
 	int *fd;
 	size_t n;
 	struct maps_ustacks *ustacks; /* the stacks unwound in user space (ustacks.h) */
+	/*
+	 * By BPF map: a keyless count() (a per-CPU array, whose entry cannot
+	 * go) was cleared or deleted: under today's bpftrace it has no entry
+	 * until it counts again (maps_emptied)
+	 */
+	uint8_t *emptied;
 };
 
 /* Create every map of set (and fill those with contents); errors in d. 0 or -1. */
@@ -135,6 +141,12 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *d,
  */
 void maps_ringbuf_prefetch(uint32_t bytes);
 void maps_close(struct live_maps *lm);
+/* Whether map i's only entry is gone: cleared or deleted, and 0 since */
+static inline bool maps_emptied(const struct live_maps *lm, int i)
+{
+	return lm && lm->emptied && i >= 0 && (size_t)i < lm->n && lm->emptied[i];
+}
+
 /* The fd of BPF map i, -1 if it is not there. */
 static inline int live_fd(const struct live_maps *lm, int i)
 {

@@ -160,6 +160,15 @@ void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t t
 
 	if (maps_read(oc->maps, m, &es) < 0)
 		return;
+	if (oc->plan && oc->plan->modern && m->array && maps_emptied(oc->maps, m->bpf_map) && es.n == 1) {
+		/* cleared or deleted and not counted since: no entry (today's bpftrace) */
+		uint64_t v;
+		memcpy(&v, es.v[0].value, 8);
+		if (!v) {
+			maps_entries_free(&es);
+			es.n = 0;
+		}
+	}
 	struct sort_ctx sc = { m, sorted_by_value(t) };
 	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
 	if (t->kind == TY_TSERIES) {

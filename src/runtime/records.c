@@ -127,12 +127,16 @@ static int rec_frontend(struct loop *l, const struct record_desc *r, const uint8
 static int rec_clear_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
 	maps_clear(&l->s->maps, r->map);
+	if (r->map->array && l->s->maps.emptied && r->map->bpf_map >= 0)
+		l->s->maps.emptied[r->map->bpf_map] = 1; /* its entry is gone (today's bpftrace) */
 	return 0;
 }
 
 static int rec_zero_map(struct loop *l, const struct record_desc *r, const uint8_t *data)
 {
 	maps_zero(&l->s->maps, r->map);
+	if (l->s->maps.emptied && r->map->bpf_map >= 0)
+		l->s->maps.emptied[r->map->bpf_map] = 0; /* zero() keeps the entry */
 	return 0;
 }
 
