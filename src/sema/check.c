@@ -485,6 +485,8 @@ static struct type *check_expr_kind(struct check *c, struct expr *e)
 				CHINT(c, "an if expression with a value needs an else with one");
 			return &ty_none;
 		}
+		if (a->kind == TY_INT && a->is_bool && b->is_bool)
+			return &ty_bool; /* `c ? true : false`: a bool (today's bpftrace) */
 		if (a->kind == TY_INT) {
 			/* a literal arm takes the other's sign: `$s ? nsecs - $s : 0` is unsigned, as in bpftrace */
 			bool sa = a->is_signed && !sema_is_literal(e->u.ternary.then);
