@@ -195,10 +195,12 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 		sb_putc(out, ']');
 		break;
 	case TY_RECORD: {
+		/* { "m": 2 } in 0.17; today's bpftrace writes {"m": 2} */
+		bool modern = oc->plan && oc->plan->modern;
 		struct json_rec jr = { oc, out, true };
-		sb_puts(out, "{ ");
+		sb_puts(out, modern ? "{" : "{ ");
 		out_record_fields(t, p, json_field, &jr);
-		sb_puts(out, " }");
+		sb_puts(out, modern ? "}" : " }");
 		break;
 	}
 	case TY_ARRAY:
