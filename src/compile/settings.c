@@ -292,7 +292,7 @@ int compile_settings(struct plan *p, const struct setting_item *script, size_t n
 		}
 		p->settings.from[d->id] = SETTING_ENV;
 	}
-	if (p->settings.v[SET_STACK_MODE] >= STACK_MODE_RAW) {
+	if (p->settings.v[SET_STACK_MODE] > STACK_MODE_RAW) {
 		diag_warn(&p->diag, SPAN_NONE, E_UNKNOWN_CONFIG,
 			  "stack_mode %s is not supported yet: stacks print in bpftrace's format",
 			  stack_modes[p->settings.v[SET_STACK_MODE]]);

@@ -84,7 +84,9 @@ void out_stack_format(const struct out_ctx *oc, struct strbuf *out, const struct
 	if (!maps_stack_read(oc->maps, t, get_i64(p), ips))
 		return;
 	sb_putc(out, '\n');
-	for (uint32_t i = 0; i < t->count && ips[i]; i++) {
+	for (uint32_t i = 0; t->raw && i < t->count && ips[i]; i++) /* stack_mode raw: bare addresses */
+		sb_printf(out, "%llx\n", (unsigned long long)ips[i]);
+	for (uint32_t i = 0; !t->raw && i < t->count && ips[i]; i++) {
 		struct sym sym;
 		bool ok = sym_resolve(t->user, pid, ips[i], &sym);
 		unsigned long long a = (unsigned long long)ips[i];

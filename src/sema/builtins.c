@@ -86,7 +86,9 @@ static bool perf_mode(const struct check *c)
 
 static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 {
-	return type_stack(&c->p->arena, e->id == BI_USTACK, perf_mode(c), STACK_MAX_FRAMES);
+	struct type *t = type_stack(&c->p->arena, e->id == BI_USTACK, perf_mode(c), STACK_MAX_FRAMES);
+	t->raw = c->p->settings.v[SET_STACK_MODE] == STACK_MODE_RAW;
+	return t;
 }
 
 const struct builtin_def *sema_builtin_lookup(const char *name)
@@ -333,16 +335,18 @@ static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
 	uint32_t n = e->u.call.args.n, i = 0;
-	bool perf = perf_mode(c);
+	bool perf = perf_mode(c), raw = c->p->settings.v[SET_STACK_MODE] == STACK_MODE_RAW;
 	int64_t frames = STACK_MAX_FRAMES;
 
 	if (n > i && a[i]->kind == EXPR_IDENT) {
-		if (strcmp(a[i]->u.name, "perf") && strcmp(a[i]->u.name, "bpftrace")) {
-			CERR(c, a[i]->span, E_ARG_TYPE, "a stack's mode is perf or bpftrace, not '%s'",
-			     a[i]->u.name);
+		if (strcmp(a[i]->u.name, "perf") && strcmp(a[i]->u.name, "bpftrace") &&
+		    (strcmp(a[i]->u.name, "raw") || !c->p->modern)) {
+			CERR(c, a[i]->span, E_ARG_TYPE, "a stack's mode is %s, not '%s'",
+			     c->p->modern ? "perf, bpftrace or raw" : "perf or bpftrace", a[i]->u.name);
 			return &ty_none;
 		}
 		perf = !strcmp(a[i]->u.name, "perf");
+		raw = !strcmp(a[i]->u.name, "raw");
 		a[i]->type = &ty_void;
 		i++;
 	}
@@ -360,7 +364,9 @@ static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 		     e->u.call.name);
 		return &ty_none;
 	}
-	return type_stack(&c->p->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
+	struct type *t = type_stack(&c->p->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
+	t->raw = raw;
+	return t;
 }
 
 /* ksym(addr), usym(addr): printed as the function holding addr */

@@ -362,7 +362,7 @@ bool type_same_shape(const struct type *a, const struct type *b)
 	case TY_TSERIES:
 		return a->count == b->count && a->lstep == b->lstep && a->lmin == b->lmin;
 	case TY_STACK:
-		return a->user == b->user && a->perf == b->perf && a->count == b->count;
+		return a->user == b->user && a->perf == b->perf && a->raw == b->raw && a->count == b->count;
 	case TY_SYM:
 		return a->user == b->user;
 	case TY_TIMESTAMP:
