@@ -456,13 +456,14 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 		// size = min(len + 1, t->size), as the verifier needs a bound
 		int32_t ok = ir_label(g->ir);
 		emit(g->ir, MOV64_REG(size, gen_scalar(g, e->u.call.args.v[1])));
-		emit(g->ir, ALU64_IMM(BPF_ADD, size, 1));
+		if (!g->p->modern) /* today's bpftrace counts the NUL in len */
+			emit(g->ir, ALU64_IMM(BPF_ADD, size, 1));
 		emit(g->ir, JMP_IMM(BPF_JLE, size, t->size, ok));
 		emit(g->ir, MOV64_IMM(size, t->size));
 		emit(g->ir, LABEL(ok));
 	} else if (e->u.call.args.n == 2) {
-		// str(p, N): N bytes at most, and the NUL (t->size is rounded up)
-		emit(g->ir, MOV64_IMM(size, MIN(e->u.call.args.v[1]->u.ival + 1, t->size)));
+		// str(p, N): N bytes at most, and the NUL (t->size is rounded up); today's: N with the NUL
+		emit(g->ir, MOV64_IMM(size, MIN(e->u.call.args.v[1]->u.ival + !g->p->modern, t->size)));
 	} else {
 		/* today's bpftrace's reads a byte more: a string that fills it was cut */
 		emit(g->ir, MOV64_IMM(size, t->count ? t->count + 1 : t->size));

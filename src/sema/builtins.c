@@ -120,7 +120,8 @@ static struct type *sema_check_str(struct check *c, struct expr *e)
 		struct expr *l = e->u.call.args.v[1];
 		if (l->kind == EXPR_INT) {
 			sema_check_expr(c, l);
-			len = (int64_t)l->u.ival + 1;
+			/* 0.17: n characters and the NUL; today's bpftrace: n bytes, its NUL among them */
+			len = (int64_t)l->u.ival + !c->p->modern;
 			if (l->u.ival > STRLEN_MAX) {
 				CERR(c, l->span, E_TOO_BIG, "str()'s length is at most %d", STRLEN_MAX);
 				return &ty_none;
