@@ -170,7 +170,8 @@ void out_map_print(const struct out_ctx *oc, const struct map_info *m, int64_t t
 		}
 	}
 	struct sort_ctx sc = { m, sorted_by_value(t) };
-	qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
+	if (es.n > 1)
+		qsort_r(es.v, es.n, sizeof(*es.v), cmp_entries, &sc);
 	if (t->kind == TY_TSERIES) {
 		/* the last n intervals before the latest of any key (bpftrace's window) */
 		for (size_t i = 0; i < es.n; i++) {
