@@ -394,6 +394,14 @@ static bool hand_over_release(struct session *s)
 
 	if (!s->attach.list.len || getenv("LANTERN_RELEASE_INLINE"))
 		return false;
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * AddressSanitizer's allocator now and then crashes as a thread of a
+	 * forked child exits (the closers below): under it, the release is
+	 * the session's own (make check tests the child)
+	 */
+	return false;
+#endif
 	pid = fork();
 	if (pid < 0)
 		return false;
