@@ -43,34 +43,33 @@ static void ustack_maps(struct gen *g)
 	}
 }
 
-/* rec + USTACK_STACK.. = the user stack from sp: all of it, else 512-byte pieces up to the first that fails */
-static int32_t copy_stack(struct gen *g, uint32_t rec, int32_t sp, uint32_t size)
+int32_t ir_copy_user_stack(struct ir *ir, int32_t base, int32_t off, int32_t sp, uint32_t size)
 {
-	int32_t len = ir_vreg(g->ir), done = ir_label(g->ir);
+	int32_t len = ir_vreg(ir), done = ir_label(ir);
 	uint32_t piece = size / 16;
 
-	// if (probe_read_user(rec + STACK, size, sp) == 0) len = size
-	emit(g->ir, MOV64_IMM(len, size));
-	emit(g->ir, MOV64_REG(R1, g->scratch));
-	emit(g->ir, ALU64_IMM(BPF_ADD, R1, rec + USTACK_STACK));
-	emit(g->ir, MOV64_IMM(R2, size));
-	emit(g->ir, MOV64_REG(R3, sp));
-	emit(g->ir, CALL(BPF_FUNC_probe_read_user, 3));
-	emit(g->ir, JMP_IMM(BPF_JEQ, R0, 0, done));
+	// if (probe_read_user(base + off, size, sp) == 0) len = size
+	emit(ir, MOV64_IMM(len, size));
+	emit(ir, MOV64_REG(R1, base));
+	emit(ir, ALU64_IMM(BPF_ADD, R1, off));
+	emit(ir, MOV64_IMM(R2, size));
+	emit(ir, MOV64_REG(R3, sp));
+	emit(ir, CALL(BPF_FUNC_probe_read_user, 3));
+	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, done));
 	/* the stack's end is nearer than size: as many pieces as can be read */
-	emit(g->ir, MOV64_IMM(len, 0));
+	emit(ir, MOV64_IMM(len, 0));
 	for (uint32_t i = 0; i < 16; i++) {
-		// if (probe_read_user(rec + STACK + i * piece, piece, sp + i * piece)) goto done
-		emit(g->ir, MOV64_REG(R1, g->scratch));
-		emit(g->ir, ALU64_IMM(BPF_ADD, R1, rec + USTACK_STACK + i * piece));
-		emit(g->ir, MOV64_IMM(R2, piece));
-		emit(g->ir, MOV64_REG(R3, sp));
-		emit(g->ir, ALU64_IMM(BPF_ADD, R3, i * piece));
-		emit(g->ir, CALL(BPF_FUNC_probe_read_user, 3));
-		emit(g->ir, JMP_IMM(BPF_JNE, R0, 0, done));
-		emit(g->ir, MOV64_IMM(len, (i + 1) * piece));
+		// if (probe_read_user(base + off + i * piece, piece, sp + i * piece)) goto done
+		emit(ir, MOV64_REG(R1, base));
+		emit(ir, ALU64_IMM(BPF_ADD, R1, off + (int32_t)(i * piece)));
+		emit(ir, MOV64_IMM(R2, piece));
+		emit(ir, MOV64_REG(R3, sp));
+		emit(ir, ALU64_IMM(BPF_ADD, R3, i * piece));
+		emit(ir, CALL(BPF_FUNC_probe_read_user, 3));
+		emit(ir, JMP_IMM(BPF_JNE, R0, 0, done));
+		emit(ir, MOV64_IMM(len, (i + 1) * piece));
 	}
-	emit(g->ir, LABEL(done));
+	emit(ir, LABEL(done));
 	return len;
 }
 
@@ -144,7 +143,7 @@ static void snapshot(struct gen *g, struct type *t, int32_t pidtgid, int32_t seq
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, rec, plan_add_record(g->p, r)));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, tok, rec + USTACK_TOKEN));
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, pidtgid, rec + USTACK_PID_TGID));
-	int32_t len = copy_stack(g, rec, sp, size);
+	int32_t len = ir_copy_user_stack(g->ir, g->scratch, (int32_t)(rec + USTACK_STACK), sp, size);
 	emit(g->ir, STX_MEM(BPF_DW, g->scratch, len, rec + USTACK_LEN));
 	send_snapshot(g, rec, len, seqp);
 	emit(g->ir, MOV64_REG(id, tok));

@@ -218,5 +218,11 @@ void ir_prune(struct ir *ir);
 /* The `-d ir` listing. */
 void ir_dump(const struct ir *ir, struct strbuf *out);
 const char *ir_helper_name(int32_t id);
+/*
+ * A user stack's snapshot (gen_ustack.c, and lantern trace -k): the stack
+ * from sp copied to base + off, size bytes; near the stack's end, as many
+ * of its 16 pieces as can be read. Returns the vreg holding the bytes copied.
+ */
+int32_t ir_copy_user_stack(struct ir *ir, int32_t base, int32_t off, int32_t sp, uint32_t size);
 
 #endif

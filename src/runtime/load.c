@@ -175,11 +175,11 @@ static void *loader_main(void *arg)
 	}
 }
 
-static struct plan *order_plan; /* for by_size: qsort takes no context */
-static int by_size(const void *a, const void *b)
+static int by_size(const void *a, const void *b, void *arg)
 {
-	uint32_t x = order_plan->progs.data[*(const size_t *)a]->ninsns;
-	uint32_t y = order_plan->progs.data[*(const size_t *)b]->ninsns;
+	const struct plan *p = arg;
+	uint32_t x = p->progs.data[*(const size_t *)a]->ninsns;
+	uint32_t y = p->progs.data[*(const size_t *)b]->ninsns;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -194,8 +194,7 @@ static void load_parallel(struct session *s, struct bpf_insn **insns)
 	for (size_t i = 0; i < p->progs.len; i++)
 		if (insns[i])
 			l.order[l.n++] = i;
-	order_plan = p;
-	qsort(l.order, l.n, sizeof(*l.order), by_size);
+	qsort_r(l.order, l.n, sizeof(*l.order), by_size, p);
 	size_t nthreads = MIN((size_t)(cpus > 1 ? cpus : 1), MIN(l.n, (size_t)LOADERS));
 	for (size_t t = 1; t < nthreads; t++)
 		if (pthread_create(&tid[started], NULL, loader_main, &l) == 0)

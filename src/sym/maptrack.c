@@ -47,7 +47,6 @@ struct ring {
 };
 
 struct sym_maptrack {
-	bool all; /* every process (pid -1) */
 	struct ring *rings;
 	size_t nrings;
 	size_t size; /* of each data area */
@@ -196,7 +195,6 @@ struct sym_maptrack *sym_maptrack_open(pid_t pid, char *err, size_t errlen)
 	int ncpus = sys_online_cpus(cpus, CPUS_MAX);
 	struct sym_maptrack *mt = util_xcalloc(1, sizeof(*mt));
 
-	mt->all = pid <= 0;
 	mt->page = (size_t)sysconf(_SC_PAGESIZE);
 	mt->size = mt->page * RING_PAGES;
 	mt->rings = util_xcalloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*mt->rings));

@@ -333,6 +333,19 @@ static const struct sym_mapping *process_mapping(int pid, uint64_t addr)
 	return mp;
 }
 
+/* The virtual address of file offset foff, through the segment holding it */
+static bool file_vaddr(const struct user_file *uf, uint64_t foff, uint64_t *vaddr)
+{
+	for (int i = 0; i < uf->nsegs; i++) {
+		const struct elf_segment *sg = &uf->segs[i];
+		if (foff >= sg->offset && foff < sg->offset + sg->size) {
+			*vaddr = foff - sg->offset + sg->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A file's function at vaddr: within its size when it has one. */
 static const struct addr_sym *file_sym(const struct user_file *uf, uint64_t vaddr)
 {
@@ -350,19 +363,12 @@ static bool usym_resolve_locked(int pid, uint64_t addr, struct sym *out)
 	if (!mp || mp->path[0] != '/')
 		return false;
 	struct user_file *uf = user_file(mp->path);
-	uint64_t foff = addr - mp->lo + mp->offset;
-	for (int i = 0; i < uf->nsegs; i++) {
-		const struct elf_segment *sg = &uf->segs[i];
-		if (foff < sg->offset || foff >= sg->offset + sg->size)
-			continue;
-		uint64_t vaddr = foff - sg->offset + sg->vaddr;
-		const struct addr_sym *s = file_sym(uf, vaddr);
-		if (s) {
-			*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
-			return true;
-		}
-	}
-	return false;
+	uint64_t vaddr;
+	const struct addr_sym *s;
+	if (!file_vaddr(uf, addr - mp->lo + mp->offset, &vaddr) || !(s = file_sym(uf, vaddr)))
+		return false;
+	*out = (struct sym){ s->name, vaddr - s->addr, uf->path };
+	return true;
 }
 
 bool sym_remembered_maps(int pid, struct sym_maps *out)
@@ -424,11 +430,9 @@ int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
 			uf->dw_tried = true;
 			uf->dw = sym_dwarf_open(uf->path);
 		}
-		for (int i = 0; i < uf->nsegs && uf->dw; i++) {
-			const struct elf_segment *sg = &uf->segs[i];
-			if (foff >= sg->offset && foff < sg->offset + sg->size)
-				n = file_inlines(uf, foff - sg->offset + sg->vaddr, names, max);
-		}
+		uint64_t vaddr;
+		if (uf->dw && file_vaddr(uf, foff, &vaddr))
+			n = file_inlines(uf, vaddr, names, max);
 	}
 	pthread_mutex_unlock(&sym_lock);
 	return n;
@@ -456,17 +460,11 @@ bool sym_usym_frame(int pid, uint64_t addr, struct sym_frame *out)
 		struct user_file *uf = mp->path[0] == '/' ? user_file(mp->path) : NULL;
 		uint64_t foff = addr - mp->lo + mp->offset;
 		*out = (struct sym_frame){ uf ? uf->path : mp->path, NULL, foff, 0 };
-		for (int i = 0; uf && i < uf->nsegs; i++) {
-			const struct elf_segment *sg = &uf->segs[i];
-			if (foff < sg->offset || foff >= sg->offset + sg->size)
-				continue;
-			uint64_t vaddr = foff - sg->offset + sg->vaddr;
-			const struct addr_sym *s = nearest(&uf->syms, vaddr);
-			if (s) {
-				out->name = s->name;
-				out->func_off = vaddr - s->addr;
-			}
-			break;
+		uint64_t vaddr;
+		const struct addr_sym *s;
+		if (uf && file_vaddr(uf, foff, &vaddr) && (s = nearest(&uf->syms, vaddr))) {
+			out->name = s->name;
+			out->func_off = vaddr - s->addr;
 		}
 	}
 	pthread_mutex_unlock(&sym_lock);

@@ -35,37 +35,8 @@
 enum { STACK_AT_EXIT, STACK_AT_ENTRY, STACK_AT_SIGNAL };
 #define STACK_REGS 168	     /* struct pt_regs (x86-64), as the unwinder reads it */
 #define STACK_COPY 8192	     /* bytes of the user stack copied (perf's default too) */
-#define STACK_PIECES 16	     /* near the stack's end: as many pieces of the copy as can be read */
 #define STACK_FRAMES 256     /* frames shown at most */
 _Static_assert(STACK_REGS + STACK_COPY <= TRACE_NARGS * TRACE_DATA_MAX, "a stack's record fits the scratch data");
-
-/* s + SCR_DATA + STACK_REGS.. = the user stack from sp: all of it, else the pieces up to the first that fails */
-static int32_t copy_stack(struct tb *b, int32_t sp)
-{
-	int32_t len = ir_vreg(b->ir), done = ir_label(b->ir);
-	const int32_t piece = STACK_COPY / STACK_PIECES, at = SCR_DATA + STACK_REGS;
-
-	emit(b->ir, MOV64_IMM(len, STACK_COPY));
-	emit(b->ir, MOV64_REG(R1, b->s));
-	emit(b->ir, ALU64_IMM(BPF_ADD, R1, at));
-	emit(b->ir, MOV64_IMM(R2, STACK_COPY));
-	emit(b->ir, MOV64_REG(R3, sp));
-	emit(b->ir, CALL(BPF_FUNC_probe_read_user, 3));
-	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, done));
-	emit(b->ir, MOV64_IMM(len, 0));
-	for (int32_t i = 0; i < STACK_PIECES; i++) {
-		emit(b->ir, MOV64_REG(R1, b->s));
-		emit(b->ir, ALU64_IMM(BPF_ADD, R1, at + i * piece));
-		emit(b->ir, MOV64_IMM(R2, piece));
-		emit(b->ir, MOV64_REG(R3, sp));
-		emit(b->ir, ALU64_IMM(BPF_ADD, R3, i * piece));
-		emit(b->ir, CALL(BPF_FUNC_probe_read_user, 3));
-		emit(b->ir, JMP_IMM(BPF_JNE, R0, 0, done));
-		emit(b->ir, MOV64_IMM(len, (i + 1) * piece));
-	}
-	emit(b->ir, LABEL(done));
-	return len;
-}
 
 /*
  * The record: the header (nr the call, a[0] when, a[1] the bytes of
@@ -115,7 +86,7 @@ static void gen_stack(struct tb *b, struct ir *ir, int when)
 	emit(ir, ST_MEM(BPF_DW, b->s, HDR(a), when));
 	for (int i = 0; i < TRACE_NARGS; i++)
 		emit(ir, ST_MEM(BPF_H, b->s, HDR(dlen) + 2 * i, 0));
-	int32_t len = copy_stack(b, sp);
+	int32_t len = ir_copy_user_stack(ir, b->s, SCR_DATA + STACK_REGS, sp, STACK_COPY);
 	emit(ir, STX_MEM(BPF_DW, b->s, len, HDR(a) + 8));
 	emit(ir, MOV64_REG(off, len));
 	emit(ir, ALU64_IMM(BPF_ADD, off, SCR_DATA + STACK_REGS));
