@@ -3,6 +3,8 @@
 #include "base/util.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 void diag_init(struct diag *d, const struct source *src)
 {
@@ -18,6 +20,34 @@ static bool diag_suppressed(struct diag *d)
 {
 	int max = d->max_errors ? d->max_errors : 20;
 	return d->errors > max;
+}
+
+/*
+ * The message, its code at the end of its first line as a compiler puts
+ * its warning flag ("... [E203]"): the line itself reads as bpftrace's, so
+ * what users match in bpftrace's output ("ERROR: No matches for ...")
+ * matches lantern's too.
+ */
+static void put_message(struct strbuf *out, enum diag_code code, const char *fmt, va_list ap)
+{
+	size_t start = out->len;
+	sb_vprintf(out, fmt, ap);
+	if (code == E_SCRIPT) {
+		sb_putc(out, '\n');
+		return;
+	}
+	if (out->len > start && sb_str(out)[out->len - 1] == '\n')
+		sb_truncate(out, out->len - 1);
+	const char *nl = memchr(sb_str(out) + start, '\n', out->len - start);
+	if (!nl) {
+		sb_printf(out, " [E%d]\n", code);
+		return;
+	}
+	size_t cut = (size_t)(nl - sb_str(out));
+	char *rest = util_xstrdup(sb_str(out) + cut);
+	sb_truncate(out, cut);
+	sb_printf(out, " [E%d]%s\n", code, rest);
+	free(rest);
 }
 
 void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_code code,
@@ -48,12 +78,9 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		if (d->src)
 			sb_printf(&d->out, "%s: ", d->src->name);
 		sb_printf(&d->out, "%s: ", what);
-		if (code != E_SCRIPT)
-			sb_printf(&d->out, "E%d: ", code);
 		va_start(ap, fmt);
-		sb_vprintf(&d->out, fmt, ap);
+		put_message(&d->out, code, fmt, ap);
 		va_end(ap);
-		sb_putc(&d->out, '\n');
 		return;
 	}
 	const char *name = source_name_at(d->src, sp.lo);
@@ -66,12 +93,9 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		sb_printf(&d->out, "%s:%u:%u-%u: %s: ", name, l1, c1, c2 + 1, what);
 	else
 		sb_printf(&d->out, "%s:%u:%u: %s: ", name, l1, c1, what);
-	if (code != E_SCRIPT)
-		sb_printf(&d->out, "E%d: ", code);
 	va_start(ap, fmt);
-	sb_vprintf(&d->out, fmt, ap);
+	put_message(&d->out, code, fmt, ap);
 	va_end(ap);
-	sb_putc(&d->out, '\n');
 
 	/* The source line, then '~' under the span (to the line's end). */
 	const char *line = source_line_at(d->src, sp.lo, &len);
@@ -92,7 +116,7 @@ void diag_hint(struct diag *d, const char *fmt, ...)
 
 	if (d->last_hidden)
 		return;
-	sb_puts(&d->out, "hint: ");
+	sb_puts(&d->out, "HINT: "); /* bpftrace's word */
 	va_start(ap, fmt);
 	sb_vprintf(&d->out, fmt, ap);
 	va_end(ap);

@@ -2,14 +2,15 @@
 /*
  * Diagnostics. Every user-facing error has a source span and a stable code:
  *
- *   stdin:1:9-14: ERROR: E200: unknown function 'prinf'
+ *   stdin:1:9-14: ERROR: unknown function 'prinf' [E200]
  *   BEGIN { prinf("hi"); }
  *           ~~~~~
- *   hint: did you mean 'printf'?
+ *   HINT: did you mean 'printf'?
  *
- * "ERROR:" and "WARNING:" are bpftrace's words, which its users' scripts
- * grep for. Codes are stable: tests and users refer to them. Add new ones at the end
- * of their group, never renumber.
+ * "ERROR:", "WARNING:" and "HINT:" are bpftrace's words, which its users'
+ * scripts grep for; the code ends the message's first line, so that line
+ * reads as bpftrace's. Codes are stable: tests and users refer to them.
+ * Add new ones at the end of their group, never renumber.
  */
 #ifndef LANTERN_BASE_DIAG_H
 #define LANTERN_BASE_DIAG_H
@@ -110,7 +111,7 @@ void diag_report(struct diag *d, enum diag_level lvl, struct span sp, enum diag_
 		 const char *fmt, ...) PRINTF_LIKE(5, 6);
 #define diag_error(d, sp, code, ...) diag_report((d), DIAG_ERROR, (sp), (code), __VA_ARGS__)
 #define diag_warn(d, sp, code, ...) diag_report((d), DIAG_WARNING, (sp), (code), __VA_ARGS__)
-/* A "hint: ..." line under the last message. */
+/* A "HINT: ..." line under the last message. */
 void diag_hint(struct diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* Write what was recorded to f and forget it. */
 void diag_flush(struct diag *d, FILE *f);

@@ -91,9 +91,9 @@ int prov_list(const char *pattern, bool verbose, pid_t pid, FILE *out)
 
 	for (const char *c = pattern; c && *c; c++) {
 		if (*c != ',' && !valid_char(*c)) {
-			fprintf(stderr, "ERROR: E%d: invalid character '%c' in the probe pattern '%s'\n",
-				E_BAD_CHAR, *c, pattern);
-			fprintf(stderr, "hint: patterns are TYPE:NAME..., with * and ? as wildcards, "
+			fprintf(stderr, "ERROR: invalid character '%c' in the probe pattern '%s' [E%d]\n",
+				*c, pattern, E_BAD_CHAR);
+			fprintf(stderr, "HINT: patterns are TYPE:NAME..., with * and ? as wildcards, "
 					"several separated by ',' (e.g. 't:sched:*,software:*')\n");
 			return 1;
 		}

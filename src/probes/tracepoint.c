@@ -93,7 +93,10 @@ static int tp_expand(struct plan *p, const struct provider *prov, struct probe *
 		return -1;
 	}
 	if (n == 0) {
-		if (util_has_wildcard(ap->parts[1]) || util_has_wildcard(ap->parts[2]))
+		if (p->modern) /* today's bpftrace's words */
+			diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT,
+				   "No matches for tracepoint %s:%s.", ap->parts[1], ap->parts[2]);
+		else if (util_has_wildcard(ap->parts[1]) || util_has_wildcard(ap->parts[2]))
 			diag_error(&p->diag, ap->span, E_UNKNOWN_TRACEPOINT,
 				   "no tracepoint matches %s:%s", ap->parts[1], ap->parts[2]);
 		else

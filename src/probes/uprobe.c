@@ -18,7 +18,6 @@
 #include "sym/elf.h"
 #include "sym/procmaps.h"
 #include "sys/arch.h"
-#include "sys/insn.h"
 #include "sys/perf.h"
 
 #include <dirent.h>
@@ -211,7 +210,7 @@ char **prov_probe_files(const char *file, pid_t pid, bool exe_only)
 	return files;
 }
 
-static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char *name)
+void prov_uprobe_suggest(struct plan *p, const struct elf_funcs *f, const char *name)
 {
 	const char *best = NULL;
 	unsigned bestd = 3;
@@ -227,9 +226,9 @@ static void suggest_symbol(struct plan *p, const struct elf_funcs *f, const char
 		diag_hint(&p->diag, "did you mean '%s'?", best);
 }
 
-static struct uprobe_inst *add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
-				     const struct provider *prov, const char *path, const char *func,
-				     uint64_t offset)
+struct uprobe_inst *prov_uprobe_add(struct plan *p, struct probe *pr, struct attach_point *ap,
+				    const struct provider *prov, const char *path, const char *func,
+				    uint64_t offset)
 {
 	char name[PATH_MAX + 256];
 	struct uprobe_inst *ui = ARENA_NEW(&p->arena, struct uprobe_inst);
@@ -241,144 +240,6 @@ static struct uprobe_inst *add_inst(struct plan *p, struct probe *pr, struct att
 	plan_add_inst(p, pr, ap, prov, name)->data = ui;
 	type_env_dwarf(&p->types, ui->path); /* its types, should the script name them */
 	return ui;
-}
-
-/*
- * Whether off bytes into function f of path is where an instruction
- * starts (a breakpoint inside one would corrupt the program): 0, or -1
- * reported.
- */
-static int check_insn(struct plan *p, struct attach_point *ap, const char *path,
-		      const struct elf_func *f, uint64_t off)
-{
-	char what[300];
-	size_t before = 0, after = 0, n;
-	uint8_t *code;
-	struct stat st;
-	int fd, rc = -2;
-
-	if (!f->size) {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "cannot tell whether %s+%llu starts an instruction: the symbol has no size",
-			   f->name, (unsigned long long)off);
-		diag_hint(&p->diag, "a probe inside an instruction would corrupt the program: "
-				    "probe the function itself");
-		return -1;
-	}
-	if (off >= f->size) {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "Offset outside the function bounds ('%s' size is %llu): offset %llu", f->name,
-			   (unsigned long long)f->size, (unsigned long long)off);
-		return -1;
-	}
-	/* the code up to the instruction at off (at most 15 bytes long), if the file holds it */
-	n = MIN(f->size, off + 15);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0 && f->offset <= (uint64_t)st.st_size &&
-	    n <= (uint64_t)st.st_size - f->offset) {
-		code = util_xmalloc(n);
-		if (pread(fd, code, n, (off_t)f->offset) == (ssize_t)n)
-			rc = sys_insn_boundary(code, n, off, &before, &after);
-		free(code);
-	}
-	if (fd >= 0)
-		close(fd);
-	if (rc == 1)
-		return 0;
-	/* as written: "lantern_add+1", or "0x1150 (lantern_add+1)" */
-	snprintf(what, sizeof(what), "%s%s%.200s+%llu%s", strchr(ap->parts[2], '+') ? "" : ap->parts[2],
-		 strchr(ap->parts[2], '+') ? "" : " (", f->name, (unsigned long long)off,
-		 strchr(ap->parts[2], '+') ? "" : ")");
-	if (rc == 0) {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s is inside an instruction", what);
-		diag_hint(&p->diag, "instructions start at %s+%zu (0x%llx) and %s+%zu (0x%llx)",
-			  f->name, before, (unsigned long long)(f->addr + before), f->name, after,
-			  (unsigned long long)(f->addr + after));
-	} else {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "cannot tell whether %s starts an instruction: %s", what,
-			   rc == -2 ? "cannot read the function's code"
-				    : "an instruction before it is not one lantern decodes");
-		diag_hint(&p->diag, "a probe inside an instruction would corrupt the program: "
-				    "probe the function itself");
-	}
-	return -1;
-}
-
-/* The function of funcs whose code holds address addr, or NULL. */
-static const struct elf_func *func_at(const struct elf_funcs *funcs, uint64_t addr)
-{
-	for (size_t i = 0; i < funcs->n; i++)
-		if (addr >= funcs->v[i].addr && addr - funcs->v[i].addr < funcs->v[i].size)
-			return &funcs->v[i];
-	return NULL;
-}
-
-/* uprobe:FILE:ADDRESS: the address must start an instruction of the function holding it */
-static int expand_addr(struct plan *p, const struct provider *prov, struct probe *pr,
-		       struct attach_point *ap, const char *path)
-{
-	const char *fn = ap->parts[2];
-	const struct elf_func *f;
-	struct elf_funcs funcs;
-	char err[512], *end;
-	uint64_t addr = strtoull(fn, &end, 0);
-	int64_t off = *end ? -1 : sym_elf_addr_offset(path, addr, err, sizeof(err));
-
-	if (off < 0) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
-			   *end ? "not an address or a function name" : err);
-		return -1;
-	}
-	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
-		f = func_at(&funcs, addr);
-		int rc = f && addr != f->addr ? check_insn(p, ap, path, f, addr - f->addr) : 0;
-		sym_elf_funcs_free(&funcs);
-		if (rc < 0)
-			return -1;
-		if (!f && !p->opts->unsafe) { /* as bpftrace: no function holds it */
-			diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
-				   "Could not resolve address: %s:0x%llx", path, (unsigned long long)addr);
-			diag_hint(&p->diag, "no function of the file holds it; --unsafe probes it anyway");
-			return -1;
-		}
-	}
-	add_inst(p, pr, ap, prov, path, fn, (uint64_t)off);
-	return 0;
-}
-
-/* uprobe:FILE:FUNCTION+OFFSET (fn: FUNCTION, off: OFFSET) */
-static int expand_offset(struct plan *p, const struct provider *prov, struct probe *pr,
-			 struct attach_point *ap, const char *path, const struct elf_funcs *funcs,
-			 const char *fn, const char *off)
-{
-	const struct elf_func *f = sym_elf_funcs_find(funcs, fn);
-	char name[512], *end;
-	uint64_t n;
-
-	errno = 0;
-	n = strtoull(off, &end, 0);
-	if (prov->id != PROV_UPROBE || util_has_wildcard(fn) || errno || *end || !*off || *off == '-') {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT, "%s",
-			   prov->id != PROV_UPROBE ? "a uretprobe fires at its function's return: "
-						     "FUNCTION+OFFSET is for uprobes"
-			   : util_has_wildcard(fn)	   ? "FUNCTION+OFFSET names one function, no wildcards"
-						   : "the offset of FUNCTION+OFFSET is not a number");
-		return -1;
-	}
-	if (!f) {
-		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
-		suggest_symbol(p, funcs, fn);
-		return -1;
-	}
-	if (n && check_insn(p, ap, path, f, n) < 0)
-		return -1;
-	/* bpftrace's name: FUNCTION alone at offset 0 */
-	snprintf(name, sizeof(name), n ? "%s+%llu" : "%s", fn, (unsigned long long)n);
-	struct uprobe_inst *ui = add_inst(p, pr, ap, prov, path, name, f->offset + n);
-	ui->func = arena_strdup(&p->arena, fn); /* `func`: the function */
-	ui->func_off = n;
-	return 0;
 }
 
 /*
@@ -453,9 +314,15 @@ static int missing_function(struct plan *p, const struct provider *prov, struct 
 		diag_warn(&p->diag, ap->span, E_UNKNOWN_SYMBOL,
 			  "no function '%s' in %s: attached in %s, the library it needs, which defines it",
 			  fn, path, other);
-		add_inst(p, pr, ap, prov, arena_strdup(&p->arena, other), f->name, f->offset);
+		prov_uprobe_add(p, pr, ap, prov, arena_strdup(&p->arena, other), f->name, f->offset);
 		sym_elf_funcs_free(&ofuncs);
 		return 1;
+	}
+	if (p->modern) { /* today's bpftrace: an error (or missing_probes' warning) */
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "No matches for %s %s:%s.", prov->name,
+			   path, fn);
+		prov_uprobe_suggest(p, funcs, fn);
+		return -1;
 	}
 	if (pr->naps > 1) {
 		/* said once per probe, with the others (uprobe_expand_end) */
@@ -473,7 +340,7 @@ static int missing_function(struct plan *p, const struct provider *prov, struct 
 		return 0;
 	}
 	diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function '%s' in %s", fn, path);
-	suggest_symbol(p, funcs, fn);
+	prov_uprobe_suggest(p, funcs, fn);
 	return -1;
 }
 
@@ -506,7 +373,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	}
 	fn = ap->parts[2];
 	if (!strncmp(fn, "0x", 2) || (fn[0] >= '0' && fn[0] <= '9'))
-		return expand_addr(p, prov, pr, ap, path); /* an address in the file */
+		return prov_uprobe_expand_addr(p, prov, pr, ap, path); /* an address in the file */
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "%s", err);
 		return -1;
@@ -514,7 +381,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	if (strchr(fn, '+')) {
 		char *name = arena_strdup(&p->arena, fn), *plus = strchr(name, '+');
 		*plus = 0;
-		int rc = expand_offset(p, prov, pr, ap, path, &funcs, name, plus + 1);
+		int rc = prov_uprobe_expand_offset(p, prov, pr, ap, path, &funcs, name, plus + 1);
 		sym_elf_funcs_free(&funcs);
 		return rc;
 	}
@@ -527,11 +394,15 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 			if (!as || (util_has_wildcard(fn) ? !util_wildcard_match(fn, as) : strcmp(fn, as)))
 				continue;
 		}
-		add_inst(p, pr, ap, prov, path, as, f->offset);
+		prov_uprobe_add(p, pr, ap, prov, path, as, f->offset);
 		added++;
 	}
 	int rc = 0;
-	if (!added && util_has_wildcard(fn)) {
+	if (!added && util_has_wildcard(fn) && p->modern) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "No matches for %s %s:%s.", prov->name,
+			   path, fn);
+		rc = -1;
+	} else if (!added && util_has_wildcard(fn)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of %s matches '%s'", path,
 			   fn);
 		rc = -1;

@@ -35,6 +35,20 @@ bool prov_resolve_file_shown(const char *file, char *out, char *shown, pid_t pid
  * with sym_proc_files_free(); NULL when FILE names nothing.
  */
 char **prov_probe_files(const char *file, pid_t pid, bool exe_only);
+struct elf_funcs;
+/* A probe instance at file offset offset of path, named PROVIDER:PATH:FUNC */
+struct uprobe_inst *prov_uprobe_add(struct plan *p, struct probe *pr, struct attach_point *ap,
+				    const struct provider *prov, const char *path, const char *func,
+				    uint64_t offset);
+/* "did you mean ...?": the function of f whose name is closest to name */
+void prov_uprobe_suggest(struct plan *p, const struct elf_funcs *f, const char *name);
+/* uprobe:FILE:ADDRESS (uprobe_at.c): 0, or -1 reported */
+int prov_uprobe_expand_addr(struct plan *p, const struct provider *prov, struct probe *pr,
+			    struct attach_point *ap, const char *path);
+/* uprobe:FILE:FUNCTION+OFFSET (fn: FUNCTION, off: OFFSET): 0, or -1 reported */
+int prov_uprobe_expand_offset(struct plan *p, const struct provider *prov, struct probe *pr,
+			      struct attach_point *ap, const char *path,
+			      const struct elf_funcs *funcs, const char *fn, const char *off);
 void prov_uprobe_prog_setup(struct plan *p, struct prog *pg);
 int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen);

@@ -54,7 +54,7 @@ static int mhd_open(struct mhd_api *a)
 	if (!a->lib) {
 		fprintf(stderr,
 			"lantern: --metrics needs libmicrohttpd: %s\n"
-			"hint: apt-get install libmicrohttpd12\n",
+			"HINT: apt-get install libmicrohttpd12\n",
 			dlerror());
 		return -1;
 	}
@@ -163,7 +163,7 @@ struct metrics_server *rt_metrics_start(const char *spec, const struct out_ctx *
 	if (rc < 0) {
 		fprintf(stderr,
 			"lantern: --metrics '%s': expected ADDR:PORT\n"
-			"hint: --metrics 127.0.0.1:9435, --metrics :9435 (every address), "
+			"HINT: --metrics 127.0.0.1:9435, --metrics :9435 (every address), "
 			"--metrics [::1]:9435\n",
 			spec);
 		return NULL;

@@ -74,7 +74,7 @@ static int start(struct session *s)
 	if (rc != 0)
 		return rc;
 	if (!privileged()) {
-		fprintf(stderr, "ERROR: E%d: tracing needs root (or CAP_BPF and CAP_PERFMON)\n",
+		fprintf(stderr, "ERROR: tracing needs root (or CAP_BPF and CAP_PERFMON) [E%d]\n",
 			E_PERMISSION);
 		return -1;
 	}

@@ -118,14 +118,17 @@ static void missing_probe(struct plan *p, struct attach_point *ap, int errors, s
 	/* the first line of what it said, without its place */
 	const char *msg = sb_str(&d->out) + mark, *e = strstr(msg, "ERROR: ");
 	msg = e ? e + 7 : msg;
-	if (msg[0] == 'E' && msg[1] >= '0' && msg[1] <= '9' && strchr(msg, ':'))
-		msg = strchr(msg, ':') + 2; /* its code: the warning has its own */
-	snprintf(first, sizeof(first), "%.*s", (int)strcspn(msg, "\n"), msg);
+	int len = (int)strcspn(msg, "\n");
+	if (len > 7 && msg[len - 7] == ' ' && msg[len - 6] == '[' && msg[len - 5] == 'E')
+		len -= 7; /* its code " [E203]": the warning has its own */
+	snprintf(first, sizeof(first), "%.*s", len, msg);
 	d->out.len = mark;
 	if (d->out.s)
 		d->out.s[mark] = 0;
 	d->errors = errors;
-	if (how == MISSING_WARN)
+	if (how == MISSING_WARN && !strncmp(first, "No matches for ", 15))
+		diag_warn(d, ap->span, E_ATTACH, "%s Skipping.", first); /* bpftrace's */
+	else if (how == MISSING_WARN)
 		diag_warn(d, ap->span, E_ATTACH, "%s: left out (missing_probes = warn)", first);
 }
 

@@ -53,9 +53,10 @@ void types_btf_src_free(struct btf_src *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void add_obj(struct btf_src *b, struct btf *btf)
+static void add_obj(struct btf_src *b, struct btf *btf, const char *name)
 {
 	b->objs = util_xrealloc(b->objs, sizeof(*b->objs) * (b->nobjs + 1));
+	snprintf(b->objs[b->nobjs].name, sizeof(b->objs[b->nobjs].name), "%s", name);
 	b->objs[b->nobjs].btf = btf;
 	b->objs[b->nobjs].ntypes = btf__type_cnt(btf);
 	b->objs[b->nobjs].types = util_xcalloc(btf__type_cnt(btf), sizeof(struct type *));
@@ -99,7 +100,7 @@ bool types_btf_src_load(struct btf_src *b)
 				 strerror(errno));
 			return false;
 		}
-		add_obj(b, btf);
+		add_obj(b, btf, "vmlinux");
 		return true;
 	}
 	if (!vmlinux_tried) {
@@ -112,7 +113,7 @@ bool types_btf_src_load(struct btf_src *b)
 		snprintf(b->err, sizeof(b->err), "%s", vmlinux_err);
 		return false;
 	}
-	add_obj(b, vmlinux);
+	add_obj(b, vmlinux, "vmlinux");
 	return true;
 }
 
@@ -132,7 +133,7 @@ static void load_modules(struct btf_src *b)
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
 			continue;
 		if ((m = btf__load_module_btf(de->d_name, b->objs[0].btf)))
-			add_obj(b, m);
+			add_obj(b, m, de->d_name);
 	}
 	closedir(d);
 }
@@ -440,6 +441,30 @@ int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const 
 		}
 	}
 	return n;
+}
+
+int types_btf_src_each_func(struct btf_src *b, bool modules,
+			    int (*fn)(const char *obj, const char *name, uint32_t id, void *arg),
+			    void *arg)
+{
+	if (!types_btf_src_load(b))
+		return -1;
+	if (modules)
+		load_modules(b);
+	for (uint32_t o = 0; o < b->nobjs; o++) {
+		const struct btf *btf = b->objs[o].btf;
+		/* a module's ids follow vmlinux's */
+		for (uint32_t id = o ? b->objs[0].ntypes : 1; id < b->objs[o].ntypes; id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			const char *name;
+			if (!t || !btf_is_func(t) || !(name = btf__name_by_offset(btf, t->name_off)))
+				continue;
+			int rc = fn(b->objs[o].name, name, id, arg);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
 }
 
 /* vmlinux's enum constants, sorted by name: built on the first lookup, kept */

@@ -30,6 +30,7 @@ struct btf;
 
 /* One BTF object: vmlinux's, or a module's (split: its ids follow vmlinux's). */
 struct btf_obj {
+	char name[64]; /* "vmlinux", or the module's */
 	struct btf *btf;
 	struct type **types; /* converted, by id */
 	uint32_t ntypes;
@@ -92,6 +93,14 @@ bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, s
 int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg);
 
+/*
+ * fn(obj, name, id, arg) for every function of vmlinux's BTF, then (with
+ * modules) of every module's ("vmlinux" or the module's name in obj), until
+ * fn returns non-zero, which it returns; -1 without BTF.
+ */
+int types_btf_src_each_func(struct btf_src *b, bool modules,
+			    int (*fn)(const char *obj, const char *name, uint32_t id, void *arg),
+			    void *arg);
 /*
  * The BTF id of vmlinux's per-CPU variable name (a VAR of its .data..percpu
  * section: ld_imm64 with BPF_PSEUDO_BTF_ID names it to the kernel); false

@@ -155,26 +155,26 @@ static void test_number_errors(void **state)
 	(void)state;
 	check_lex_error(
 		"18446744073709551616",
-		"stdin:1:1-21: ERROR: E103: number '18446744073709551616' does not fit in 64 "
-		"bits\n18446744073709551616\n~~~~~~~~~~~~~~~~~~~~\n");
-	check_lex_error("2e19", "stdin:1:1-5: ERROR: E103: number '2e19' does not fit in 64 bits\n"
+		"stdin:1:1-21: ERROR: number '18446744073709551616' does not fit in 64 "
+		"bits [E103]\n18446744073709551616\n~~~~~~~~~~~~~~~~~~~~\n");
+	check_lex_error("2e19", "stdin:1:1-5: ERROR: number '2e19' does not fit in 64 bits [E103]\n"
 				"2e19\n~~~~\n");
 	check_lex_error("1e99999999999999999999",
-			"stdin:1:1-23: ERROR: E103: number '1e99999999999999999999' does not fit in "
-			"64 bits\n1e99999999999999999999\n~~~~~~~~~~~~~~~~~~~~~~\n");
-	check_lex_error("09", "stdin:1:1-3: ERROR: E103: invalid digit '9' in octal number\n09\n~~\n"
-			      "hint: a leading 0 makes a number octal; write it without the 0\n");
-	check_lex_error("0b101", "stdin:1:1-6: ERROR: E103: invalid suffix 'b101' on number\n"
+			"stdin:1:1-23: ERROR: number '1e99999999999999999999' does not fit in "
+			"64 bits [E103]\n1e99999999999999999999\n~~~~~~~~~~~~~~~~~~~~~~\n");
+	check_lex_error("09", "stdin:1:1-3: ERROR: invalid digit '9' in octal number [E103]\n09\n~~\n"
+			      "HINT: a leading 0 makes a number octal; write it without the 0\n");
+	check_lex_error("0b101", "stdin:1:1-6: ERROR: invalid suffix 'b101' on number [E103]\n"
 				 "0b101\n~~~~~\n");
-	check_lex_error("1e", "stdin:1:1-3: ERROR: E103: invalid suffix 'e' on number\n1e\n~~\n");
-	check_lex_error("0x_1", "stdin:1:1-5: ERROR: E103: digit separator '_' must be between "
-				"digits\n0x_1\n~~~~\n");
+	check_lex_error("1e", "stdin:1:1-3: ERROR: invalid suffix 'e' on number [E103]\n1e\n~~\n");
+	check_lex_error("0x_1", "stdin:1:1-5: ERROR: digit separator '_' must be between "
+				"digits [E103]\n0x_1\n~~~~\n");
 	check_lex_error("1uu",
-			"stdin:1:1-4: ERROR: E103: invalid suffix 'uu' on number\n1uu\n~~~\n");
-	check_lex_error("3.14", "stdin:1:1-5: ERROR: E103: floating-point numbers are not "
-				"supported\n3.14\n~~~~\n");
-	check_lex_error("$99999999999", "stdin:1:1-13: ERROR: E103: positional parameter number is "
-					"too large\n$99999999999\n~~~~~~~~~~~~\n");
+			"stdin:1:1-4: ERROR: invalid suffix 'uu' on number [E103]\n1uu\n~~~\n");
+	check_lex_error("3.14", "stdin:1:1-5: ERROR: floating-point numbers are not "
+				"supported [E103]\n3.14\n~~~~\n");
+	check_lex_error("$99999999999", "stdin:1:1-13: ERROR: positional parameter number is "
+					"too large [E103]\n$99999999999\n~~~~~~~~~~~~\n");
 }
 
 static void test_strings(void **state)
@@ -193,24 +193,24 @@ static void test_string_errors(void **state)
 {
 	(void)state;
 	check_lex_error("\"abc",
-			"stdin:1:1-5: ERROR: E101: unterminated string literal\n\"abc\n~~~~\n");
-	check_lex_error("\"abc\\", "stdin:1:1-6: ERROR: E101: unterminated string literal\n"
+			"stdin:1:1-5: ERROR: unterminated string literal [E101]\n\"abc\n~~~~\n");
+	check_lex_error("\"abc\\", "stdin:1:1-6: ERROR: unterminated string literal [E101]\n"
 				   "\"abc\\\n~~~~~\n");
 	check_lex_error("\"a\nb\"",
-			"stdin:1:1-3: ERROR: E101: unterminated string literal\n\"a\n~~\n"
-			"hint: a string cannot span lines; write \\n for a newline\n");
-	check_lex_error("'a", "stdin:1:1-3: ERROR: E101: unterminated character literal\n'a\n~~\n");
-	check_lex_error("\"\\e\"", "stdin:1:2-4: ERROR: E102: unknown escape sequence '\\e'\n"
-				   "\"\\e\"\n ~~\nhint: valid escapes are \\n \\t \\r \\\\ \\\" "
+			"stdin:1:1-3: ERROR: unterminated string literal [E101]\n\"a\n~~\n"
+			"HINT: a string cannot span lines; write \\n for a newline\n");
+	check_lex_error("'a", "stdin:1:1-3: ERROR: unterminated character literal [E101]\n'a\n~~\n");
+	check_lex_error("\"\\e\"", "stdin:1:2-4: ERROR: unknown escape sequence '\\e' [E102]\n"
+				   "\"\\e\"\n ~~\nHINT: valid escapes are \\n \\t \\r \\\\ \\\" "
 				   "\\' \\xNN and octal \\NNN (\\0 for NUL)\n");
-	check_lex_error("\"\\8\"", "stdin:1:2-4: ERROR: E102: unknown escape sequence '\\8'\n"
-				   "\"\\8\"\n ~~\nhint: valid escapes are \\n \\t \\r \\\\ \\\" "
+	check_lex_error("\"\\8\"", "stdin:1:2-4: ERROR: unknown escape sequence '\\8' [E102]\n"
+				   "\"\\8\"\n ~~\nHINT: valid escapes are \\n \\t \\r \\\\ \\\" "
 				   "\\' \\xNN and octal \\NNN (\\0 for NUL)\n");
 	check_lex_error("\"\\777\"",
-			"stdin:1:2-6: ERROR: E102: octal escape '\\777' is out of range "
-			"(at most \\377)\n\"\\777\"\n ~~~~\n");
-	check_lex_error("\"\\x\"", "stdin:1:2-4: ERROR: E102: '\\x' must be followed by one or two "
-				   "hexadecimal digits\n\"\\x\"\n ~~\n");
+			"stdin:1:2-6: ERROR: octal escape '\\777' is out of range "
+			"(at most \\377) [E102]\n\"\\777\"\n ~~~~\n");
+	check_lex_error("\"\\x\"", "stdin:1:2-4: ERROR: '\\x' must be followed by one or two "
+				   "hexadecimal digits [E102]\n\"\\x\"\n ~~\n");
 }
 
 static void test_comments(void **state)
@@ -220,26 +220,26 @@ static void test_comments(void **state)
 		  "IDENT(a) IDENT(b) IDENT(c) IDENT(d) IDENT(e) EOF");
 	check_lex("a/**/b", "IDENT(a) IDENT(b) EOF");
 	check_lex("a / b", "IDENT(a) '/' IDENT(b) EOF");
-	check_lex_error("a /* open", "stdin:1:3-5: ERROR: E104: unterminated comment: '/*' has no "
-				     "matching '*/'\na /* open\n  ~~\n");
+	check_lex_error("a /* open", "stdin:1:3-5: ERROR: unterminated comment: '/*' has no "
+				     "matching '*/' [E104]\na /* open\n  ~~\n");
 	check_lex_error("/*/",
-			"stdin:1:1-3: ERROR: E104: unterminated comment: '/*' has no matching "
-			"'*/'\n/*/\n~~\n");
+			"stdin:1:1-3: ERROR: unterminated comment: '/*' has no matching "
+			"'*/' [E104]\n/*/\n~~\n");
 }
 
 static void test_bad_chars(void **state)
 {
 	(void)state;
-	check_lex_error("a ` b", "stdin:1:3: ERROR: E100: unexpected character '`'\na ` b\n  ~\n");
-	check_lex_error("\\", "stdin:1:1: ERROR: E100: unexpected character '\\'\n\\\n~\n");
-	check_lex_error("#", "stdin:1:1: ERROR: E100: unexpected character '#'\n#\n~\n"
-			     "hint: #include, #define and C definitions belong at the top level, "
+	check_lex_error("a ` b", "stdin:1:3: ERROR: unexpected character '`' [E100]\na ` b\n  ~\n");
+	check_lex_error("\\", "stdin:1:1: ERROR: unexpected character '\\' [E100]\n\\\n~\n");
+	check_lex_error("#", "stdin:1:1: ERROR: unexpected character '#' [E100]\n#\n~\n"
+			     "HINT: #include, #define and C definitions belong at the top level, "
 			     "outside probes\n");
-	check_lex_error("\x01", "stdin:1:1: ERROR: E100: unexpected character byte 0x01\n\x01\n~\n");
-	check_lex_error("$", "stdin:1:1: ERROR: E100: '$' must be followed by a variable name, a "
-			     "number or '#'\n$\n~\n");
-	check_lex_error("'ab'", "stdin:1:1-5: ERROR: E100: a character literal holds exactly one "
-				"character\n'ab'\n~~~~\nhint: use double quotes for a string\n");
+	check_lex_error("\x01", "stdin:1:1: ERROR: unexpected character byte 0x01 [E100]\n\x01\n~\n");
+	check_lex_error("$", "stdin:1:1: ERROR: '$' must be followed by a variable name, a "
+			     "number or '#' [E100]\n$\n~\n");
+	check_lex_error("'ab'", "stdin:1:1-5: ERROR: a character literal holds exactly one "
+				"character [E100]\n'ab'\n~~~~\nHINT: use double quotes for a string\n");
 }
 
 /* A NUL byte inside the text is an error, not the end of input. */

@@ -247,79 +247,79 @@ static const struct golden errors[] = {
 	{
 		"macro_builtin_param",
 		"macro m(pid) { 1 } begin { }",
-		"stdin:1:9-12: ERROR: E110: the builtin 'pid' cannot be a macro's parameter\n"
+		"stdin:1:9-12: ERROR: the builtin 'pid' cannot be a macro's parameter [E110]\n"
 		"macro m(pid) { 1 } begin { }\n"
 		"        ~~~\n",
 	},
 	{
 		"macro_param_twice",
 		"macro m($x, $x) { 1 } begin { }",
-		"stdin:1:13-15: ERROR: E110: macro m has two parameters named $x\n"
+		"stdin:1:13-15: ERROR: macro m has two parameters named $x [E110]\n"
 		"macro m($x, $x) { 1 } begin { }\n"
 		"            ~~\n",
 	},
 	{
 		"macro_no_parens",
 		"macro m { 1 } begin { }",
-		"stdin:1:9: ERROR: E110: unexpected '{', expected '(' after the macro's name\n"
+		"stdin:1:9: ERROR: unexpected '{', expected '(' after the macro's name [E110]\n"
 		"macro m { 1 } begin { }\n"
 		"        ~\n",
 	},
 	{
 		"fn_without_return_type",
 		"fn f($a: int64) { } begin { }",
-		"stdin:1:17: ERROR: E110: unexpected '{', expected ':' and the function's return type (void: none)\n"
+		"stdin:1:17: ERROR: unexpected '{', expected ':' and the function's return type (void: none) [E110]\n"
 		"fn f($a: int64) { } begin { }\n"
 		"                ~\n",
 	},
 	{
 		"fn_param_without_type",
 		"fn f($a): void { } begin { }",
-		"stdin:1:8: ERROR: E110: unexpected ')', expected ':' and the parameter's type\n"
+		"stdin:1:8: ERROR: unexpected ')', expected ':' and the parameter's type [E110]\n"
 		"fn f($a): void { } begin { }\n"
 		"       ~\n",
 	},
 	{
 		"fn_param_twice",
 		"fn f($a: int8, $a: int8): void { } begin { }",
-		"stdin:1:16-18: ERROR: E110: function f has two parameters named $a\n"
+		"stdin:1:16-18: ERROR: function f has two parameters named $a [E110]\n"
 		"fn f($a: int8, $a: int8): void { } begin { }\n"
 		"               ~~\n",
 	},
 	{
 		"import_without_semicolon",
 		"import \"a.bt\" begin { }",
-		"stdin:1:15-20: ERROR: E110: unexpected identifier 'begin', expected ';' after the import\n"
+		"stdin:1:15-20: ERROR: unexpected identifier 'begin', expected ';' after the import [E110]\n"
 		"import \"a.bt\" begin { }\n"
 		"              ~~~~~\n",
 	},
 	{
 		"import_after_probe",
 		"begin { } import \"a.bt\";",
-		"stdin:1:11-17: ERROR: E110: imports come before the probes, macros, functions and map declarations\n"
+		"stdin:1:11-17: ERROR: imports come before the probes, macros, functions and map declarations [E110]\n"
 		"begin { } import \"a.bt\";\n"
 		"          ~~~~~~\n"
-		"hint: put the import lines at the top of the script, after #include and C definitions\n",
+		"HINT: put the import lines at the top of the script, after #include and C definitions\n",
 	},
 	{
 		"import_in_block",
 		"begin { import \"a.h\"; }",
-		"stdin:1:9-21: ERROR: E209: an import inside a block is not supported\n"
+		"stdin:1:9-21: ERROR: an import inside a block is not supported [E209]\n"
 		"begin { import \"a.h\"; }\n"
 		"        ~~~~~~~~~~~~\n"
-		"hint: bpftrace's standard library imports its C sources (.bpf.c) there, which need a C compiler; import scripts and headers at the top of the script\n",
+		"HINT: bpftrace's standard library imports its C sources (.bpf.c) there, which need a C compiler; import scripts and headers at the top of the script\n",
 	},
 	{
 		"array_of_zero",
 		"begin { $a = (int8[0])1; }",
-		"stdin:1:20: ERROR: E110: an array has 1 to 4294967295 elements\n"
+		"stdin:1:20: ERROR: an array has 1 to 4294967295 elements [E110]\n"
 		"begin { $a = (int8[0])1; }\n"
 		"                   ~\n",
 	},
 	{
 		"typeof_unclosed",
 		"begin { let $a: typeof($b; }",
-		"stdin:1:26: ERROR: E110: unexpected ';', expected ')' after typeof's operand\n"
+		"stdin:1:26: ERROR: unexpected ';', expected ')' after typeof's operand [E110]\n"
 		"begin { let $a: typeof($b; }\n"
 		"                         ~\n",
 	},

@@ -159,75 +159,75 @@ static const struct golden errors[] = {
 	{
 		"let_map",
 		"begin { let @x = 1; }",
-		"stdin:1:13-15: ERROR: E110: a map is declared before the probes: let @name = hash(N);\n"
+		"stdin:1:13-15: ERROR: a map is declared before the probes: let @name = hash(N); [E110]\n"
 		"begin { let @x = 1; }\n"
 		"            ~~\n",
 	},
 	{
 		"for_over_int",
 		"begin { for ($i : 1) { } }",
-		"stdin:1:19: ERROR: E110: a for loop runs over a map (@name) or a range (lo..hi)\n"
+		"stdin:1:19: ERROR: a for loop runs over a map (@name) or a range (lo..hi) [E110]\n"
 		"begin { for ($i : 1) { } }\n"
 		"                  ~\n"
-		"hint: for ($kv : @map) { ... } or for ($i : 0..10) { ... }\n",
+		"HINT: for ($kv : @map) { ... } or for ($i : 0..10) { ... }\n",
 	},
 	{
 		"for_without_braces",
 		"begin { for $i : 0..3 print($i); }",
-		"stdin:1:23-28: ERROR: E110: unexpected identifier 'print', expected '{' after the for loop's head\n"
+		"stdin:1:23-28: ERROR: unexpected identifier 'print', expected '{' after the for loop's head [E110]\n"
 		"begin { for $i : 0..3 print($i); }\n"
 		"                      ~~~~~\n"
-		"hint: the bodies of if, else, while, for and unroll must be in braces\n",
+		"HINT: the bodies of if, else, while, for and unroll must be in braces\n",
 	},
 	{
 		"unknown_map_type",
 		"let @a = hashh(1); begin { }",
-		"stdin:1:10-15: ERROR: E110: unknown map type 'hashh'\n"
+		"stdin:1:10-15: ERROR: unknown map type 'hashh' [E110]\n"
 		"let @a = hashh(1); begin { }\n"
 		"         ~~~~~\n"
-		"hint: map types are hash, lruhash, percpuhash and percpulruhash\n",
+		"HINT: map types are hash, lruhash, percpuhash and percpulruhash\n",
 	},
 	{
 		"map_decl_zero",
 		"let @a = hash(0); begin { }",
-		"stdin:1:15: ERROR: E306: a map holds 1 to 4294967295 entries, not 0\n"
+		"stdin:1:15: ERROR: a map holds 1 to 4294967295 entries, not 0 [E306]\n"
 		"let @a = hash(0); begin { }\n"
 		"              ~\n",
 	},
 	{
 		"config_after_probe",
 		"begin { } config = { a = 1 }",
-		"stdin:1:11-17: ERROR: E110: the config block comes before the probes, macros, functions and map declarations\n"
+		"stdin:1:11-17: ERROR: the config block comes before the probes, macros, functions and map declarations [E110]\n"
 		"begin { } config = { a = 1 }\n"
 		"          ~~~~~~\n"
-		"hint: put every config variable in one config block at the top of the script, after #include and C definitions\n",
+		"HINT: put every config variable in one config block at the top of the script, after #include and C definitions\n",
 	},
 	{
 		"two_configs",
 		"config = { a = 1 } config = { b = 1 } begin { }",
-		"stdin:1:20-26: ERROR: E110: a script has one config block\n"
+		"stdin:1:20-26: ERROR: a script has one config block [E110]\n"
 		"config = { a = 1 } config = { b = 1 } begin { }\n"
 		"                   ~~~~~~\n"
-		"hint: put every config variable in one config block at the top of the script, after #include and C definitions\n",
+		"HINT: put every config variable in one config block at the top of the script, after #include and C definitions\n",
 	},
 	{
 		"config_without_value",
 		"config = { x = } begin {}",
-		"stdin:1:16: ERROR: E110: unexpected '}', expected a number, a string, true, false or a name\n"
+		"stdin:1:16: ERROR: unexpected '}', expected a number, a string, true, false or a name [E110]\n"
 		"config = { x = } begin {}\n"
 		"               ~\n",
 	},
 	{
 		"record_field_twice",
 		"begin { $r = (a=1, a=2); }",
-		"stdin:1:20: ERROR: E110: the record has two fields named 'a'\n"
+		"stdin:1:20: ERROR: the record has two fields named 'a' [E110]\n"
 		"begin { $r = (a=1, a=2); }\n"
 		"                   ~\n",
 	},
 	{
 		"duration_overflow",
 		"begin { $x = 1000000000d; }",
-		"stdin:1:14-25: ERROR: E103: number '1000000000d' does not fit in 64 bits\n"
+		"stdin:1:14-25: ERROR: number '1000000000d' does not fit in 64 bits [E103]\n"
 		"begin { $x = 1000000000d; }\n"
 		"             ~~~~~~~~~~~\n",
 	},

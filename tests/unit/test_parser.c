@@ -641,8 +641,8 @@ static void test_parse_expression(void **state)
 	/* "1 2" */
 	assert_null(parse_expression(&a, &src, SPAN(35, 38), &d));
 	assert_string_equal(sb_str(&d.out),
-			    "x.bt:2:15: ERROR: E110: unexpected number '2', expected the end of the "
-			    "expression\n"
+			    "x.bt:2:15: ERROR: unexpected number '2', expected the end of the "
+			    "expression [E110]\n"
 			    "#define BAD 1 2\n"
 			    "              ~\n");
 	sb_reset(&d.out);

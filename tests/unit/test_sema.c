@@ -19,318 +19,318 @@ struct sema_case {
 
 static const struct sema_case cases[] = {
 	{ "BEGIN { @x = 1; @x = \"a\"; }",
-	  "stdin:1:22-25: ERROR: E301: type mismatch for @x: assigning a value of type string[8] to a map holding int64\n"
+	  "stdin:1:22-25: ERROR: type mismatch for @x: assigning a value of type string[8] to a map holding int64 [E301]\n"
 		  "BEGIN { @x = 1; @x = \"a\"; }\n"
 		  "                     ~~~\n"
 		  "" },
 	{ "BEGIN { @x[1] = 1; @x[\"a\"] = 1; }",
-	  "stdin:1:20-27: ERROR: E308: argument mismatch for @x: accessed with keys [string[8]] where the map has keys [int64]\n"
+	  "stdin:1:20-27: ERROR: argument mismatch for @x: accessed with keys [string[8]] where the map has keys [int64] [E308]\n"
 		  "BEGIN { @x[1] = 1; @x[\"a\"] = 1; }\n"
 		  "                   ~~~~~~~\n"
 		  "" },
 	{ "BEGIN { $x = 1; $x = \"a\"; }",
-	  "stdin:1:22-25: ERROR: E309: type mismatch for $x: assigning string[8] to a variable holding int64\n"
+	  "stdin:1:22-25: ERROR: type mismatch for $x: assigning string[8] to a variable holding int64 [E309]\n"
 		  "BEGIN { $x = 1; $x = \"a\"; }\n"
 		  "                     ~~~\n"
 		  "" },
 	{ "BEGIN { prinf(\"hi\"); }",
-	  "stdin:1:9-14: ERROR: E200: unknown function 'prinf'\n"
+	  "stdin:1:9-14: ERROR: unknown function 'prinf' [E200]\n"
 		  "BEGIN { prinf(\"hi\"); }\n"
 		  "        ~~~~~\n"
-		  "hint: did you mean 'printf'?\n"
+		  "HINT: did you mean 'printf'?\n"
 		  "" },
 	{ "BEGIN { @x = count(1); }",
-	  "stdin:1:14-22: ERROR: E302: count() takes 0 arguments, 1 given\n"
+	  "stdin:1:14-22: ERROR: count() takes 0 arguments, 1 given [E302]\n"
 		  "BEGIN { @x = count(1); }\n"
 		  "             ~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { count(); }",
-	  "stdin:1:9-16: ERROR: E304: count() must be assigned directly to a map\n"
+	  "stdin:1:9-16: ERROR: count() must be assigned directly to a map [E304]\n"
 		  "BEGIN { count(); }\n"
 		  "        ~~~~~~~\n"
-		  "hint: write it as @name = count(...) or @name[key] = count(...)\n"
+		  "HINT: write it as @name = count(...) or @name[key] = count(...)\n"
 		  "" },
 	{ "BEGIN { @c = count(); @d = @c + 1; }",
-	  "stdin:1:28-34: ERROR: E300: type mismatch for '+': comparing count with int64\n"
+	  "stdin:1:28-34: ERROR: type mismatch for '+': comparing count with int64 [E300]\n"
 		  "BEGIN { @c = count(); @d = @c + 1; }\n"
 		  "                           ~~~~~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d %d\\n\", 1); }",
-	  "stdin:1:9-29: ERROR: E305: printf: Not enough arguments for format string (1 supplied, 2 expected)\n"
+	  "stdin:1:9-29: ERROR: printf: Not enough arguments for format string (1 supplied, 2 expected) [E305]\n"
 		  "BEGIN { printf(\"%d %d\\n\", 1); }\n"
 		  "        ~~~~~~~~~~~~~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%s\\n\", 1); }",
-	  "stdin:1:24: ERROR: E305: printf: %s specifier expects a value of type string (integer supplied)\n"
+	  "stdin:1:24: ERROR: printf: %s specifier expects a value of type string (integer supplied) [E305]\n"
 		  "BEGIN { printf(\"%s\\n\", 1); }\n"
 		  "                       ~\n"
 		  "" },
 	{ "BEGIN { printf(1); }",
-	  "stdin:1:16: ERROR: E305: printf's format must be a string literal\n"
+	  "stdin:1:16: ERROR: printf's format must be a string literal [E305]\n"
 		  "BEGIN { printf(1); }\n"
 		  "               ~\n"
 		  "" },
 	{ "BEGIN { @l = lhist(1, 10, 0, 1); }",
-	  "stdin:1:14-32: ERROR: E303: lhist() min must be less than max (provided min 10 and max 0)\n"
+	  "stdin:1:14-32: ERROR: lhist() min must be less than max (provided min 10 and max 0) [E303]\n"
 		  "BEGIN { @l = lhist(1, 10, 0, 1); }\n"
 		  "             ~~~~~~~~~~~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", $y); }",
-	  "stdin:1:24-26: ERROR: E205: undefined variable $y\n"
+	  "stdin:1:24-26: ERROR: undefined variable $y [E205]\n"
 		  "BEGIN { printf(\"%d\\n\", $y); }\n"
 		  "                       ~~\n"
-		  "hint: assign it before use, e.g. $y = 0;\n"
+		  "HINT: assign it before use, e.g. $y = 0;\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", @nope); }",
-	  "stdin:1:24-29: ERROR: E312: @nope is read but never assigned a value\n"
+	  "stdin:1:24-29: ERROR: @nope is read but never assigned a value [E312]\n"
 		  "BEGIN { printf(\"%d\\n\", @nope); }\n"
 		  "                       ~~~~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", cpid); }",
-	  "stdin:1:24-28: ERROR: E208: cpid needs a child command\n"
+	  "stdin:1:24-28: ERROR: cpid needs a child command [E208]\n"
 		  "BEGIN { printf(\"%d\\n\", cpid); }\n"
 		  "                       ~~~~\n"
-		  "hint: start one with -c CMD\n"
+		  "HINT: start one with -c CMD\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", args->x); }",
-	  "stdin:1:24-28: ERROR: E208: args is not available in BEGIN probes\n"
+	  "stdin:1:24-28: ERROR: args is not available in BEGIN probes [E208]\n"
 		  "BEGIN { printf(\"%d\\n\", args->x); }\n"
 		  "                       ~~~~\n"
-		  "hint: args gives the fields of tracepoint probes\n"
+		  "HINT: args gives the fields of tracepoint probes\n"
 		  "" },
 	{ "bogus:foo { }",
-	  "stdin:1:1-10: ERROR: E202: unknown probe type 'bogus'\n"
+	  "stdin:1:1-10: ERROR: unknown probe type 'bogus' [E202]\n"
 		  "bogus:foo { }\n"
 		  "~~~~~~~~~\n"
-		  "hint: probe types are BEGIN, END, tracepoint, interval, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, software, hardware, kfunc, kretfunc, watchpoint, asyncwatchpoint, test, bench, self\n"
+		  "HINT: probe types are BEGIN, END, tracepoint, interval, rawtracepoint, kprobe, kretprobe, uprobe, uretprobe, usdt, profile, software, hardware, kfunc, kretfunc, watchpoint, asyncwatchpoint, test, bench, self\n"
 		  "" },
 	{ "BEGIN { $s = str(\"a\", 1, 2); }",
-	  "stdin:1:14-28: ERROR: E302: str() takes 1 to 2 arguments, 3 given\n"
+	  "stdin:1:14-28: ERROR: str() takes 1 to 2 arguments, 3 given [E302]\n"
 		  "BEGIN { $s = str(\"a\", 1, 2); }\n"
 		  "             ~~~~~~~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { unroll(101) { } }",
-	  "stdin:1:16-19: ERROR: E306: unroll maximum value is 100: the count is 101\n"
+	  "stdin:1:16-19: ERROR: unroll maximum value is 100: the count is 101 [E306]\n"
 		  "BEGIN { unroll(101) { } }\n"
 		  "               ~~~\n"
 		  "" },
 	{ "BEGIN { break; }",
-	  "stdin:1:9-14: ERROR: E314: 'break' outside of a loop\n"
+	  "stdin:1:9-14: ERROR: 'break' outside of a loop [E314]\n"
 		  "BEGIN { break; }\n"
 		  "        ~~~~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", $1); }",
-	  "stdin:1:24-26: ERROR: E206: $1 is used as a number but is \"hello\"\n"
+	  "stdin:1:24-26: ERROR: $1 is used as a number but is \"hello\" [E206]\n"
 		  "BEGIN { printf(\"%d\\n\", $1); }\n"
 		  "                       ~~\n"
-		  "hint: use str($1) to get it as a string\n"
+		  "HINT: use str($1) to get it as a string\n"
 		  "" },
 	{ "struct s { int a; int bb; } BEGIN { $p = (struct s *)0; @x = $p->b; }",
-	  "stdin:1:66: ERROR: E204: struct s has no field 'b'\n"
+	  "stdin:1:66: ERROR: struct s has no field 'b' [E204]\n"
 		  "struct s { int a; int bb; } BEGIN { $p = (struct s *)0; @x = $p->b; }\n"
 		  "                                                                 ~\n"
-		  "hint: did you mean 'a'?\n"
+		  "HINT: did you mean 'a'?\n"
 		  "" },
 	{ "BEGIN { @x = 1; @x += \"a\"; }",
-	  "stdin:1:23-26: ERROR: E307: '+=' needs an integer, not string[8]\n"
+	  "stdin:1:23-26: ERROR: '+=' needs an integer, not string[8] [E307]\n"
 		  "BEGIN { @x = 1; @x += \"a\"; }\n"
 		  "                      ~~~\n"
 		  "" },
 	{ "BEGIN { @h = hist(\"a\"); }",
-	  "stdin:1:19-22: ERROR: E303: hist expects an integer, got string[8]\n"
+	  "stdin:1:19-22: ERROR: hist expects an integer, got string[8] [E303]\n"
 		  "BEGIN { @h = hist(\"a\"); }\n"
 		  "                  ~~~\n"
 		  "" },
 	{ "BEGIN { if (\"str\") { } }",
-	  "stdin:1:13-18: ERROR: E307: a condition must be an integer, not string[8]\n"
+	  "stdin:1:13-18: ERROR: a condition must be an integer, not string[8] [E307]\n"
 		  "BEGIN { if (\"str\") { } }\n"
 		  "            ~~~~~\n"
 		  "" },
 	{ "BEGIN { @x = 1 + \"a\"; }",
-	  "stdin:1:14-21: ERROR: E300: type mismatch for '+': comparing int64 with string[8]\n"
+	  "stdin:1:14-21: ERROR: type mismatch for '+': comparing int64 with string[8] [E300]\n"
 		  "BEGIN { @x = 1 + \"a\"; }\n"
 		  "             ~~~~~~~\n"
 		  "" },
 	{ "BEGIN { $t = (1, \"a\"); $t = (1, 2); }",
-	  "stdin:1:29-35: ERROR: E309: type mismatch for $t: assigning (int64, int64) to a variable holding (int64, string[8])\n"
+	  "stdin:1:29-35: ERROR: type mismatch for $t: assigning (int64, int64) to a variable holding (int64, string[8]) [E309]\n"
 		  "BEGIN { $t = (1, \"a\"); $t = (1, 2); }\n"
 		  "                            ~~~~~~\n"
 		  "" },
 	{ "BEGIN { clear(@x[1]); @x[1] = 1; }",
-	  "stdin:1:15-20: ERROR: E303: clear() expects a whole map, without a key\n"
+	  "stdin:1:15-20: ERROR: clear() expects a whole map, without a key [E303]\n"
 		  "BEGIN { clear(@x[1]); @x[1] = 1; }\n"
 		  "              ~~~~~\n"
-		  "hint: use clear(@x)\n"
+		  "HINT: use clear(@x)\n"
 		  "" },
 	{ "BEGIN { delete(@x); @x[1] = 1; }",
-	  "stdin:1:21-26: ERROR: E308: argument mismatch for @x: accessed with keys [int64] where the map has keys []\n"
+	  "stdin:1:21-26: ERROR: argument mismatch for @x: accessed with keys [int64] where the map has keys [] [E308]\n"
 		  "BEGIN { delete(@x); @x[1] = 1; }\n"
 		  "                    ~~~~~\n"
 		  "" },
 	{ "BEGIN { exit(\"a\"); }",
-	  "stdin:1:14-17: ERROR: E303: exit() expects an integer, got string[8]\n"
+	  "stdin:1:14-17: ERROR: exit() expects an integer, got string[8] [E303]\n"
 		  "BEGIN { exit(\"a\"); }\n"
 		  "             ~~~\n"
 		  "" },
 	{ "watchpoint:0x10000000:8:w { }",
-	  "stdin:1:1-26: ERROR: E111: 0x10000000 is a user-space address\n"
+	  "stdin:1:1-26: ERROR: 0x10000000 is a user-space address [E111]\n"
 		  "watchpoint:0x10000000:8:w { }\n"
 		  "~~~~~~~~~~~~~~~~~~~~~~~~~\n"
-		  "hint: watch a process's memory with -p PID or -c CMD\n"
+		  "HINT: watch a process's memory with -p PID or -c CMD\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", retval); }",
-	  "stdin:1:24-30: ERROR: E208: retval is not available in BEGIN probes\n"
+	  "stdin:1:24-30: ERROR: retval is not available in BEGIN probes [E208]\n"
 		  "BEGIN { printf(\"%d\\n\", retval); }\n"
 		  "                       ~~~~~~\n"
-		  "hint: retval is a function's return value in uretprobe and kretprobe probes\n" },
+		  "HINT: retval is a function's return value in uretprobe and kretprobe probes\n" },
 	{ "BEGIN { @x = hello; }",
-	  "stdin:1:14-19: ERROR: E201: unknown identifier 'hello'\n"
+	  "stdin:1:14-19: ERROR: unknown identifier 'hello' [E201]\n"
 		  "BEGIN { @x = hello; }\n"
 		  "             ~~~~~\n"
-		  "hint: constants come from the script's #define and enums, the kernel's enums (BTF) and the headers it #includes\n"
+		  "HINT: constants come from the script's #define and enums, the kernel's enums (BTF) and the headers it #includes\n"
 		  "" },
 	{ "interval:s:0 { }",
-	  "stdin:1:1-13: ERROR: E111: invalid interval count '0'\n"
+	  "stdin:1:1-13: ERROR: invalid interval count '0' [E111]\n"
 		  "interval:s:0 { }\n"
 		  "~~~~~~~~~~~~\n"
-		  "hint: give a positive whole number, e.g. interval:s:1\n"
+		  "HINT: give a positive whole number, e.g. interval:s:1\n"
 		  "" },
 	{ "interval:parsec:1 { }",
-	  "stdin:1:1-18: ERROR: E111: unknown interval unit 'parsec'\n"
+	  "stdin:1:1-18: ERROR: unknown interval unit 'parsec' [E111]\n"
 		  "interval:parsec:1 { }\n"
 		  "~~~~~~~~~~~~~~~~~\n"
-		  "hint: units are s, ms, us and hz\n"
+		  "HINT: units are s, ms, us and hz\n"
 		  "" },
 	{ "BEGIN { } BEGIN { }",
-	  "stdin:1:11-16: ERROR: E111: BEGIN is used twice\n"
+	  "stdin:1:11-16: ERROR: BEGIN is used twice [E111]\n"
 		  "BEGIN { } BEGIN { }\n"
 		  "          ~~~~~\n"
-		  "hint: put all of its statements in one BEGIN probe (today's bpftrace takes several)\n"
+		  "HINT: put all of its statements in one BEGIN probe (today's bpftrace takes several)\n"
 		  "", DIALECT_0_17 },
 	{ "BEGIN { @ = 1 ? 2 : \"a\"; }",
-	  "stdin:1:13-24: ERROR: E300: the branches of '?:' have different types: int64 and string[8]\n"
+	  "stdin:1:13-24: ERROR: the branches of '?:' have different types: int64 and string[8] [E300]\n"
 		  "BEGIN { @ = 1 ? 2 : \"a\"; }\n"
 		  "            ~~~~~~~~~~~\n"
 		  "" },
 	{ "BEGIN { @y = @x + 1; }",
-	  "stdin:1:14-16: ERROR: E312: @x is read but never assigned a value\n"
+	  "stdin:1:14-16: ERROR: @x is read but never assigned a value [E312]\n"
 		  "BEGIN { @y = @x + 1; }\n"
 		  "             ~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", bswap(\"a\")); }",
-	  "stdin:1:30-33: ERROR: E303: bswap() expects an integer, got string[8]\n"
+	  "stdin:1:30-33: ERROR: bswap() expects an integer, got string[8] [E303]\n"
 		  "BEGIN { printf(\"%d\\n\", bswap(\"a\")); }\n"
 		  "                             ~~~\n"
 		  "" },
 	{ "BEGIN { @x[1] = 1; $y = @x; }",
-	  "stdin:1:25-27: ERROR: E308: argument mismatch for @x: accessed with keys [] where the map has keys [int64]\n"
+	  "stdin:1:25-27: ERROR: argument mismatch for @x: accessed with keys [] where the map has keys [int64] [E308]\n"
 		  "BEGIN { @x[1] = 1; $y = @x; }\n"
 		  "                        ~~\n"
 		  "" },
 	/* today's bpftrace (the dialect of scripts that use its constructs) */
 	{ "begin { let $x = 1; let $x = 2; }",
-	  "stdin:1:25-27: ERROR: E213: $x is declared twice\n"
+	  "stdin:1:25-27: ERROR: $x is declared twice [E213]\n"
 		  "begin { let $x = 1; let $x = 2; }\n"
 		  "                        ~~\n"
-		  "hint: $x is declared at line 1, column 13; today's bpftrace lets no variable shadow another: choose another name\n" },
+		  "HINT: $x is declared at line 1, column 13; today's bpftrace lets no variable shadow another: choose another name\n" },
 	{ "begin { if (1) { $y = 1; } print($y); }",
-	  "stdin:1:34-36: ERROR: E205: undefined variable $y\n"
+	  "stdin:1:34-36: ERROR: undefined variable $y [E205]\n"
 		  "begin { if (1) { $y = 1; } print($y); }\n"
 		  "                                 ~~\n"
-		  "hint: assign or declare it in this block or one around it, e.g. let $y = 0;\n" },
+		  "HINT: assign or declare it in this block or one around it, e.g. let $y = 0;\n" },
 	{ "begin { $i = 1; for ($i : 0..2) { } }",
-	  "stdin:1:22-24: ERROR: E213: the loop's variable $i is declared already\n"
+	  "stdin:1:22-24: ERROR: the loop's variable $i is declared already [E213]\n"
 		  "begin { $i = 1; for ($i : 0..2) { } }\n"
 		  "                     ~~\n"
-		  "hint: $i is declared at line 1, column 9; today's bpftrace lets no variable shadow another: choose another name\n" },
+		  "HINT: $i is declared at line 1, column 9; today's bpftrace lets no variable shadow another: choose another name\n" },
 	{ "begin { @m[1] = 1; for ($kv : @m) { exit(); } }",
-	  "stdin:1:37-43: ERROR: E314: exit() cannot be called in a for loop\n"
+	  "stdin:1:37-43: ERROR: exit() cannot be called in a for loop [E314]\n"
 		  "begin { @m[1] = 1; for ($kv : @m) { exit(); } }\n"
 		  "                                    ~~~~~~\n"
-		  "hint: break out of the loop, then call exit()\n" },
+		  "HINT: break out of the loop, then call exit()\n" },
 	{ "begin { @c = count(); for ($kv : @c) { } }",
-	  "stdin:1:34-36: ERROR: E307: @c has no keys: a for loop runs over a map's keys\n"
+	  "stdin:1:34-36: ERROR: @c has no keys: a for loop runs over a map's keys [E307]\n"
 		  "begin { @c = count(); for ($kv : @c) { } }\n"
 		  "                                 ~~\n"
-		  "hint: give it keys, e.g. @c[pid] = ...\n" },
+		  "HINT: give it keys, e.g. @c[pid] = ...\n" },
 	{ "begin { @h[1] = hist(2); for ($kv : @h) { } }",
-	  "stdin:1:37-39: ERROR: E307: a for loop cannot run over @h: its values are hist, which hold several numbers each\n"
+	  "stdin:1:37-39: ERROR: a for loop cannot run over @h: its values are hist, which hold several numbers each [E307]\n"
 		  "begin { @h[1] = hist(2); for ($kv : @h) { } }\n"
 		  "                                    ~~\n"
-		  "hint: loop over maps of count(), sum(), min(), max(), avg() or plain values; print(@h) shows the others\n" },
+		  "HINT: loop over maps of count(), sum(), min(), max(), avg() or plain values; print(@h) shows the others\n" },
 	{ "begin { for ($kv : @never) { } }",
-	  "stdin:1:20-26: ERROR: E312: @never is looped over but never assigned a value\n"
+	  "stdin:1:20-26: ERROR: @never is looped over but never assigned a value [E312]\n"
 		  "begin { for ($kv : @never) { } }\n"
 		  "                   ~~~~~~\n" },
 	{ "begin { let $x: uint8 = \"a\"; }",
-	  "stdin:1:25-28: ERROR: E309: $x is declared uint8: it cannot hold string[8]\n"
+	  "stdin:1:25-28: ERROR: $x is declared uint8: it cannot hold string[8] [E309]\n"
 		  "begin { let $x: uint8 = \"a\"; }\n"
 		  "                        ~~~\n" },
 	{ "begin { $t = (1, \"a\"); $i = 1; print($t[$i]); }",
-	  "stdin:1:41-43: ERROR: E310: a tuple's index must be a constant\n"
+	  "stdin:1:41-43: ERROR: a tuple's index must be a constant [E310]\n"
 		  "begin { $t = (1, \"a\"); $i = 1; print($t[$i]); }\n"
 		  "                                        ~~\n"
-		  "hint: its elements may have different types: which one is known when the script is compiled\n" },
+		  "HINT: its elements may have different types: which one is known when the script is compiled\n" },
 	{ "begin { $t = (1, \"a\"); print($t[2]); }",
-	  "stdin:1:33: ERROR: E307: tuple index 2 is out of range\n"
+	  "stdin:1:33: ERROR: tuple index 2 is out of range [E307]\n"
 		  "begin { $t = (1, \"a\"); print($t[2]); }\n"
 		  "                                ~\n"
-		  "hint: the tuple (int64, string[8]) has 2 elements\n" },
+		  "HINT: the tuple (int64, string[8]) has 2 elements\n" },
 	{ "begin { $r = (a = 1); print($r.b); }",
-	  "stdin:1:32: ERROR: E204: the record has no field 'b'\n"
+	  "stdin:1:32: ERROR: the record has no field 'b' [E204]\n"
 		  "begin { $r = (a = 1); print($r.b); }\n"
 		  "                               ~\n"
-		  "hint: its fields are: a\n" },
+		  "HINT: its fields are: a\n" },
 	{ "config = { bad_config = raw } begin {}",
-	  "stdin:1:12-28: ERROR: E214: unknown config variable 'bad_config'\n"
+	  "stdin:1:12-28: ERROR: unknown config variable 'bad_config' [E214]\n"
 		  "config = { bad_config = raw } begin {}\n"
 		  "           ~~~~~~~~~~~~~~~~\n"
-		  "hint: the config variables lantern knows: max_strlen, max_map_keys, max_cat_bytes, log_size, max_probes, print_maps_on_exit, cpp_demangle, stack_mode, missing_probes, str_trunc_trailer, ustack_unwind, ustack_snapshot\n" },
+		  "HINT: the config variables lantern knows: max_strlen, max_map_keys, max_cat_bytes, log_size, max_probes, print_maps_on_exit, cpp_demangle, stack_mode, missing_probes, str_trunc_trailer, ustack_unwind, ustack_snapshot\n" },
 	{ "config = { max_strlenn = 1 } begin {}",
-	  "stdin:1:12-27: ERROR: E214: unknown config variable 'max_strlenn'\n"
+	  "stdin:1:12-27: ERROR: unknown config variable 'max_strlenn' [E214]\n"
 		  "config = { max_strlenn = 1 } begin {}\n"
 		  "           ~~~~~~~~~~~~~~~\n"
-		  "hint: did you mean 'max_strlen'?\n" },
+		  "HINT: did you mean 'max_strlen'?\n" },
 	{ "config = { stack_mode = weird } begin {}",
-	  "stdin:1:12-30: ERROR: E306: stack_mode = weird: it is one of bpftrace, perf, raw, build_id\n"
+	  "stdin:1:12-30: ERROR: stack_mode = weird: it is one of bpftrace, perf, raw, build_id [E306]\n"
 		  "config = { stack_mode = weird } begin {}\n"
 		  "           ~~~~~~~~~~~~~~~~~~\n" },
 	{ "config = { btf = 1 } begin {}",
-	  "stdin:1:12-19: ERROR: E214: btf can only be set in the environment (BPFTRACE_BTF)\n"
+	  "stdin:1:12-19: ERROR: btf can only be set in the environment (BPFTRACE_BTF) [E214]\n"
 		  "config = { btf = 1 } begin {}\n"
 		  "           ~~~~~~~\n" },
 	{ "let @a = percpuhash(4); begin { @a = 1; }",
-	  "stdin:1:10-20: ERROR: E301: @a is declared a percpuhash map, which cannot hold int64\n"
+	  "stdin:1:10-20: ERROR: @a is declared a percpuhash map, which cannot hold int64 [E301]\n"
 		  "let @a = percpuhash(4); begin { @a = 1; }\n"
 		  "         ~~~~~~~~~~\n"
-		  "hint: per-CPU maps hold aggregations (count(), sum(), hist(), ...); declare it hash or lruhash\n" },
+		  "HINT: per-CPU maps hold aggregations (count(), sum(), hist(), ...); declare it hash or lruhash\n" },
 	{ "let @a = hash(4); begin { @a = count(); }",
-	  "stdin:1:10-14: ERROR: E301: @a is declared a hash map, which cannot hold count\n"
+	  "stdin:1:10-14: ERROR: @a is declared a hash map, which cannot hold count [E301]\n"
 		  "let @a = hash(4); begin { @a = count(); }\n"
 		  "         ~~~~\n"
-		  "hint: aggregations (count(), sum(), hist(), ...) need a per-CPU map: declare it percpuhash or percpulruhash\n" },
+		  "HINT: aggregations (count(), sum(), hist(), ...) need a per-CPU map: declare it percpuhash or percpulruhash\n" },
 	{ "begin { $x = \"a\" ?: 1; }",
-	  "stdin:1:14-17: ERROR: E307: the first operand of '?:' must be an integer or a pointer, not string[8]\n"
+	  "stdin:1:14-17: ERROR: the first operand of '?:' must be an integer or a pointer, not string[8] [E307]\n"
 		  "begin { $x = \"a\" ?: 1; }\n"
 		  "             ~~~\n" },
 	{ "begin { for ($i : 0..\"a\") { } }",
-	  "stdin:1:22-25: ERROR: E303: a range's end expects an integer, got string[8]\n"
+	  "stdin:1:22-25: ERROR: a range's end expects an integer, got string[8] [E303]\n"
 		  "begin { for ($i : 0..\"a\") { } }\n"
 		  "                     ~~~\n" },
 	/* --dialect 0.17: bpftrace 0.17's language only */
 	{ "BEGIN { let $x = 1; }",
-	  "stdin:1:9-19: ERROR: E113: 'let' is today's bpftrace (0.18 to 0.26), not bpftrace 0.17\n"
+	  "stdin:1:9-19: ERROR: 'let' is today's bpftrace (0.18 to 0.26), not bpftrace 0.17 [E113]\n"
 		  "BEGIN { let $x = 1; }\n"
 		  "        ~~~~~~~~~~\n"
-		  "hint: --dialect 0.17 reads bpftrace 0.17's language only; leave it out (or give --dialect 0.26) to read today's\n",
+		  "HINT: --dialect 0.17 reads bpftrace 0.17's language only; leave it out (or give --dialect 0.26) to read today's\n",
 	  DIALECT_0_17 },
 	{ "BEGIN { @ = curtask.real_parent; }",
-	  "stdin:1:13-32: ERROR: E307: struct task_struct * is a pointer: read its fields with '->'\n"
+	  "stdin:1:13-32: ERROR: struct task_struct * is a pointer: read its fields with '->' [E307]\n"
 		  "BEGIN { @ = curtask.real_parent; }\n"
 		  "            ~~~~~~~~~~~~~~~~~~~\n",
 	  DIALECT_0_17 },
 	{ "BEGIN { @ = curtask->se->load; }",
-	  "stdin:1:13-30: ERROR: E307: struct sched_entity is not a pointer: read its fields with '.'\n"
+	  "stdin:1:13-30: ERROR: struct sched_entity is not a pointer: read its fields with '.' [E307]\n"
 		  "BEGIN { @ = curtask->se->load; }\n"
 		  "            ~~~~~~~~~~~~~~~~~\n",
 	  DIALECT_0_17 },
