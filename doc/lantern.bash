@@ -217,7 +217,7 @@ _lantern()
 		_lantern_probes
 		return
 		;;
-	-o | --flamegraph | --pprof | -I | --include)
+	-o | --flamegraph | --pprof | -I | --include | --debuginfo)
 		_lantern_files
 		return
 		;;
@@ -248,7 +248,7 @@ _lantern()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_lantern_values '-e -o -f -B -q -v -k -kk -c -p -d -l -lv -I --include --dry-run
+		_lantern_values '-e -o -f -B -q -v -k -kk -c -p -d -l -lv -I --include --debuginfo --dry-run
 			--unsafe --no-warnings --info --flamegraph --pprof --metrics -h --help -V --version'
 		return
 	fi
@@ -257,7 +257,7 @@ _lantern()
 	local i list=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-e | -o | -f | -B | -d | -c | -p | -I | --include | --flamegraph | --pprof | --metrics) ((i++)) ;;
+		-e | -o | -f | -B | -d | -c | -p | -I | --include | --debuginfo | --flamegraph | --pprof | --metrics) ((i++)) ;;
 		--*) ;;
 		-*l*) [[ ${words[i]} =~ ^-[qvhVl]+$ ]] && list=1 ;;
 		esac

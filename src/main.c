@@ -6,6 +6,7 @@
 #include "probes/list.h"
 #include "runtime/info.h"
 #include "runtime/session.h"
+#include "sym/debuginfo.h"
 #include "trace/trace.h"
 
 #include <errno.h>
@@ -60,6 +61,8 @@ static void usage(FILE *f)
 	      "                   interactive SVG flame graph\n"
 	      "    --pprof FILE   at exit, write the maps keyed by kstack/ustack as a pprof profile\n"
 	      "                   (Pyroscope, Parca, Grafana, go tool pprof)\n"
+	      "    --debuginfo DIR[:DIR]  where the debug files of stripped programs are, searched\n"
+	      "                   first (relative: from the program's folder; repeatable)\n"
 	      "    --metrics ADDR:PORT    serve the maps at http://ADDR:PORT/metrics in Prometheus's\n"
 	      "                   format while the script runs (e.g. --metrics 0.0.0.0:9435)\n"
 	      "    -h, --help     this help\n"
@@ -303,7 +306,7 @@ static enum action parse_option(int c, struct options *o, const char **program,
 	case OPT_PROBE_FILTER: o->c.probe_filter = optarg; break;
 	case OPT_NO_FEATURE: return parse_no_feature(optarg) < 0 ? ACT_EXIT_ERR : ACT_RUN;
 	case OPT_FMT: *fmt_file = optarg; break;
-	case OPT_DEBUGINFO: push_arg(&o->c.debuginfo, &o->c.ndebuginfo, optarg); break;
+	case OPT_DEBUGINFO: sym_debug_dirs_add(optarg); break; /* searched first, for every file */
 	case OPT_TRACEABLE: o->c.traceable_functions = optarg; break;
 	case OPT_VERIFY_IR: break; /* lantern makes no LLVM IR: its own checks always run */
 	case OPT_DWARF_PID: break; /* lantern unwinds no stack with DWARF in the kernel */
@@ -541,7 +544,6 @@ int main(int argc, char **argv)
 	rc = run(&o, program, act, argc, argv);
 	free(o.c.includes);
 	free(o.c.include_dirs);
-	free(o.c.debuginfo);
 	free(o.c.params);
 	free(o.c.named);
 	return finish(rc);

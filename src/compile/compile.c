@@ -9,6 +9,7 @@
 #include "parse/parser.h"
 #include "probes/probes.h"
 #include "sema/sema.h"
+#include "sym/srcline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -244,6 +245,7 @@ int compile(struct plan *p, const struct compile_opts *opts, struct strbuf *dump
 	unsigned d = opts->dump;
 
 	plan_init(p, opts);
+	p->types.dwarf_find = sym_dwarf_path; /* a stripped program's types: its debug file's */
 	p->diag.no_warnings = opts->no_warnings;
 	/* --include FILE is #include <FILE> before the script's; -I DIR looks first */
 	for (int i = 0; i < opts->nincludes; i++)

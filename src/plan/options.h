@@ -69,8 +69,6 @@ struct compile_opts {
 	const char *probe_filter; /* --probe-filter RE: only the probes whose name matches */
 	char **named;		  /* the script's named parameters, --name[=value] after `--` */
 	int nnamed;
-	const char **debuginfo;	  /* --debuginfo DIR...: where DWARF of stripped files is looked for */
-	int ndebuginfo;
 	const char *traceable_functions; /* --traceable-functions FILE: kprobes' functions */
 };
 

@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "sym/elf.h"
 #include "sym/procmaps.h"
+#include "sym/srcline.h"
 #include "sys/arch.h"
 #include "sys/perf.h"
 
@@ -352,17 +353,20 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 	const char *fn;
 	int retbit, added = 0;
 
-	if (ap->nparts != 3 || !*ap->parts[1] || !*ap->parts[2]) {
-		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
-			   "%s probes are written %s:FILE:FUNCTION, e.g. %s:/bin/bash:readline",
-			   prov->name, prov->name, prov->name);
-		return -1;
-	}
 	if (prov_uprobe_pmu(&retbit) < 0 || (prov->id == PROV_URETPROBE && retbit < 0)) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING,
 			   "this kernel has no uprobe PMU (%s): it was built without CONFIG_UPROBE_EVENTS",
 			   UPROBE_PMU_DIR);
 		diag_hint(&p->diag, "tracepoint, profile and software probes do not need it");
+		return -1;
+	}
+	/* uprobe:FILE@SOURCE.c:LINE, unless FILE is a file whose name has an '@' */
+	if (ap->nparts >= 2 && strchr(ap->parts[1], '@') && !is_file(ap->parts[1]))
+		return prov_uprobe_expand_line(p, prov, pr, ap);
+	if (ap->nparts != 3 || !*ap->parts[1] || !*ap->parts[2]) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "%s probes are written %s:FILE:FUNCTION, e.g. %s:/bin/bash:readline",
+			   prov->name, prov->name, prov->name);
 		return -1;
 	}
 	/* named as given (bpftrace's names): a path as written, a library as found */
@@ -427,8 +431,10 @@ static int list_file(const struct provider *prov, const char *path, const char *
 
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) < 0)
 		return -1;
-	if (verbose)
+	if (verbose) {
 		types_dwarf_src_init(&d, &a, path);
+		d.find = sym_dwarf_path; /* a stripped file's arguments: its debug file's */
+	}
 	for (size_t i = 0; i < funcs.n; i++) {
 		/* listed as the file names them (bpftrace 0.17 lists C++ names mangled);
 		   a pattern may match the demangled name too */

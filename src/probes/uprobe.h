@@ -49,6 +49,9 @@ int prov_uprobe_expand_addr(struct plan *p, const struct provider *prov, struct 
 int prov_uprobe_expand_offset(struct plan *p, const struct provider *prov, struct probe *pr,
 			      struct attach_point *ap, const char *path,
 			      const struct elf_funcs *funcs, const char *fn, const char *off);
+/* uprobe:FILE@SOURCE:LINE[:COLUMN] (uprobe_at.c): 0, or -1 reported */
+int prov_uprobe_expand_line(struct plan *p, const struct provider *prov, struct probe *pr,
+			    struct attach_point *ap);
 void prov_uprobe_prog_setup(struct plan *p, struct prog *pg);
 int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen);

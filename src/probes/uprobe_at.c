@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * uprobes inside a function: uprobe:FILE:ADDRESS and uprobe:FILE:FUNC+OFFSET.
- * The probed byte must be where an instruction starts (sys/insn.c decodes
- * the function's code up to there): a breakpoint inside one would corrupt
- * the program.
+ * uprobes inside a function: uprobe:FILE:ADDRESS and uprobe:FILE:FUNC+OFFSET,
+ * whose probed byte must be where an instruction starts (sys/insn.c decodes
+ * the function's code up to there: a breakpoint inside one would corrupt
+ * the program), and uprobe:FILE@SOURCE.c:LINE[:COLUMN], a source line's
+ * first instruction, from DWARF's line table (sym/srcline.h).
  */
 #include "probes/uprobe.h"
 #include "base/util.h"
 #include "sym/elf.h"
+#include "sym/srcline.h"
 #include "sys/insn.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,5 +156,76 @@ int prov_uprobe_expand_offset(struct plan *p, const struct provider *prov, struc
 	struct uprobe_inst *ui = prov_uprobe_add(p, pr, ap, prov, path, name, f->offset + n);
 	ui->func = arena_strdup(&p->arena, fn); /* `func`: the function */
 	ui->func_off = n;
+	return 0;
+}
+
+/* A line or column number of an attach point: 1 or more; 0 when it is none */
+static unsigned number(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return *s >= '0' && *s <= '9' && !*end && !errno && v <= 0xffffffffUL ? (unsigned)v : 0;
+}
+
+int prov_uprobe_expand_line(struct plan *p, const struct provider *prov, struct probe *pr,
+			    struct attach_point *ap)
+{
+	char *file = arena_strdup(&p->arena, ap->parts[1]), *src = strchr(file, '@');
+	char real[PATH_MAX], path[PATH_MAX], err[512], name[64];
+	unsigned line = ap->nparts >= 3 ? number(ap->parts[2]) : 0,
+		 col = ap->nparts == 4 ? number(ap->parts[3]) : 0;
+	struct elf_funcs funcs;
+	uint64_t addr;
+	int64_t off;
+
+	*src++ = 0;
+	if (prov->id != PROV_UPROBE) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "Source code location not allowed: a %s fires at a function's return",
+			   prov->name);
+		diag_hint(&p->diag, "uprobe:FILE@SOURCE.c:LINE probes a line");
+		return -1;
+	}
+	if ((ap->nparts != 3 && ap->nparts != 4) || !*file || !*src || !line ||
+	    (ap->nparts == 4 && !col)) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "Invalid uprobe arguments, expected format: uprobe:TARGET@FILE:LINE[:COL]");
+		diag_hint(&p->diag, "e.g. uprobe:/usr/bin/bash@shell.c:123 (lines and columns from 1)");
+		return -1;
+	}
+	if (util_has_wildcard(file)) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "Cannot use wildcards with source code location");
+		return -1;
+	}
+	if (!prov_resolve_file_shown(file, real, path, p->opts->pid)) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", file);
+		diag_hint(&p->diag, "give a path, a program in $PATH or a library name (libc)");
+		return -1;
+	}
+	if (sym_src_line_addr(path, src, line, col, &addr, err, sizeof(err)) < 0) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s", err);
+		diag_hint(&p->diag, "the program's DWARF (gcc -g), or its debug file (--debuginfo DIR), "
+				    "says where each line's code is");
+		return -1;
+	}
+	if ((off = sym_elf_addr_offset(path, addr, err, sizeof(err))) < 0) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s", err);
+		return -1;
+	}
+	/* bpftrace's name: the address, in decimal; `func`: the function that holds it */
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)addr);
+	struct uprobe_inst *ui = prov_uprobe_add(p, pr, ap, prov, path, name, (uint64_t)off);
+	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
+		const struct elf_func *f = func_at(&funcs, addr);
+		if (f) {
+			ui->func = arena_strdup(&p->arena, f->name);
+			ui->func_off = addr - f->addr;
+		}
+		sym_elf_funcs_free(&funcs);
+	}
 	return 0;
 }

@@ -58,14 +58,21 @@ static bool file_crc(const char *path, uint32_t *out)
 	return n == 0;
 }
 
-/* Each debug directory in turn: fn(dir, arg) until it returns true. */
-static bool each_debug_dir(bool (*fn)(const char *dir, void *arg), void *arg)
+/* --debuginfo's directories, colon-separated: searched before the others */
+static char user_dirs[4096];
+
+void sym_debug_dirs_add(const char *dirs)
 {
-	const char *dirs = getenv("LANTERN_DEBUG_DIRS");
+	size_t n = strlen(user_dirs);
+
+	snprintf(user_dirs + n, sizeof(user_dirs) - n, "%s%s", n ? ":" : "", dirs);
+}
+
+/* Each directory of a colon-separated list in turn: fn(dir, arg) until it returns true. */
+static bool each_dir_of(const char *dirs, bool (*fn)(const char *dir, void *arg), void *arg)
+{
 	char dir[PATH_MAX];
 
-	if (!dirs || !*dirs)
-		dirs = "/usr/lib/debug";
 	for (const char *p = dirs; *p;) {
 		size_t n = strcspn(p, ":");
 		if (n && n < sizeof(dir)) {
@@ -81,10 +88,21 @@ static bool each_debug_dir(bool (*fn)(const char *dir, void *arg), void *arg)
 	return false;
 }
 
+/* Each debug directory in turn: fn(dir, arg) until it returns true. */
+static bool each_debug_dir(bool (*fn)(const char *dir, void *arg), void *arg)
+{
+	const char *dirs = getenv("LANTERN_DEBUG_DIRS");
+
+	if (!dirs || !*dirs)
+		dirs = "/usr/lib/debug";
+	return each_dir_of(dirs, fn, arg);
+}
+
 struct lookup {
 	const char *hex;      /* build-id */
 	const char *name;     /* debuglink */
 	const char *folder;   /* of the file */
+	const char *base;     /* the file's name */
 	uint32_t crc;
 	char *out;
 	size_t n;
@@ -113,30 +131,83 @@ static bool by_link_in_dir(const char *dir, void *arg)
 	return link_ok(lk);
 }
 
+/* The build-id of the ELF file at path, as hex; false without one. */
+static bool file_build_id(const char *path, char *hex)
+{
+	unsigned char id[64];
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+
+	if (e)
+		len = sym_build_id(e, id, sizeof(id));
+	if (len)
+		sym_build_id_hex(id, len, hex);
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return len > 0;
+}
+
+/*
+ * A --debuginfo directory (relative: to the file's folder, as elfutils
+ * reads its debuginfo path): the build-id's file, the debuglink's, or
+ * FILE.debug when the file has no link (objcopy --only-keep-debug's
+ * usual name), whose build-id must be the file's.
+ */
+static bool in_user_dir(const char *dir, void *arg)
+{
+	struct lookup *lk = arg;
+	char d[PATH_MAX], hex[129];
+
+	int w = dir[0] == '/' ? snprintf(d, sizeof(d), "%s", dir)
+			      : snprintf(d, sizeof(d), "%s/%s", lk->folder, dir);
+	if (w < 0 || (size_t)w >= sizeof(d))
+		return false;
+	if (lk->hex && by_build_id(d, lk))
+		return true;
+	if (lk->name) {
+		snprintf(lk->out, lk->n, "%s/%s", d, lk->name);
+		return link_ok(lk);
+	}
+	snprintf(lk->out, lk->n, "%s/%s.debug", d, lk->base);
+	return is_file(lk->out) &&
+	       (!lk->hex || (file_build_id(lk->out, hex) && !strcmp(hex, lk->hex)));
+}
+
 bool sym_debug_file(Elf *e, const char *path, char *out, size_t n)
 {
 	unsigned char id[64];
 	char hex[2 * sizeof(id) + 1], folder[PATH_MAX];
 	size_t len = sym_build_id(e, id, sizeof(id));
 	struct lookup lk = { .out = out, .n = n };
-	GElf_Word crc;
+	GElf_Word crc = 0;
 
+	snprintf(folder, sizeof(folder), "%s", path);
+	char *slash = strrchr(folder, '/');
+	if (slash) {
+		*slash = 0;
+		lk.base = slash + 1;
+	} else {
+		snprintf(folder, sizeof(folder), ".");
+		lk.base = path;
+	}
+	lk.folder = folder;
 	if (len >= 2) {
 		sym_build_id_hex(id, len, hex);
 		lk.hex = hex;
-		if (each_debug_dir(by_build_id, &lk))
-			return true;
 	}
 	lk.name = dwelf_elf_gnu_debuglink(e, &crc);
-	if (!lk.name || strchr(lk.name, '/'))
-		return false;
+	if (lk.name && strchr(lk.name, '/'))
+		lk.name = NULL;
 	lk.crc = crc;
-	snprintf(folder, sizeof(folder), "%s", path);
-	char *slash = strrchr(folder, '/');
-	if (!slash)
+	if (*user_dirs && each_dir_of(user_dirs, in_user_dir, &lk))
+		return true;
+	if (lk.hex && each_debug_dir(by_build_id, &lk))
+		return true;
+	if (!lk.name)
 		return false;
-	*slash = 0;
-	lk.folder = folder;
 	/* beside the file, in its .debug/, under each debug directory */
 	snprintf(out, n, "%s/%s", folder, lk.name);
 	if (strcmp(out, path) && link_ok(&lk))

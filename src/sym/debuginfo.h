@@ -6,7 +6,8 @@
  *     file's build-id as DIR/.build-id/xx/rest.debug, else by its
  *     .gnu_debuglink name beside the file, in its .debug/ folder and as
  *     DIR/<the file's folder>/NAME, the link's CRC checked; DIR is each of
- *     LANTERN_DEBUG_DIRS (colon-separated; /usr/lib/debug by default);
+ *     LANTERN_DEBUG_DIRS (colon-separated; /usr/lib/debug by default),
+ *     after --debuginfo's directories;
  *   - MiniDebugInfo (Fedora's): an xz-compressed ELF in the section
  *     .gnu_debugdata whose .symtab names the static functions .dynsym
  *     leaves out.
@@ -27,6 +28,12 @@ size_t sym_build_id(Elf *e, unsigned char *id, size_t max);
 /* The build-id as hex into out (2 * len + 1 bytes). */
 void sym_build_id_hex(const unsigned char *id, size_t len, char *out);
 
+/*
+ * --debuginfo DIR[:DIR]: directories searched first (relative ones from
+ * the file's folder), for the build-id's file, the debuglink's, or
+ * FILE.debug of the same build-id.
+ */
+void sym_debug_dirs_add(const char *dirs);
 /* The separate debug file of e (read from path), into out; false when there is none. */
 bool sym_debug_file(Elf *e, const char *path, char *out, size_t n);
 

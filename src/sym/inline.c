@@ -8,6 +8,7 @@
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@ struct sym_dwarf {
 	int fd, dfd;
 	Elf *elf, *delf;
 	Dwarf *dw;
+	char path[PATH_MAX]; /* the file dw is of: the file itself, or its debug file */
 };
 
 static Dwarf *dwarf_of(Elf *e)
@@ -43,16 +45,28 @@ struct sym_dwarf *sym_dwarf_open(const char *path)
 		goto none;
 	if (!(d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL)) || elf_kind(d->elf) != ELF_K_ELF)
 		goto none;
+	snprintf(d->path, sizeof(d->path), "%s", path);
 	if ((d->dw = dwarf_of(d->elf)))
 		return d;
 	if (!sym_debug_file(d->elf, path, dpath, sizeof(dpath)) ||
 	    (d->dfd = open(dpath, O_RDONLY | O_CLOEXEC)) < 0 ||
 	    !(d->delf = elf_begin(d->dfd, ELF_C_READ_MMAP, NULL)) || !(d->dw = dwarf_of(d->delf)))
 		goto none;
+	snprintf(d->path, sizeof(d->path), "%s", dpath);
 	return d;
 none:
 	sym_dwarf_close(d);
 	return NULL;
+}
+
+Dwarf *sym_dwarf_dw(struct sym_dwarf *d)
+{
+	return d->dw;
+}
+
+const char *sym_dwarf_file(struct sym_dwarf *d)
+{
+	return d->path;
 }
 
 int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, int max)

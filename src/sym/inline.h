@@ -14,6 +14,9 @@ struct sym_dwarf;
 
 /* path's DWARF, or NULL when neither it nor a debug file has any. */
 struct sym_dwarf *sym_dwarf_open(const char *path);
+/* Its libdw handle, and the file that holds it (the file itself, or its debug file) */
+struct Dwarf *sym_dwarf_dw(struct sym_dwarf *d);
+const char *sym_dwarf_file(struct sym_dwarf *d);
 /* The functions inlined at vaddr, innermost first, at most max; how many. */
 int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, int max);
 void sym_dwarf_close(struct sym_dwarf *d);

@@ -15,6 +15,7 @@
 #include "probes/probes.h"
 #include "probes/uprobe.h"
 #include "sym/elf.h"
+#include "sym/srcline.h"
 #include "sys/arch.h"
 #include "types/dwarf.h"
 #include "types/env.h"
@@ -199,6 +200,7 @@ static int add_spec(struct tb *b, const char *spec)
 		return -1;
 	}
 	types_dwarf_src_init(&d, &p->arena, path);
+	d.find = sym_dwarf_path;
 	for (size_t i = 0; i < funcs.n && rc == 0; i++) {
 		const struct elf_func *f = &funcs.v[i];
 		char *pats = util_xstrdup(colon + 1), *save = NULL;

@@ -7,6 +7,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +22,7 @@ static struct type *resolve(struct type_src *src, uint32_t id)
 	struct dwarf_src *d = (struct dwarf_src *)src;
 	Dwarf_Die die;
 
-	if (id >= d->lazy.len || !dwarf_offdie(d->dw, d->lazy.data[id], &die))
+	if (id >= d->lazy.len || !dwarf_offdie(d->lazy.data[id].dw, d->lazy.data[id].off, &die))
 		return &ty_void;
 	return convert(d, &die);
 }
@@ -52,9 +53,12 @@ bool types_dwarf_src_load(struct dwarf_src *d)
 	if (d->tried)
 		return d->dw != NULL;
 	d->tried = true;
-	d->fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	char file[PATH_MAX];
+	if (!d->find || !d->find(d->path, file, sizeof(file)))
+		snprintf(file, sizeof(file), "%s", d->path);
+	d->fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0) {
-		snprintf(d->err, sizeof(d->err), "cannot open %s: %s", d->path, strerror(errno));
+		snprintf(d->err, sizeof(d->err), "cannot open %.150s: %s", file, strerror(errno));
 		return false;
 	}
 	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
@@ -163,7 +167,7 @@ static struct type *record_type(struct dwarf_src *d, Dwarf_Die *die, bool is_uni
 	r = type_record(d->arena,
 			arena_printf(d->arena, "%s %s", is_union ? "union" : "struct", name ? name : "(anonymous)"),
 			(uint32_t)size, 8, n);
-	struct dwarf_conv dc = { dwarf_dieoffset(die), r };
+	struct dwarf_conv dc = { dwarf_cu_getdwarf(die->cu), dwarf_dieoffset(die), r };
 	vec_push(&d->done, dc); /* before the members: they may point back */
 	n = 0;
 	if (dwarf_child(die, &m) == 0) {
@@ -225,7 +229,8 @@ static struct type *convert_die(struct dwarf_src *d, Dwarf_Die *die)
 	case DW_TAG_reference_type:
 		if (!ref(die, DW_AT_type, &t))
 			return type_ptr(d->arena, &ty_void, true);
-		vec_push(&d->lazy, dwarf_dieoffset(&t));
+		struct dwarf_ref r = { dwarf_cu_getdwarf(t.cu), dwarf_dieoffset(&t) };
+		vec_push(&d->lazy, r);
 		return type_ptr_lazy(d->arena, &d->src, d->lazy.len - 1, true);
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
@@ -250,11 +255,12 @@ static struct type *convert_die(struct dwarf_src *d, Dwarf_Die *die)
 static struct type *convert(struct dwarf_src *d, Dwarf_Die *die)
 {
 	uint64_t off = dwarf_dieoffset(die);
+	Dwarf *dw = dwarf_cu_getdwarf(die->cu);
 	struct type *t;
 
 	vec_foreach(&d->done, dc)
 	{
-		if (dc->off == off)
+		if (dc->off == off && dc->dw == dw)
 			return dc->t;
 	}
 	/* a type made of itself (broken debug info: a typedef of itself) would never end */
@@ -265,7 +271,7 @@ static struct type *convert(struct dwarf_src *d, Dwarf_Die *die)
 	d->depth--;
 	if (dwarf_tag(die) != DW_TAG_structure_type && dwarf_tag(die) != DW_TAG_union_type &&
 	    dwarf_tag(die) != DW_TAG_class_type) {
-		struct dwarf_conv dc = { off, t };
+		struct dwarf_conv dc = { dw, off, t };
 		vec_push(&d->done, dc);
 	}
 	return t;
@@ -274,18 +280,19 @@ static struct type *convert(struct dwarf_src *d, Dwarf_Die *die)
 /* fn(die, arg) for each top-level DIE of every compile unit, until it returns true */
 static bool each_top_die(struct dwarf_src *d, bool (*fn)(Dwarf_Die *die, void *arg), void *arg)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie, child;
+	uint8_t type;
 
-	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-		if (dwarf_offdie(d->dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do
-				if (fn(&child, arg))
-					return true;
-			while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
+	while (dwarf_get_units(d->dw, cu, &cu, NULL, &type, &cudie, &subdie) == 0) {
+		/* a skeleton unit (-gsplit-dwarf): its DIEs are in its .dwo, if libdw found it */
+		Dwarf_Die *u = type == DW_UT_skeleton && subdie.cu ? &subdie : &cudie;
+		if (dwarf_child(u, &child) != 0)
+			continue;
+		do
+			if (fn(&child, arg))
+				return true;
+		while (dwarf_siblingof(&child, &child) == 0);
 	}
 	return false;
 }

@@ -4,12 +4,16 @@
  * libdw: the structs, unions, enums and typedefs it defines, and its
  * functions' parameters. Read only when a uprobe script names a type or
  * `args`; converted like BTF types (btf.h): char arrays as strings,
- * pointers followed lazily, bitfields, anonymous members.
+ * pointers followed lazily, bitfields, anonymous members. The DWARF may be
+ * elsewhere (a separate debug file: find, which a higher layer gives) or
+ * split (-gsplit-dwarf: each unit's DIEs in its .dwo file, which libdw
+ * finds beside the program or in its compile directory).
  */
 #ifndef LANTERN_TYPES_DWARF_H
 #define LANTERN_TYPES_DWARF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
@@ -28,8 +32,11 @@ struct dwarf_src {
 	struct Dwarf *dw;
 	bool tried;
 	unsigned depth;	    /* types being converted, one inside the other */
-	VEC(uint64_t) lazy; /* DIE offsets of lazy pointer targets, by src_id */
-	VEC(struct dwarf_conv { uint64_t off; struct type *t; }) done;
+	/* lazy pointer targets, by src_id: a DIE's offset in its file (split DWARF: a .dwo) */
+	VEC(struct dwarf_ref { struct Dwarf *dw; uint64_t off; }) lazy;
+	VEC(struct dwarf_conv { struct Dwarf *dw; uint64_t off; struct type *t; }) done;
+	/* the file that holds path's DWARF (path itself, or its separate debug file) into out */
+	bool (*find)(const char *path, char *out, size_t n);
 	char err[256];
 };
 

@@ -163,6 +163,7 @@ struct dwarf_src *type_env_dwarf(struct type_env *env, const char *path)
 	}
 	d = ARENA_NEW(env->arena, struct dwarf_src);
 	types_dwarf_src_init(d, env->arena, arena_strdup(env->arena, path));
+	d->find = env->dwarf_find;
 	vec_push(&env->dwarf, d);
 	return d;
 }

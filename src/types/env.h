@@ -52,6 +52,7 @@ struct type_env {
 	VEC(struct lazy_name) lazy;
 	VEC(struct named_type) types;
 	VEC(struct dwarf_src *) dwarf; /* the debug info of the programs uprobes probe */
+	bool (*dwarf_find)(const char *path, char *out, size_t n); /* their dwarf_src.find */
 	VEC(struct constant) consts;
 	VEC(const char *) includes; /* the headers the script #includes, to read constants from */
 	VEC(const char *) include_dirs; /* -I: searched before the system's */
