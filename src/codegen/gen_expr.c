@@ -312,8 +312,22 @@ int32_t gen_arith(struct gen *g, enum op op, int32_t a, struct expr *rhs, struct
 	if (op == OP_SHR && lt && lt->is_signed)
 		alu = BPF_ARSH;
 	emit(g->ir, MOV64_REG(r, a));
-	if (rhs && small_const(rhs, &imm)) {
+	if (rhs && small_const(rhs, &imm) && (imm || (alu != BPF_DIV && alu != BPF_MOD))) {
 		emit(g->ir, ALU64_IMM(alu, r, imm));
+		return r;
+	}
+	if ((alu == BPF_DIV || alu == BPF_MOD) && g->p->modern) {
+		// today's bpftrace: if (d == 0) { warn; r = 1 } else r op= d
+		int32_t d = gen_scalar(g, rhs), ok = ir_label(g->ir), done = ir_label(g->ir);
+		emit(g->ir, JMP_IMM(BPF_JNE, d, 0, ok));
+		gen_runtime_error(g, rhs->span,
+				  "Divide or modulo by 0 detected. This can lead to unexpected results. "
+				  "1 is being used as the result.");
+		emit(g->ir, MOV64_IMM(r, 1));
+		emit(g->ir, JA(done));
+		emit(g->ir, LABEL(ok));
+		emit(g->ir, ALU64_REG(alu, r, d));
+		emit(g->ir, LABEL(done));
 		return r;
 	}
 	emit(g->ir, ALU64_REG(alu, r, gen_scalar(g, rhs)));

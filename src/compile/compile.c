@@ -218,12 +218,16 @@ static int check_options(struct plan *p)
 	}
 	if (!bad.len && !help)
 		return 0;
+	/* as bpftrace: one line after a mistake; a line each, described, for --help */
 	vec_foreach(&p->script_options, o)
 	{
+		if (!help || bad.len) {
+			sb_printf(&known, "%s--%s", known.len ? ", " : " ", o->name);
+			continue;
+		}
 		sb_printf(&known, "\n  --%s", o->name);
 		if (o->desc)
 			sb_printf(&known, ": %s", o->desc);
-		sb_printf(&known, " (%s)", o->type);
 	}
 	if (bad.len)
 		diag_error(&p->diag, SPAN_NONE, E_ARG_TYPE, "unexpected program command line options: %s",

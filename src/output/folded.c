@@ -141,7 +141,7 @@ static void folded_map_entry(struct map_walk *w, const struct map_item *it)
 	sb_printf(out, " %llu\n", (unsigned long long)count);
 }
 
-static void folded_attached(struct strbuf *out, int nprobes)
+static void folded_attached(struct strbuf *out, const struct out_ctx *oc, int nprobes)
 {
 }
 

@@ -79,9 +79,13 @@ void out_json_string(struct strbuf *out, const char *s, size_t n)
 	sb_putc(out, '"');
 }
 
-static void json_attached(struct strbuf *out, int nprobes)
+static void json_attached(struct strbuf *out, const struct out_ctx *oc, int nprobes)
 {
-	sb_printf(out, "{\"type\": \"attached_probes\", \"data\": {\"probes\": %d}}\n", nprobes);
+	if (oc->plan && oc->plan->modern) /* today's bpftrace adds a count */
+		sb_printf(out, "{\"type\": \"attached_probes\", \"count\": %d, \"data\": {\"probes\": %d}}\n",
+			  nprobes, nprobes);
+	else
+		sb_printf(out, "{\"type\": \"attached_probes\", \"data\": {\"probes\": %d}}\n", nprobes);
 }
 
 static void json_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n)
@@ -97,9 +101,13 @@ static void json_text(struct strbuf *out, enum text_kind kind, const char *p, si
 	sb_puts(out, "}\n");
 }
 
-static void json_lost(struct strbuf *out, uint64_t n)
+static void json_lost(struct strbuf *out, const struct out_ctx *oc, uint64_t n)
 {
-	sb_printf(out, "{\"type\": \"lost_events\", \"data\": {\"events\": %" PRIu64 "}}\n", n);
+	if (oc->plan && oc->plan->modern)
+		sb_printf(out, "{\"type\": \"lost_events\", \"count\": %" PRIu64
+			  ", \"data\": {\"events\": %" PRIu64 "}}\n", n, n);
+	else
+		sb_printf(out, "{\"type\": \"lost_events\", \"data\": {\"events\": %" PRIu64 "}}\n", n);
 }
 
 /* bpftrace's object for a helper's failure under -k */
@@ -152,8 +160,20 @@ static void json_value(const struct out_ctx *oc, struct strbuf *out, const struc
 	int64_t total, count;
 
 	switch (t->kind) {
+	case TY_PTR: { /* a number, not the text's 0x... (which is no JSON) */
+		uint64_t u;
+		memcpy(&u, p, sizeof(u));
+		sb_printf(out, "%" PRIu64, u);
+		break;
+	}
 	case TY_INT:
-	case TY_PTR:
+		if (t->en) { /* an enum's value as a number, as bpftrace keeps JSON */
+			struct type plain = *t;
+			plain.en = NULL;
+			out_value_format(oc, out, &plain, p);
+			break;
+		}
+		/* fallthrough */
 	case TY_COUNT:
 	case TY_SUM:
 	case TY_MIN:

@@ -258,9 +258,9 @@ static void pp_none(struct map_walk *w)
 {
 }
 
-static void pp_attached(struct strbuf *out, int nprobes)
+static void pp_attached(struct strbuf *out, const struct out_ctx *oc, int nprobes)
 {
-	out_text_writer.attached(out, nprobes);
+	out_text_writer.attached(out, oc, nprobes);
 }
 
 const struct writer out_pprof_writer = {

@@ -302,12 +302,12 @@ static void prom_map_end(struct map_walk *w)
 }
 
 /* "Attaching N probes..." and lost events as comments, so the text still parses */
-static void prom_attached(struct strbuf *out, int nprobes)
+static void prom_attached(struct strbuf *out, const struct out_ctx *oc, int nprobes)
 {
 	sb_printf(out, "# Attaching %d probe%s...\n", nprobes, nprobes == 1 ? "" : "s");
 }
 
-static void prom_lost(struct strbuf *out, uint64_t n)
+static void prom_lost(struct strbuf *out, const struct out_ctx *oc, uint64_t n)
 {
 	sb_printf(out, "# Lost %" PRIu64 " events\n", n);
 }

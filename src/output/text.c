@@ -17,7 +17,7 @@
 #include "output/pprof.h"
 #include "output/writer.h"
 
-static void text_attached(struct strbuf *out, int nprobes)
+static void text_attached(struct strbuf *out, const struct out_ctx *oc, int nprobes)
 {
 	sb_printf(out, "Attaching %d probe%s...\n", nprobes, nprobes == 1 ? "" : "s");
 }
@@ -29,7 +29,7 @@ void out_text_text(struct strbuf *out, enum text_kind kind, const char *p, size_
 		sb_putc(out, '\n');
 }
 
-void out_text_lost(struct strbuf *out, uint64_t n)
+void out_text_lost(struct strbuf *out, const struct out_ctx *oc, uint64_t n)
 {
 	sb_printf(out, "Lost %llu events\n", (unsigned long long)n);
 }

@@ -43,11 +43,11 @@ enum text_kind {
 
 struct writer {
 	/* "Attaching N probes..." (not called with -q) */
-	void (*attached)(struct strbuf *out, int nprobes);
+	void (*attached)(struct strbuf *out, const struct out_ctx *oc, int nprobes);
 	/* the output of printf() or time(): n bytes, NULs included */
 	void (*text)(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
 	/* n events the ring buffer could not take since the last report */
-	void (*lost)(struct strbuf *out, uint64_t n);
+	void (*lost)(struct strbuf *out, const struct out_ctx *oc, uint64_t n);
 	/* print(value): a value of type t at data */
 	void (*value)(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		      const void *data);
@@ -64,7 +64,7 @@ extern const struct writer out_text_writer, out_json_writer, out_folded_writer, 
 
 /* The text writer's pieces, for writers that print these as text does. */
 void out_text_text(struct strbuf *out, enum text_kind kind, const char *p, size_t n);
-void out_text_lost(struct strbuf *out, uint64_t n);
+void out_text_lost(struct strbuf *out, const struct out_ctx *oc, uint64_t n);
 void out_text_value(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		const void *data);
 

@@ -34,6 +34,11 @@ bool plan_param_int(const struct plan *p, uint32_t n, int64_t *v)
 		return false;
 	errno = 0;
 	*v = strtoll(text, &end, 0);
+	if (errno == ERANGE && text[0] != '-') {
+		/* past INT64_MAX: an unsigned 64-bit number (0xffffffffffffffff) */
+		errno = 0;
+		*v = (int64_t)strtoull(text, &end, 0);
+	}
 	return !*end && !errno;
 }
 

@@ -127,5 +127,6 @@ const struct provider prov_interval = {
 	.alias = "i",
 	.expand = interval_expand,
 	.prog_setup = interval_prog_setup,
+	.list = prov_timer_list,
 	.attach = interval_attach,
 };

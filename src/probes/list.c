@@ -4,8 +4,11 @@
 #include "base/util.h"
 #include "probes/probes.h"
 #include "sys/tracefs.h"
+#include "types/btf.h"
 
 #include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What a probe pattern may hold: names, paths, wildcards ([a-z] and [!a-z] too). */
@@ -36,6 +39,29 @@ static int list_types(const char *type, const struct list_query *q, FILE *out)
 			rc = 1;
 	}
 	return rc;
+}
+
+int prov_list_names(const struct provider *prov, const char *const *names,
+		    const struct list_query *q, FILE *out)
+{
+	char name[256], whole[512];
+	const char *pattern = q->whole;
+	int n = 0;
+
+	if (q->part[0]) {
+		/* as the full name: "s:cs*" lists software:context-switches: */
+		snprintf(whole, sizeof(whole), "%s:%s%s%s", prov->name, q->part[0],
+			 q->part[1] ? ":" : "*", q->part[1] ? q->part[1] : "");
+		pattern = whole;
+	}
+	for (; *names; names++) {
+		snprintf(name, sizeof(name), "%s:%s:", prov->name, *names);
+		if (pattern && !util_wildcard_match(pattern, name))
+			continue;
+		fprintf(out, "%s\n", name);
+		n++;
+	}
+	return n;
 }
 
 /* One pattern (no ','): its probes; nonzero when a provider could not list. */
@@ -84,11 +110,56 @@ static int list_one(const char *pattern, bool verbose, pid_t pid, FILE *out)
 	return rc;
 }
 
+/* "struct NAME" (union, enum): the kernel's type from BTF, its definition with -lv */
+static int list_type(const char *pattern, bool verbose, FILE *out)
+{
+	char tag[8], name[256];
+	struct arena a = { 0 };
+	struct btf_src btf;
+	struct strbuf sb = { 0 };
+	int rc = 0;
+
+	if (sscanf(pattern, " %7s %255s", tag, name) != 2)
+		return 1;
+	types_btf_src_init(&btf, &a);
+	if (types_btf_src_describe(&btf, tag, name, &sb)) {
+		if (verbose)
+			fputs(sb_str(&sb), out);
+		else
+			fprintf(out, "%s %s\n", tag, name);
+	} else {
+		fprintf(stderr, "ERROR: %s %s: %s [E%d]\n", tag, name,
+			*btf.err ? btf.err : "the kernel's BTF has no such type", E_UNKNOWN_TYPE);
+		rc = 1;
+	}
+	sb_free(&sb);
+	types_btf_src_free(&btf);
+	arena_free(&a);
+	return rc;
+}
+
+static bool is_type_pattern(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return !strncmp(p, "struct ", 7) || !strncmp(p, "union ", 6) || !strncmp(p, "enum ", 5);
+}
+
 int prov_list(const char *pattern, bool verbose, pid_t pid, FILE *out)
 {
 	char *copy, *save = NULL;
 	int rc = 0;
 
+	if (pattern && (is_type_pattern(pattern) || strstr(pattern, ",struct ") ||
+			strstr(pattern, ",union ") || strstr(pattern, ",enum "))) {
+		/* 'struct task_struct,struct file' (bpftrace's), kprobes among them too */
+		copy = util_xstrdup(pattern);
+		for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+			rc |= is_type_pattern(p) ? list_type(p, verbose, out)
+						 : prov_list(p, verbose, pid, out);
+		free(copy);
+		return rc;
+	}
 	for (const char *c = pattern; c && *c; c++) {
 		if (*c != ',' && !valid_char(*c)) {
 			fprintf(stderr, "ERROR: invalid character '%c' in the probe pattern '%s' [E%d]\n",

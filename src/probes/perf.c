@@ -116,36 +116,28 @@ static int event_available(uint32_t type, uint64_t config)
 	return 0;
 }
 
-static int list_events(const char *kind, const struct perf_ev *evs, const char *pattern,
-		       FILE *out)
-{
-	char name[128];
-	int n = 0;
-
-	for (const struct perf_ev *e = evs; e->name; e++) {
-		snprintf(name, sizeof(name), "%s:%s:", kind, e->name);
-		if (pattern && !util_wildcard_match(pattern, name))
-			continue;
-		fprintf(out, "%s\n", name);
-		n++;
-	}
-	return n;
-}
-
-/* software:PATTERN, hardware:PATTERN, or a pattern over the whole names */
+/* software:PATTERN, hardware:PATTERN, or a pattern over the whole names: each event, its alias too */
 static int perf_list(const struct provider *prov, const struct list_query *q, FILE *out)
 {
 	const struct perf_ev *evs = prov->id == PROV_SOFTWARE ? sw_events : hw_events;
-	const char *pattern = q->whole;
-	char whole[512];
+	const char *names[64];
+	size_t n = 0;
 
-	if (q->part[0]) {
-		/* as the full name: "s:cs*" lists software:context-switches: */
-		snprintf(whole, sizeof(whole), "%s:%s%s%s", prov->name, q->part[0],
-			 q->part[1] ? ":" : "*", q->part[1] ? q->part[1] : "");
-		pattern = whole;
+	for (const struct perf_ev *e = evs; e->name && n + 2 < ARRAY_SIZE(names); e++) {
+		names[n++] = e->name;
+		if (e->alias)
+			names[n++] = e->alias;
 	}
-	return list_events(prov->name, evs, pattern, out);
+	names[n] = NULL;
+	return prov_list_names(prov, names, q, out);
+}
+
+/* profile:UNIT: and interval:UNIT: as bpftrace lists them */
+static const char *const timer_units[] = { "hz", "s", "ms", "us", NULL };
+
+int prov_timer_list(const struct provider *prov, const struct list_query *q, FILE *out)
+{
+	return prov_list_names(prov, timer_units, q, out);
 }
 
 static struct probe_inst *add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
@@ -259,6 +251,7 @@ const struct provider prov_profile = {
 	.alias = "p",
 	.expand = profile_expand,
 	.prog_setup = perf_prog_setup,
+	.list = prov_timer_list,
 	.attach = perf_attach,
 };
 

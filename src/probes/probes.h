@@ -59,6 +59,14 @@ struct type *prov_func_args_type(struct plan *p, const char *name, const struct 
  * give *period_ns, hz gives *hz (the other is 0). Errors are reported,
  * naming the probe type and giving an example.
  */
+/*
+ * -l of a provider whose probes are a fixed list: "KIND:NAME:" for each
+ * name (NULL-ended) that q matches, as bpftrace lists them; how many.
+ */
+int prov_list_names(const struct provider *prov, const char *const *names,
+		    const struct list_query *q, FILE *out);
+/* -l of profile and interval: their units (perf.c) */
+int prov_timer_list(const struct provider *prov, const struct list_query *q, FILE *out);
 int prov_parse_timer(struct plan *p, struct attach_point *ap, const char *type, const char *example,
 		uint64_t *period_ns, uint64_t *hz);
 

@@ -140,7 +140,7 @@ static void report_lost(struct loop *l)
 		s->fe->lost(s, lost - s->lost_reported);
 	} else {
 		sb_reset(&l->line);
-		s->oc.writer->lost(&l->line, lost - s->lost_reported);
+		s->oc.writer->lost(&l->line, &s->oc, lost - s->lost_reported);
 		fwrite(l->line.s, 1, l->line.len, s->out);
 	}
 	rt_out_flush(s);

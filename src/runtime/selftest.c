@@ -17,6 +17,7 @@
  * A benchmark that returns non-zero is skipped; one that reports an error
  * fails the run.
  */
+#include "output/json.h"
 #include "runtime/loop.h"
 #include "runtime/records.h"
 #include "sys/ringbuf.h"
@@ -225,7 +226,8 @@ static int run_benches(struct runner *r)
 		uint64_t mean = 0, iters = 0;
 		if (in->prov->id != PROV_BENCH || in->prog < 0)
 			continue;
-		if (!head) {
+		bool json = s->opts->r.format == OUTPUT_JSON;
+		if (!head && !json) {
 			fprintf(f, "%-*s%-15s%s\n", (int)width + 1, "Benchmark", "Time(ns)", "Iterations");
 			for (size_t k = 0; k < width + 1 + 15 + 10; k++)
 				fputc('-', f);
@@ -236,6 +238,14 @@ static int run_benches(struct runner *r)
 		if (rc < 0) {
 			fprintf(stderr, "ERROR: Benchmark '%s' failed.\n", name_of(in));
 			status = 1;
+		} else if (rc == 0 && json) { /* bpftrace's object */
+			struct strbuf sb = { 0 };
+			sb_puts(&sb, "{\"type\": \"benchmark_result\", \"data\": {");
+			out_json_string(&sb, name_of(in), strlen(name_of(in)));
+			sb_printf(&sb, ": {\"average\": %llu, \"iters\": %llu}}}\n",
+				  (unsigned long long)mean, (unsigned long long)iters);
+			fputs(sb_str(&sb), f);
+			sb_free(&sb);
 		} else if (rc == 0) {
 			fprintf(f, "%-*s%-15llu%llu\n", (int)width + 1, name_of(in),
 				(unsigned long long)mean, (unsigned long long)iters);

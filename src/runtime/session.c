@@ -102,7 +102,7 @@ static int start(struct session *s)
 	bool modern_text = s->plan.modern && o->r.format == OUTPUT_TEXT;
 	if (!o->r.quiet && !s->fe->quiet && !modern_text) {
 		struct strbuf sb = { 0 };
-		s->oc.writer->attached(&sb, n);
+		s->oc.writer->attached(&sb, &s->oc, n);
 		fputs(sb_str(&sb), s->out);
 		rt_out_flush(s);
 		sb_free(&sb);
@@ -113,10 +113,13 @@ static int start(struct session *s)
 		rt_out_flush(s);
 		fprintf(stderr, "Attached %zu probe%s\n", n, n == 1 ? "" : "s");
 	}
-	/* test harnesses (bpftrace's, lantern's) wait for this line to start the workload */
+	/* test harnesses (bpftrace's, lantern's) wait for this line to start the
+	   workload: on stderr as bpftrace 0.17 says it, on stdout as today's does */
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) {
+		bool modern = s->oc.plan && s->oc.plan->modern;
 		rt_out_flush(s);
-		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr);
+		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", modern ? stdout : stderr);
+		fflush(modern ? stdout : stderr);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include "base/util.h"
 
 #include <bpf/btf.h>
+#include <stdarg.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -545,4 +546,60 @@ bool types_btf_src_enum_value(struct btf_src *b, const char *name, int64_t *valu
 		*type = convert(b, 0, hit->id);
 	}
 	return hit != NULL;
+}
+
+static void dump_printf(void *ctx, const char *fmt, va_list ap)
+{
+	sb_vprintf(ctx, fmt, ap);
+}
+
+bool types_btf_src_describe(struct btf_src *b, const char *tag, const char *name,
+			    struct strbuf *out)
+{
+	int kind = !strcmp(tag, "struct") ? BTF_KIND_STRUCT
+		   : !strcmp(tag, "union") ? BTF_KIND_UNION
+					   : BTF_KIND_ENUM;
+
+	if (!types_btf_src_load(b))
+		return false;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			load_modules(b);
+		for (uint32_t o = 0; o < b->nobjs; o++) {
+			struct btf *btf = b->objs[o].btf;
+			int id = btf__find_by_name_kind(btf, name, kind);
+			const struct btf_type *t;
+			if (id <= 0 || !(t = btf__type_by_id(btf, id)))
+				continue;
+			sb_printf(out, "%s %s {\n", tag, name);
+			if (kind == BTF_KIND_ENUM) {
+				const struct btf_enum *e = btf_enum(t);
+				for (uint16_t i = 0; i < btf_vlen(t); i++)
+					sb_printf(out, "\t%s = %d,\n", btf__name_by_offset(btf, e[i].name_off),
+						  e[i].val);
+				sb_puts(out, "};\n");
+				return true;
+			}
+			/* each member as C declares it, by libbpf's declaration writer */
+			struct btf_dump *d = btf_dump__new(btf, dump_printf, out, NULL);
+			if (!d)
+				return false;
+			const struct btf_member *m = btf_members(t);
+			for (uint16_t i = 0; i < btf_vlen(t); i++) {
+				LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts,
+					    .field_name = btf__name_by_offset(btf, m[i].name_off));
+				sb_putc(out, '\t');
+				btf_dump__emit_type_decl(d, m[i].type, &opts);
+				if (btf_member_bitfield_size(t, i))
+					sb_printf(out, ":%u", btf_member_bitfield_size(t, i));
+				sb_puts(out, ";\n");
+			}
+			btf_dump__free(d);
+			sb_puts(out, "};\n");
+			return true;
+		}
+		if (b->mods_read)
+			break;
+	}
+	return false;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/strbuf.h"
 #include "types/type.h"
 
 struct btf;
@@ -93,6 +94,13 @@ bool types_btf_src_func(struct btf_src *b, const char *name, bool typedef_ptr, s
 int types_btf_src_funcs(struct btf_src *b, const char *pattern, int (*fn)(const char *name, void *arg),
 		  void *arg);
 
+/*
+ * The definition of kernel type TAG NAME (tag "struct", "union" or
+ * "enum") as C writes it, its members one a line, into out (-lv 'struct
+ * task_struct'); false when BTF has none.
+ */
+bool types_btf_src_describe(struct btf_src *b, const char *tag, const char *name,
+			    struct strbuf *out);
 /*
  * fn(obj, name, id, arg) for every function of vmlinux's BTF, then (with
  * modules) of every module's ("vmlinux" or the module's name in obj), until

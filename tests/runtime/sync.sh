@@ -4,11 +4,12 @@
 #   attached CMD [ARGS...]
 #       Starts CMD (a lantern command: `lantern ...` or `lantern trace ...`)
 #       in the background with __BPFTRACE_NOTIFY_PROBES_ATTACHED set, and
-#       returns once lantern has printed that line on its stderr (every
-#       probe is attached), or has ended, or after $ATTACH_TIMEOUT seconds
+#       returns once lantern has printed that line (every probe is
+#       attached: on stderr, or on stdout under today's dialect, as
+#       bpftrace 0.26), or has ended, or after $ATTACH_TIMEOUT seconds
 #       (10); the last two say so on stderr and return 1. The line itself is
-#       taken out of lantern's stderr; the rest passes through unchanged, in
-#       its order with stdout when both go to one place (both pass then).
+#       taken out of lantern's output; the rest passes through unchanged,
+#       stdout in its order with stderr when both go to one place.
 #       Redirections of the call are lantern's (`attached lantern ... > out`).
 #       After it, $! is the background job: `wait $!` returns lantern's
 #       status once lantern and its stderr are done. $LANTERN_PID is
@@ -29,18 +30,22 @@ attached() {
 	local dir job i
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/attached.XXXXXX") || return 1
 	(
-		# lantern's stderr (and its stdout, when both go to one place, so
-		# that their order stays) through _attached_filter
+		# lantern's stderr and stdout through _attached_filter (one, when
+		# both go to one place, so that their order stays): the
+		# notification is on stderr (bpftrace 0.17) or stdout (today's)
 		if [ /dev/stdout -ef /dev/stderr ]; then
 			exec > >(_attached_filter "$dir/attached") 2>&1
+			filter=$!
 		else
+			exec > >(_attached_filter "$dir/attached")
+			filter=$!
 			exec 2> >(_attached_filter "$dir/attached" >&2)
+			filter2=$!
 		fi
-		filter=$!
 		__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 LANTERN_TEST_PIDFILE="$dir/pid" "$@"
 		status=$?
 		exec >&- 2>&-
-		wait $filter # all of lantern's output is out
+		wait $filter ${filter2:-} # all of lantern's output is out
 		exit $status
 	) &
 	job=$!
