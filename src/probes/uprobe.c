@@ -345,6 +345,72 @@ static int missing_function(struct plan *p, const struct provider *prov, struct 
 	return -1;
 }
 
+/* The functions of path (funcs) that fn names or matches, added; how many */
+static int add_matching(struct plan *p, const struct provider *prov, struct probe *pr,
+			struct attach_point *ap, const char *path, const struct elf_funcs *funcs,
+			const char *fn)
+{
+	int added = 0;
+
+	for (size_t i = 0; i < funcs->n; i++) {
+		const struct elf_func *f = &funcs->v[i];
+		/* a C++ function by its name as written too: "ns::add(int, int)", "ns::*" */
+		const char *as = f->name;
+		if (util_has_wildcard(fn) ? !util_wildcard_match(fn, f->name) : strcmp(fn, f->name)) {
+			as = f->demangled;
+			if (!as || (util_has_wildcard(fn) ? !util_wildcard_match(fn, as) : strcmp(fn, as)))
+				continue;
+		}
+		prov_uprobe_add(p, pr, ap, prov, path, as, f->offset);
+		added++;
+	}
+	return added;
+}
+
+/*
+ * uprobe:PATTERN:FUNCTION: the functions in every file PATTERN matches
+ * (with -p, the process's mapped files: uprobe:*:f; else the file
+ * system's ELF files, as a shell's glob); a file without them is passed.
+ */
+static int expand_files(struct plan *p, const struct provider *prov, struct probe *pr,
+			struct attach_point *ap)
+{
+	const char *fn = ap->parts[2];
+	char **files = prov_probe_files(ap->parts[1], p->opts->pid, false), err[512];
+	int added = 0;
+
+	if (!files || !files[0]) {
+		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "no file matches '%s'", ap->parts[1]);
+		diag_hint(&p->diag, p->opts->pid > 0 ? "with -p, the files the process maps"
+						    : "a path with wildcards (-p PID: the process's files)");
+		sym_proc_files_free(files);
+		return -1;
+	}
+	if ((fn[0] >= '0' && fn[0] <= '9') || strchr(fn, '+')) {
+		diag_error(&p->diag, ap->span, E_BAD_ATTACH_POINT,
+			   "an address or an offset is in one file: FILE has no wildcards then");
+		sym_proc_files_free(files);
+		return -1;
+	}
+	for (size_t i = 0; files[i]; i++) {
+		struct elf_funcs funcs;
+		if (sym_elf_funcs_load(files[i], &funcs, err, sizeof(err)) < 0)
+			continue;
+		added += add_matching(p, prov, pr, ap, arena_strdup(&p->arena, files[i]), &funcs, fn);
+		sym_elf_funcs_free(&funcs);
+	}
+	sym_proc_files_free(files);
+	if (added)
+		return 0;
+	if (p->modern)
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "No matches for %s %s:%s.", prov->name,
+			   ap->parts[1], fn);
+	else
+		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "no function of the files '%s' matches '%s'",
+			   ap->parts[1], fn);
+	return -1;
+}
+
 static int uprobe_expand(struct plan *p, const struct provider *prov, struct probe *pr,
 			 struct attach_point *ap)
 {
@@ -369,6 +435,8 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 			   prov->name, prov->name, prov->name);
 		return -1;
 	}
+	if (util_has_wildcard(ap->parts[1]))
+		return expand_files(p, prov, pr, ap);
 	/* named as given (bpftrace's names): a path as written, a library as found */
 	if (!prov_resolve_file_shown(ap->parts[1], real, path, p->opts->pid)) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_FILE, "cannot find '%s'", ap->parts[1]);
@@ -389,18 +457,7 @@ static int uprobe_expand(struct plan *p, const struct provider *prov, struct pro
 		sym_elf_funcs_free(&funcs);
 		return rc;
 	}
-	for (size_t i = 0; i < funcs.n; i++) {
-		const struct elf_func *f = &funcs.v[i];
-		/* a C++ function by its name as written too: "ns::add(int, int)", "ns::*" */
-		const char *as = f->name;
-		if (util_has_wildcard(fn) ? !util_wildcard_match(fn, f->name) : strcmp(fn, f->name)) {
-			as = f->demangled;
-			if (!as || (util_has_wildcard(fn) ? !util_wildcard_match(fn, as) : strcmp(fn, as)))
-				continue;
-		}
-		prov_uprobe_add(p, pr, ap, prov, path, as, f->offset);
-		added++;
-	}
+	added = add_matching(p, prov, pr, ap, path, &funcs, fn);
 	int rc = 0;
 	if (!added && util_has_wildcard(fn) && p->modern) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "No matches for %s %s:%s.", prov->name,
