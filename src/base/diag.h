@@ -70,6 +70,7 @@
 	X(E_LOOP_CONTROL, 314)                                                                     \
 	X(E_RETURN, 315)    /* a function's return against its type */                             \
 	X(E_DISCARDED, 316) /* (a warning) a statement's value thrown away */                      \
+	X(E_UNREACHABLE, 317) /* (a warning) a statement after return, exit(), break, continue */  \
 	/* probes, loading, attaching */                                                           \
 	X(E_ATTACH, 400)                                                                           \
 	X(E_MECHANISM_MISSING, 401)                                                                \

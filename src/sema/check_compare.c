@@ -42,6 +42,8 @@ bool sema_comparable(const struct type *a, const struct type *b)
 		return a->count == b->count && a->elem->size == b->elem->size;
 	case TY_BUF: /* their lengths, then the bytes of the shorter (bpftrace 0.17) */
 		return true;
+	case TY_USERNAME: /* their uids */
+		return true;
 	default:
 		return false;
 	}

@@ -8,13 +8,43 @@
 
 #include <string.h>
 
+/*
+ * Whether control never passes st: return, break, continue, exit() (which
+ * leaves the probe at once in today's bpftrace), an if whose branches all
+ * end so, a block that ends so.
+ */
+static bool ends_flow(const struct stmt *st)
+{
+	switch (st->kind) {
+	case STMT_RETURN:
+	case STMT_BREAK:
+	case STMT_CONTINUE:
+		return true;
+	case STMT_EXPR:
+		return st->u.expr->kind == EXPR_CALL && !strcmp(st->u.expr->u.call.name, "exit");
+	case STMT_IF:
+		return st->u.if_.otherwise && ends_flow(st->u.if_.then) && ends_flow(st->u.if_.otherwise);
+	case STMT_BLOCK:
+		return st->u.block.n && ends_flow(st->u.block.v[st->u.block.n - 1]);
+	default:
+		return false;
+	}
+}
+
 /* A block, a scope of its own in today's bpftrace */
 void sema_check_block(struct check *c, struct stmt *b)
 {
 	uint32_t mark = sema_scope_enter(c);
 
-	for (uint32_t i = 0; i < b->u.block.n; i++)
-		sema_check_stmt(c, b->u.block.v[i]);
+	for (uint32_t i = 0; i < b->u.block.n; i++) {
+		struct stmt *st = b->u.block.v[i];
+		sema_check_stmt(c, st);
+		/* today's bpftrace's warning; not in what a function's inlining wrote */
+		if (c->final && c->p->modern && i + 1 < b->u.block.n && !st->flags &&
+		    !b->u.block.v[i + 1]->flags && ends_flow(st))
+			diag_warn(&c->p->diag, b->u.block.v[i + 1]->span, E_UNREACHABLE,
+				  "Unreachable statement.");
+	}
 	sema_scope_leave(c, mark);
 }
 
