@@ -137,7 +137,12 @@ static const char *const timer_units[] = { "hz", "s", "ms", "us", NULL };
 
 int prov_timer_list(const struct provider *prov, const struct list_query *q, FILE *out)
 {
-	return prov_list_names(prov, timer_units, q, out);
+	struct list_query unit = *q;
+
+	/* interval:ms:100 of a script (-l script.bt) lists as interval:ms:, as bpftrace */
+	if (unit.part[1] && unit.part[1][0] >= '0' && unit.part[1][0] <= '9')
+		unit.part[1] = "";
+	return prov_list_names(prov, timer_units, &unit, out);
 }
 
 static struct probe_inst *add_inst(struct plan *p, struct probe *pr, struct attach_point *ap,
