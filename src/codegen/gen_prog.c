@@ -145,6 +145,26 @@ void gen_stmt(struct gen *g, struct stmt *st)
 	g->stack_top = stop;
 }
 
+/*
+ * The probes of every process, which today's bpftrace limits to -p's
+ * process in their code (the perf events are opened for it instead, and
+ * uprobes are attached to it).
+ */
+static bool kernel_wide(const struct provider *prov)
+{
+	switch (prov->id) {
+	case PROV_KPROBE:
+	case PROV_KRETPROBE:
+	case PROV_KFUNC:
+	case PROV_KRETFUNC:
+	case PROV_TRACEPOINT:
+	case PROV_RAWTRACEPOINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 {
 	struct gen g = { .p = p, .pg = pg, .inst = pg->inst, .ir = ir, .root = ir, .func = -1,
@@ -174,6 +194,12 @@ int gen_program(struct plan *p, struct prog *pg, struct ir *ir)
 	}
 	if (prov->gen_prologue)
 		prov->gen_prologue(&g);
+	if (p->modern && p->opts->pid > 0 && kernel_wide(prov)) {
+		// today's bpftrace with -p: if (get_current_pid_tgid() >> 32 != pid) return 0
+		emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+		emit(ir, ALU64_IMM(BPF_RSH, R0, 32));
+		emit(ir, JMP_IMM(BPF_JNE, R0, (int32_t)p->opts->pid, g.out));
+	}
 	if (pg->skip_self) {
 		// if (get_current_pid_tgid() >> 32 == lantern's pid) return 0
 		emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));

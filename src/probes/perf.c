@@ -69,6 +69,7 @@ struct perf_inst {
 	uint64_t config; /* and config */
 	uint64_t period; /* events, or ns for clocks; a frequency when freq */
 	bool freq;	 /* profile:hz */
+	bool process;	 /* today's bpftrace with -p: the events of that process only */
 };
 
 static void hint_events(struct plan *p, const struct perf_ev *evs, const char *name,
@@ -152,7 +153,7 @@ static struct probe_inst *add_inst(struct plan *p, struct probe *pr, struct atta
 	struct probe_inst *in = plan_add_inst(p, pr, ap, prov, name);
 	struct perf_inst *pi = ARENA_NEW(&p->arena, struct perf_inst);
 
-	*pi = (struct perf_inst){ type, config, period, freq };
+	*pi = (struct perf_inst){ type, config, period, freq, p->modern && p->opts->pid > 0 };
 	in->data = pi;
 	return in;
 }
@@ -247,6 +248,9 @@ static int perf_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd
 	attr.config = pi->config;
 	attr.freq = pi->freq;
 	attr.sample_period = pi->period; /* sample_freq when freq is set: the same field */
+	if (pi->process && ac->pid > 0) /* the kernel counts that process's events alone */
+		return prov_attach_perf_event_on(ac, prog_fd, in, &attr, ac->pid, -1, in->prov->name,
+						 err, errlen);
 	return prov_attach_perf_event_cpus(ac, prog_fd, in, &attr, in->prov->name, err, errlen);
 }
 
