@@ -93,6 +93,18 @@ static const struct elf_func *func_at(const struct elf_funcs *funcs, uint64_t ad
 }
 
 /* uprobe:FILE:ADDRESS: the address must start an instruction of the function holding it */
+/* Whether path begins as an ELF file does */
+static bool is_elf_file(const char *path)
+{
+	unsigned char magic[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf = fd >= 0 && read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4);
+
+	if (fd >= 0)
+		close(fd);
+	return elf;
+}
+
 int prov_uprobe_expand_addr(struct plan *p, const struct provider *prov, struct probe *pr,
 			    struct attach_point *ap, const char *path)
 {
@@ -103,9 +115,16 @@ int prov_uprobe_expand_addr(struct plan *p, const struct provider *prov, struct 
 	uint64_t addr = strtoull(fn, &end, 0);
 	int64_t off = *end ? -1 : sym_elf_addr_offset(path, addr, err, sizeof(err));
 
+	if (off < 0 && !*end && p->opts->unsafe && !is_elf_file(path)) {
+		/* a flat binary (code a program maps and runs): the address is the offset */
+		prov_uprobe_add(p, pr, ap, prov, path, fn, addr);
+		return 0;
+	}
 	if (off < 0) {
 		diag_error(&p->diag, ap->span, E_UNKNOWN_SYMBOL, "%s",
 			   *end ? "not an address or a function name" : err);
+		if (!*end && !is_elf_file(path))
+			diag_hint(&p->diag, "--unsafe probes a flat binary's byte at that offset");
 		return -1;
 	}
 	if (sym_elf_funcs_load(path, &funcs, err, sizeof(err)) == 0) {
