@@ -28,11 +28,11 @@ static char *resolve(const char *name)
 }
 
 /*
- * -c CMD as words, the shell's way without the shell: blanks separate them,
- * '...' keeps everything, "..." all but \" \\ \$ \`, and a backslash
- * outside quotes keeps the next character. Nothing is expanded ($VAR, *, ~,
- * $(...)): the command runs as written. A NULL-terminated malloc'd vector
- * (the words follow it in the same block), or NULL with err set.
+ * -c CMD as words, as bpftrace splits it: at blanks, and nothing else.
+ * Quotes and backslashes are the command's own characters (-c "echo 'A'"
+ * passes 'A', quotes included), nothing is expanded ($VAR, *, ~) and no
+ * shell runs. A NULL-terminated malloc'd vector (the words follow it in
+ * the same block), or NULL with err set.
  */
 char **rt_child_split(const char *cmd, char *err, size_t errlen)
 {
@@ -42,34 +42,13 @@ char **rt_child_split(const char *cmd, char *err, size_t errlen)
 	const char *p = cmd;
 
 	while (*p) {
-		bool word = false;
 		while (*p == ' ' || *p == '\t' || *p == '\n')
 			p++;
 		if (!*p)
 			break;
 		argv[nwords++] = out;
-		while (*p && (word || !(*p == ' ' || *p == '\t' || *p == '\n'))) {
-			char q = *p;
-			word = false;
-			if (q == '\'' || q == '"') {
-				for (p++; *p && *p != q; p++) {
-					if (q == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-						p++;
-					*out++ = *p;
-				}
-				if (!*p) {
-					snprintf(err, errlen, "unterminated %c quote", q);
-					free(argv);
-					return NULL;
-				}
-				p++;
-			} else if (q == '\\' && p[1]) {
-				*out++ = p[1];
-				p += 2;
-			} else {
-				*out++ = *p++;
-			}
-		}
+		while (*p && !(*p == ' ' || *p == '\t' || *p == '\n'))
+			*out++ = *p++;
 		*out++ = 0;
 	}
 	argv[nwords] = NULL;

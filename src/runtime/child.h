@@ -11,7 +11,7 @@
 #include "runtime/session_impl.h"
 
 int rt_child_spawn(struct session *s);
-/* -c CMD's words (quotes and backslashes as the shell; nothing expanded): see child.c. */
+/* -c CMD's words (split at blanks, as bpftrace; quotes kept, nothing expanded): see child.c. */
 char **rt_child_split(const char *cmd, char *err, size_t errlen);
 /* Let the child exec. */
 void rt_child_release(struct session *s);
