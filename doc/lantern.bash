@@ -217,8 +217,20 @@ _lantern()
 		_lantern_probes
 		return
 		;;
-	-o | --flamegraph | --pprof | -I | --include | --debuginfo)
+	-o | --output | --flamegraph | --pprof | -I | --include | --debuginfo | --fmt | --traceable-functions)
 		_lantern_files
+		return
+		;;
+	--dialect)
+		_lantern_values '0.17 0.26 auto'
+		return
+		;;
+	--mode)
+		_lantern_values 'test bench format codegen compiler-bench'
+		return
+		;;
+	--no-feature)
+		_lantern_values 'uprobe_multi kprobe_multi kprobe_session'
 		return
 		;;
 	-B)
@@ -229,19 +241,19 @@ _lantern()
 		_lantern_values 'text json folded prometheus pprof'
 		return
 		;;
-	-d)
+	-d | --debug)
 		_lantern_values 'ast types ir bpf all' multi
 		return
 		;;
-	-c)
+	-c | --cmd)
 		mapfile -t COMPREPLY < <(compgen -c -- "$base")
 		return
 		;;
-	-p)
+	-p | --pid)
 		_lantern_pids
 		return
 		;;
-	--metrics)
+	--metrics | --probe-filter)
 		# ADDR:PORT
 		return
 		;;
@@ -249,7 +261,9 @@ _lantern()
 
 	if [[ $cur == -* ]]; then
 		_lantern_values '-e -o -f -B -q -v -k -kk -c -p -d -l -lv -I --include --debuginfo --dry-run
-			--unsafe --no-warnings --info --flamegraph --pprof --metrics -h --help -V --version'
+			--unsafe --no-warnings --info --flamegraph --pprof --metrics --dialect --test --bench
+			--mode --fmt --probe-filter --traceable-functions --no-feature --usdt-file-activation
+			--output --list --pid --cmd --quiet --verbose --warnings --debug -h --help -V --version'
 		return
 	fi
 
@@ -257,7 +271,9 @@ _lantern()
 	local i list=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		-e | -o | -f | -B | -d | -c | -p | -I | --include | --debuginfo | --flamegraph | --pprof | --metrics) ((i++)) ;;
+		-e | -o | -f | -B | -d | -c | -p | -I | --include | --debuginfo | --flamegraph | --pprof | --metrics | \
+			--dialect | --mode | --fmt | --probe-filter | --traceable-functions | --no-feature | \
+			--output | --pid | --cmd | --debug) ((i++)) ;;
 		--*) ;;
 		-*l*) [[ ${words[i]} =~ ^-[qvhVl]+$ ]] && list=1 ;;
 		esac

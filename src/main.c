@@ -65,6 +65,17 @@ static void usage(FILE *f)
 	      "                   first (relative: from the program's folder; repeatable)\n"
 	      "    --metrics ADDR:PORT    serve the maps at http://ADDR:PORT/metrics in Prometheus's\n"
 	      "                   format while the script runs (e.g. --metrics 0.0.0.0:9435)\n"
+	      "    --test         run the script's test: probes only, as bpftrace --test\n"
+	      "    --bench        run the script's bench: probes and print their times\n"
+	      "    --mode M       test, bench, codegen (-d ir) or compiler-bench (-d bpf)\n"
+	      "    --probe-filter RE  attach only the probes whose names RE matches\n"
+	      "    --traceable-functions FILE  the functions kprobes may probe (in\n"
+	      "                   available_filter_functions' format)\n"
+	      "    --no-feature F,...  bpftrace's uprobe_multi, kprobe_multi, kprobe_session:\n"
+	      "                   accepted (lantern needs none of them)\n"
+	      "    --verify-llvm-ir, --dwarf-pid PID  accepted, nothing to do (no LLVM; user\n"
+	      "                   stacks are unwound in lantern)\n"
+	      "    also --output, --list, --pid, --cmd, --quiet, --verbose, --warnings, --debug\n"
 	      "    -h, --help     this help\n"
 	      "    -V, --version  lantern's version\n"
 	      "\n"
@@ -210,7 +221,7 @@ enum { OPT_DRY_RUN = 256, OPT_UNSAFE, OPT_FLAMEGRAPH, OPT_PPROF, OPT_METRICS, OP
        OPT_NO_FEATURE, OPT_FMT, OPT_DEBUGINFO, OPT_TRACEABLE, OPT_VERIFY_IR, OPT_EMIT, OPT_DWARF_PID };
 
 /* --mode: today's bpftrace's ways to run a script */
-static int parse_mode(const char *arg, struct options *o, const char **fmt_file)
+static int parse_mode(const char *arg, struct options *o)
 {
 	if (!strcmp(arg, "test"))
 		o->r.mode = RUN_TEST;
@@ -218,8 +229,10 @@ static int parse_mode(const char *arg, struct options *o, const char **fmt_file)
 		o->r.mode = RUN_BENCH;
 	else if (!strcmp(arg, "codegen"))
 		o->c.dump |= DUMP_IR;
-	else if (!strcmp(arg, "format"))
-		*fmt_file = "";
+	else if (!strcmp(arg, "format")) {
+		fputs("ERROR: --mode format: lantern has no script formatter yet\n", stderr);
+		return -1;
+	}
 	else if (!strcmp(arg, "compiler-bench"))
 		o->c.dump |= DUMP_BPF;
 	else {
@@ -274,8 +287,7 @@ static int parse_dialect(const char *arg, const char *from, enum dialect *out)
 enum action { ACT_RUN, ACT_LIST, ACT_EXIT_OK, ACT_EXIT_ERR, ACT_INFO };
 
 /* One option; the action it asks for. */
-static enum action parse_option(int c, struct options *o, const char **program,
-				const char **fmt_file)
+static enum action parse_option(int c, struct options *o, const char **program)
 {
 	switch (c) {
 	case 'e': *program = optarg; break;
@@ -302,10 +314,13 @@ static enum action parse_option(int c, struct options *o, const char **program,
 	case OPT_USDT_FILE_ACTIVATION: break; /* what lantern always does: the kernel raises the semaphores */
 	case OPT_TEST: o->r.mode = RUN_TEST; break;
 	case OPT_BENCH: o->r.mode = RUN_BENCH; break;
-	case OPT_MODE: return parse_mode(optarg, o, fmt_file) < 0 ? ACT_EXIT_ERR : ACT_RUN;
+	case OPT_MODE: return parse_mode(optarg, o) < 0 ? ACT_EXIT_ERR : ACT_RUN;
 	case OPT_PROBE_FILTER: o->c.probe_filter = optarg; break;
 	case OPT_NO_FEATURE: return parse_no_feature(optarg) < 0 ? ACT_EXIT_ERR : ACT_RUN;
-	case OPT_FMT: *fmt_file = optarg; break;
+	case OPT_FMT:
+		fputs("ERROR: --fmt: lantern has no script formatter yet (bpftrace 0.25's keeps "
+		      "comments, which lantern's parser drops)\n", stderr);
+		return ACT_EXIT_ERR;
 	case OPT_DEBUGINFO: sym_debug_dirs_add(optarg); break; /* searched first, for every file */
 	case OPT_TRACEABLE: o->c.traceable_functions = optarg; break;
 	case OPT_VERIFY_IR: break; /* lantern makes no LLVM IR: its own checks always run */
@@ -517,7 +532,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options o = { .c.script_name = "stdin" };
-	const char *program = NULL, *fmt_file = NULL;
+	const char *program = NULL;
 	enum action act = ACT_RUN, a;
 	int c, rc;
 
@@ -532,7 +547,7 @@ int main(int argc, char **argv)
 	/* options may follow the script, as with bpftrace (`script.bt -c cmd`);
 	   positional parameters that start with '-' come after `--` */
 	while ((c = getopt_long(argc, argv, "e:o:f:B:qvd:c:p:I:khVl", longopts, NULL)) != -1) {
-		a = parse_option(c, &o, &program, &fmt_file);
+		a = parse_option(c, &o, &program);
 		if (a == ACT_EXIT_OK || a == ACT_EXIT_ERR) {
 			free(o.c.includes);
 			free(o.c.include_dirs);

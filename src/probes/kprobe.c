@@ -37,16 +37,22 @@ static int kprobe_pmu(int *retbit)
 }
 
 /*
- * The kernel functions, one per line ("name" or "name [module]"): those
- * tracefs says can be probed, or where that list is closed (lockdown), the
- * text symbols of /proc/kallsyms.
+ * The kernel functions, one per line ("name" or "name [module]"): those of
+ * --traceable-functions FILE (available_filter_functions' format, as
+ * bpftrace reads it), else those tracefs says can be probed, or where that
+ * list is closed (lockdown), the text symbols of /proc/kallsyms.
  */
-static char *kernel_functions(char *err, size_t errlen)
+static char *kernel_functions(const char *file, char *err, size_t errlen)
 {
-	const char *root = sys_tracefs_path(err, errlen);
+	const char *root = file ? NULL : sys_tracefs_path(err, errlen);
 	char path[1024], *text = NULL, *save = NULL;
 	struct strbuf sb = { 0 };
 
+	if (file) {
+		if (!(text = util_read_file(file, NULL)))
+			snprintf(err, errlen, "--traceable-functions %s: %s", file, strerror(errno));
+		return text;
+	}
 	if (root) {
 		snprintf(path, sizeof(path), "%s/available_filter_functions", root);
 		text = util_read_file(path, NULL);
@@ -140,7 +146,7 @@ static int kprobe_expand(struct plan *p, const struct provider *prov, struct pro
 			return -1;
 		}
 	}
-	text = kernel_functions(err, sizeof(err));
+	text = kernel_functions(p->opts->traceable_functions, err, sizeof(err));
 	if (!text) {
 		diag_error(&p->diag, ap->span, E_MECHANISM_MISSING, "%s", err);
 		return -1;
