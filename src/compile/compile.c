@@ -37,7 +37,8 @@ static uint32_t ringbuf_bytes(const struct plan *p)
 		vec_foreach(&p->insts, ip)
 		{
 			struct probe *pr = (*ip)->probe;
-			if (sema_probe_uses_builtin(pr, BI_USTACK) || sema_probe_calls(pr, FN_USTACK))
+			if (sema_probe_uses_builtin(pr, BI_USTACK) || sema_probe_calls(pr, FN_USTACK) ||
+			    sema_probe_calls(pr, FN_DW_USTACK))
 				want = MAX(want, 8u << 20);
 		}
 	if (e)

@@ -58,6 +58,8 @@ static const struct setting_def {
 	{ SET_USTACK_SNAPSHOT, "ustack_snapshot", { "USTACK_SNAPSHOT", NULL }, SK_NUM,
 	  USTACK_SNAPSHOT_DEFAULT, USTACK_SNAPSHOT_DEFAULT, 512, USTACK_SNAPSHOT_MAX, NULL, NULL, NULL,
 	  "a user stack's snapshot is", "bytes" },
+	{ SET_SHOW_DEBUG_INFO, "show_debug_info", { "SHOW_DEBUG_INFO", NULL }, SK_BOOL, 0, 1, 0, 1,
+	  NULL, NULL, NULL, NULL, NULL },
 };
 _Static_assert(sizeof(defs) / sizeof(defs[0]) == SET_COUNT_, "a row per setting");
 
@@ -72,13 +74,12 @@ static const struct {
 	{ "on_stack_limit", "lantern keeps every value bigger than 8 bytes in scratch memory" },
 	{ "perf_rb_pages", "lantern sizes its ring buffer by what the probes print" },
 	{ "use_blazesym", "lantern symbolizes with its own ELF and DWARF readers" },
-	{ "show_debug_info", "lantern prints no source lines in stacks" },
-	{ "unstable_import_statement", "lantern has no imports yet" },
+	{ "unstable_import_statement", "imports are always there" },
 	{ "unstable_tseries", "tseries() is always there" },
-	{ "unstable_typeinfo", "lantern has no typeinfo() yet" },
-	{ "unstable_dw_ustack", "lantern has no dw_ustack() yet" },
+	{ "unstable_typeinfo", "typeinfo() is always there" },
+	{ "unstable_dw_ustack", "dw_ustack() is always there: lantern unwinds user stacks with DWARF" },
 	{ "unstable_map_decl", "map declarations are stable" },
-	{ "unstable_macro", "lantern has no macros yet" },
+	{ "unstable_macro", "macros are always there" },
 };
 
 /* names of the environment only, in bpftrace */

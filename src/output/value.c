@@ -68,6 +68,15 @@ static int64_t get_i64(const void *p)
 	return v;
 }
 
+/* "@file:line" and the line's end, or only the end when the line is not known */
+static void put_srcline(struct strbuf *out, const struct sym_srcline *at)
+{
+	if (at && at->file && at->line > 0)
+		sb_printf(out, "@%s%s%s:%d", at->dir ? at->dir : "", at->dir ? "/" : "", at->file,
+			  at->line);
+	sb_putc(out, '\n');
+}
+
 /*
  * A stack as bpftrace prints it: a newline, then a line per frame,
  * indent + "name+offset" (perf mode: "\taddress name+offset (file)");
@@ -91,15 +100,26 @@ void out_stack_format(const struct out_ctx *oc, struct strbuf *out, const struct
 		bool ok = sym_resolve(t->user, pid, ips[i], &sym);
 		unsigned long long a = (unsigned long long)ips[i];
 		const char *inl[SYM_INLINE_MAX];
+		struct sym_srcline at[SYM_INLINE_MAX + 1];
 		/* functions inlined there, innermost first (a return address: its call) */
 		int ninl = t->user ? sym_usym_inlines(pid, ips[i] - (i > 0), inl, SYM_INLINE_MAX) : 0;
+		/* show_debug_info: each frame's file:line, as today's bpftrace (not in perf mode) */
+		int nat = t->srclines && !t->perf ? sym_usym_srclines(pid, ips[i] - (i > 0), at,
+								      SYM_INLINE_MAX + 1)
+						  : 0;
 		for (int k = 0; k < ninl; k++) {
 			if (t->perf)
 				sb_printf(out, "\t%llx %s (inlined)\n", a, inl[k]);
-			else
+			else if (t->srclines) {
+				sb_printf(out, "%s[inlined] %s", indent, inl[k]);
+				put_srcline(out, k < nat ? &at[k] : NULL);
+			} else
 				sb_printf(out, "%s%s (inlined)\n", indent, inl[k]);
 		}
-		if (!t->perf && ok)
+		if (!t->perf && ok && t->srclines) {
+			sb_printf(out, "%s%s+%llu", indent, sym.name, (unsigned long long)sym.offset);
+			put_srcline(out, ninl < nat ? &at[ninl] : NULL);
+		} else if (!t->perf && ok)
 			sb_printf(out, "%s%s+%llu\n", indent, sym.name, (unsigned long long)sym.offset);
 		else if (!t->perf)
 			sb_printf(out, "%s0x%llx\n", indent, a);

@@ -111,6 +111,7 @@ enum setting_id {
 	SET_STR_TRUNC_TRAILER,	/* (a string: settings.str) what ends a string str() cut */
 	SET_USTACK_UNWIND, /* how user stacks are walked: enum ustack_unwind */
 	SET_USTACK_SNAPSHOT, /* bytes of a user stack a program copies for the unwinder */
+	SET_SHOW_DEBUG_INFO, /* 1: user stacks show source lines and inlined calls (bpftrace mode) */
 	SET_COUNT_
 };
 enum stack_mode { STACK_MODE_BPFTRACE, STACK_MODE_PERF, STACK_MODE_RAW, STACK_MODE_BUILD_ID };

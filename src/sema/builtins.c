@@ -88,6 +88,7 @@ static struct type *sema_check_stack_builtin(struct check *c, struct expr *e)
 {
 	struct type *t = type_stack(&c->p->arena, e->id == BI_USTACK, perf_mode(c), STACK_MAX_FRAMES);
 	t->raw = c->p->settings.v[SET_STACK_MODE] == STACK_MODE_RAW;
+	t->srclines = t->user && c->p->settings.v[SET_SHOW_DEBUG_INFO];
 	return t;
 }
 
@@ -331,7 +332,7 @@ static struct type *sema_check_time(struct check *c, struct expr *e)
 	return &ty_void;
 }
 
-/* kstack([perf|bpftrace] [, frames]), ustack(...) */
+/* kstack([perf|bpftrace] [, frames]), ustack(...), dw_ustack(...) */
 static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 {
 	struct expr **a = e->u.call.args.v;
@@ -365,8 +366,10 @@ static struct type *sema_check_stack_call(struct check *c, struct expr *e)
 		     e->u.call.name);
 		return &ty_none;
 	}
-	struct type *t = type_stack(&c->p->arena, e->id == FN_USTACK, perf, (uint32_t)frames);
+	struct type *t = type_stack(&c->p->arena, e->id == FN_USTACK || e->id == FN_DW_USTACK, perf,
+				    (uint32_t)frames);
 	t->raw = raw;
+	t->srclines = t->user && c->p->settings.v[SET_SHOW_DEBUG_INFO];
 	return t;
 }
 

@@ -76,7 +76,28 @@ int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, i
 
 	if (!d || !dwarf_addrdie(d->dw, vaddr, &cu))
 		return 0;
+	/*
+	 * The innermost inlined call at vaddr, then its concrete parents
+	 * (dwarf_getscopes_die): dwarf_getscopes follows an inlined call into
+	 * its abstract definition, a subprogram, and would stop there.
+	 */
 	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	int first = -1;
+	for (int i = 0; i < n && first < 0; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine)
+			first = i;
+	}
+	if (first < 0) {
+		free(scopes);
+		return 0;
+	}
+	Dwarf_Die inner = scopes[first];
+	free(scopes);
+	scopes = NULL;
+	n = dwarf_getscopes_die(&inner, &scopes);
 	for (int i = 0; i < n && k < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		Dwarf_Attribute a;
@@ -89,6 +110,69 @@ int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, i
 		names[k++] = name ? name : "??";
 	}
 	free(scopes);
+	return k;
+}
+
+/* The file of index idx of cu's file table, or NULL */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t n;
+
+	if (dwarf_getsrcfiles(cu, &files, &n) != 0 || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+int sym_dwarf_srclines(struct sym_dwarf *d, uint64_t vaddr, struct sym_srcline *out, int max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Line *l;
+	int n, k = 0, line;
+
+	if (!d || max < 1 || !dwarf_addrdie(d->dw, vaddr, &cu))
+		return 0;
+	/* the innermost frame: the line of vaddr itself */
+	Dwarf_Attribute cd;
+	const char *dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &cd));
+	out[0] = (struct sym_srcline){ NULL, NULL, 0 };
+	if ((l = dwarf_getsrc_die(&cu, vaddr)) && dwarf_lineno(l, &line) == 0)
+		out[0] = (struct sym_srcline){ dir, dwarf_linesrc(l, NULL, NULL), line };
+	k = 1;
+	/* each inlined call, innermost first: where its caller called it */
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	int first = -1;
+	for (int i = 0; i < n && first < 0; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine)
+			first = i;
+	}
+	if (first >= 0) {
+		Dwarf_Die inner = scopes[first];
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+		for (int i = 0; i < n && k < max; i++) {
+			Dwarf_Attribute a;
+			Dwarf_Word file = 0, ln = 0;
+			int tag = dwarf_tag(&scopes[i]);
+			if (tag == DW_TAG_subprogram)
+				break;
+			if (tag != DW_TAG_inlined_subroutine)
+				continue;
+			if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &file) != 0 ||
+			    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &ln) != 0)
+				out[k++] = (struct sym_srcline){ NULL, NULL, 0 };
+			else
+				out[k++] = (struct sym_srcline){ dir, cu_file(&cu, file), (int)ln };
+		}
+	}
+	free(scopes);
+	for (int i = 0; i < k; i++) /* an absolute path needs no directory */
+		if (out[i].file && out[i].file[0] == '/')
+			out[i].dir = NULL;
 	return k;
 }
 

@@ -417,23 +417,44 @@ static int file_inlines(struct user_file *uf, uint64_t vaddr, const char **names
 	return n;
 }
 
+/* The file of a user address of pid with its DWARF open, and the address in it; NULL if none (sym_lock held) */
+static struct user_file *dwarf_file_at(int pid, uint64_t addr, uint64_t *vaddr)
+{
+	const struct sym_mapping *mp = process_mapping(pid, addr);
+	struct user_file *uf;
+
+	if (!mp || mp->path[0] != '/')
+		return NULL;
+	uf = user_file(mp->path);
+	if (!uf->dw_tried) {
+		uf->dw_tried = true;
+		uf->dw = sym_dwarf_open(uf->path);
+	}
+	return uf->dw && file_vaddr(uf, addr - mp->lo + mp->offset, vaddr) ? uf : NULL;
+}
+
 int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max)
 {
+	uint64_t vaddr;
 	int n = 0;
 
 	pthread_mutex_lock(&sym_lock);
-	const struct sym_mapping *mp = process_mapping(pid, addr);
-	if (mp && mp->path[0] == '/') {
-		struct user_file *uf = user_file(mp->path);
-		uint64_t foff = addr - mp->lo + mp->offset;
-		if (!uf->dw_tried) {
-			uf->dw_tried = true;
-			uf->dw = sym_dwarf_open(uf->path);
-		}
-		uint64_t vaddr;
-		if (uf->dw && file_vaddr(uf, foff, &vaddr))
-			n = file_inlines(uf, vaddr, names, max);
-	}
+	struct user_file *uf = dwarf_file_at(pid, addr, &vaddr);
+	if (uf)
+		n = file_inlines(uf, vaddr, names, max);
+	pthread_mutex_unlock(&sym_lock);
+	return n;
+}
+
+int sym_usym_srclines(int pid, uint64_t addr, struct sym_srcline *out, int max)
+{
+	uint64_t vaddr;
+	int n = 0;
+
+	pthread_mutex_lock(&sym_lock);
+	struct user_file *uf = dwarf_file_at(pid, addr, &vaddr);
+	if (uf)
+		n = sym_dwarf_srclines(uf->dw, vaddr, out, max);
 	pthread_mutex_unlock(&sym_lock);
 	return n;
 }

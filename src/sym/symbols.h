@@ -48,6 +48,20 @@ bool sym_remembered_maps(int pid, struct sym_maps *out);
  */
 #define SYM_INLINE_MAX 16
 int sym_usym_inlines(int pid, uint64_t addr, const char **names, int max);
+/* A frame's source line: file NULL when DWARF does not say; dir, the compile
+   directory of a relative file, or NULL */
+struct sym_srcline {
+	const char *dir, *file;
+	int line;
+};
+/*
+ * The source lines of the frames at a user address of pid: [0] that of
+ * the innermost function inlined there (or of the function, when none
+ * is), then each inlined call's call site, the last that of the function
+ * holding addr; sym_usym_inlines()'s count + 1, 0 without line
+ * information. For a return address, ask for addr - 1.
+ */
+int sym_usym_srclines(int pid, uint64_t addr, struct sym_srcline *out, int max);
 /* The mapping of pid that holds a user address: for profiles (pprof's Mapping). */
 struct sym_umap {
 	uint64_t lo, hi, offset; /* [lo, hi) maps the file from offset */

@@ -106,6 +106,7 @@ struct type {
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
 	bool perf;	/* TY_STACK: printed in perf's format */
 	bool raw;	/* TY_STACK: printed as bare hex addresses (stack_mode raw, today's bpftrace) */
+	bool srclines;	/* TY_STACK (user): frames show file:line and "[inlined] f" (show_debug_info) */
 	bool literal;	/* TY_INT: an integer literal (today's bpftrace): unify gives the other's type */
 	uint32_t strsize; /* TY_STR: the size as bpftrace counts it (NUL included; size is 8-aligned) */
 	const struct enum_info *en; /* TY_INT: an enum's (NULL: a plain integer) */

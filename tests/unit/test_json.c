@@ -104,13 +104,16 @@ static void test_bucket_bounds(void **state)
 static void test_records(void **state)
 {
 	struct strbuf out = { 0 };
+	struct out_ctx oc = { 0 }; /* no plan: bpftrace 0.17's records */
+	static struct plan modern = { .modern = true };
+	struct out_ctx moc = { .plan = &modern };
 
-	out_json_writer.attached(&out, 1);
-	out_json_writer.attached(&out, 27);
+	out_json_writer.attached(&out, &oc, 1);
+	out_json_writer.attached(&out, &oc, 27);
 	out_json_writer.text(&out, TEXT_PRINTF, "a\0\"\n", 4);
 	out_json_writer.text(&out, TEXT_PRINTF, "", 0);
 	out_json_writer.text(&out, TEXT_TIME, "10:46:27\n", 9);
-	out_json_writer.lost(&out, 143);
+	out_json_writer.lost(&out, &oc, 143);
 	assert_string_equal(sb_str(&out),
 			    "{\"type\": \"attached_probes\", \"data\": {\"probes\": 1}}\n"
 			    "{\"type\": \"attached_probes\", \"data\": {\"probes\": 27}}\n"
@@ -119,10 +122,17 @@ static void test_records(void **state)
 			    "{\"type\": \"time\", \"data\": \"10:46:27\\n\"}\n"
 			    "{\"type\": \"lost_events\", \"data\": {\"events\": 143}}\n");
 	sb_reset(&out);
-	out_text_writer.attached(&out, 1);
-	out_text_writer.attached(&out, 2);
+	/* today's bpftrace adds a count */
+	out_json_writer.attached(&out, &moc, 3);
+	out_json_writer.lost(&out, &moc, 7);
+	assert_string_equal(sb_str(&out),
+			    "{\"type\": \"attached_probes\", \"count\": 3, \"data\": {\"probes\": 3}}\n"
+			    "{\"type\": \"lost_events\", \"count\": 7, \"data\": {\"events\": 7}}\n");
+	sb_reset(&out);
+	out_text_writer.attached(&out, &oc, 1);
+	out_text_writer.attached(&out, &oc, 2);
 	out_text_writer.text(&out, TEXT_PRINTF, "x\n", 2);
-	out_text_writer.lost(&out, 5);
+	out_text_writer.lost(&out, &oc, 5);
 	assert_string_equal(sb_str(&out),
 			    "Attaching 1 probe...\nAttaching 2 probes...\nx\nLost 5 events\n");
 	sb_free(&out);
