@@ -63,9 +63,9 @@ enum provider_flag {
 	PROV_F_REGS = 1 << 0, /* the context is the task's registers (reg() works) */
 	PROV_F_USER = 1 << 1, /* run by user space, not by a kernel event (BEGIN, END) */
 	PROV_F_USER_MEM = 1 << 2, /* in a process: addresses cast to pointers are user memory */
-	/* the kernel runs the programs at one place last attached first (uprobes, the
-	   software events' per-CPU lists): the session attaches these instances in
-	   reverse, so they fire in script order */
+	/* the kernel runs the programs at one place (the provider's site hook) last
+	   attached first (uprobes, the software events' per-CPU lists): the session
+	   attaches the instances of one site in reverse, so they fire in script order */
 	PROV_F_LIFO = 1 << 3,
 };
 
@@ -133,6 +133,8 @@ struct provider {
 
 	int (*attach)(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		      const struct probe_inst *in, char *err, size_t errlen);
+	/* PROV_F_LIFO: the place an instance is attached to; equal for one place */
+	uint64_t (*site)(const struct probe_inst *in);
 };
 
 /* The provider called name (or its alias) in table (PROV_COUNT_ entries), or NULL. */

@@ -254,6 +254,13 @@ static int perf_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd
 	return prov_attach_perf_event_cpus(ac, prog_fd, in, &attr, in->prov->name, err, errlen);
 }
 
+/* A software event's site (PROV_F_LIFO): its type and config */
+static uint64_t perf_site(const struct probe_inst *in)
+{
+	const struct perf_inst *pi = in->data;
+	return (uint64_t)pi->type << 32 ^ pi->config;
+}
+
 const struct provider prov_profile = {
 	.id = PROV_PROFILE,
 	.name = "profile",
@@ -269,6 +276,7 @@ const struct provider prov_software = {
 	.name = "software",
 	.alias = "s",
 	.flags = PROV_F_LIFO,
+	.site = perf_site,
 	.expand = software_expand,
 	.prog_setup = perf_prog_setup,
 	.list = perf_list,

@@ -685,6 +685,16 @@ void prov_uprobe_prog_setup(struct plan *p, struct prog *pg)
 	pg->type = BPF_PROG_TYPE_KPROBE;
 }
 
+uint64_t prov_uprobe_site(const struct probe_inst *in)
+{
+	const struct uprobe_inst *ui = in->data;
+	uint64_t h = 1469598103934665603ull; /* FNV-1a of the path, then the offset */
+
+	for (const char *c = ui->path; *c; c++)
+		h = (h ^ (uint8_t)*c) * 1099511628211ull;
+	return (h ^ ui->offset) * 1099511628211ull + (in->prov->id == PROV_URETPROBE);
+}
+
 int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen)
 {
@@ -709,6 +719,7 @@ const struct provider prov_uprobe = {
 	.name = "uprobe",
 	.alias = "u",
 	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
+	.site = prov_uprobe_site,
 	.expand = uprobe_expand,
 	.expand_end = uprobe_expand_end,
 	.builtin_type = uprobe_builtin_type,
@@ -724,6 +735,7 @@ const struct provider prov_uretprobe = {
 	.name = "uretprobe",
 	.alias = "ur",
 	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
+	.site = prov_uprobe_site,
 	.expand = uprobe_expand,
 	.expand_end = uprobe_expand_end,
 	.builtin_type = uprobe_builtin_type,

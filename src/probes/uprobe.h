@@ -53,6 +53,8 @@ int prov_uprobe_expand_offset(struct plan *p, const struct provider *prov, struc
 int prov_uprobe_expand_line(struct plan *p, const struct provider *prov, struct probe *pr,
 			    struct attach_point *ap);
 void prov_uprobe_prog_setup(struct plan *p, struct prog *pg);
+/* An instance's site (PROV_F_LIFO): its file and offset, entry or return */
+uint64_t prov_uprobe_site(const struct probe_inst *in);
 int prov_uprobe_attach(struct attach_ctx *ac, const struct prog *pg, int prog_fd,
 		  const struct probe_inst *in, char *err, size_t errlen);
 

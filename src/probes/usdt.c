@@ -266,6 +266,7 @@ const struct provider prov_usdt = {
 	.name = "usdt",
 	.alias = "U",
 	.flags = PROV_F_REGS | PROV_F_USER_MEM | PROV_F_LIFO,
+	.site = prov_uprobe_site,
 	.expand = usdt_expand,
 	.builtin_type = usdt_builtin_type,
 	.gen_builtin = usdt_gen_builtin,

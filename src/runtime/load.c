@@ -274,34 +274,67 @@ static int attach_one(struct session *s, const struct prog *pg, const struct pro
 	return 0;
 }
 
+/* A LIFO instance to attach: its site, its place in script order, its site's first */
+struct lifo {
+	uint64_t site;
+	size_t order, group;
+	const struct prog *pg;
+	const struct probe_inst *in;
+};
+
+static int by_site(const void *a, const void *b)
+{
+	const struct lifo *x = a, *y = b;
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order ? 1 : 0;
+}
+
+/* the sites in the order of their first instance; within one, the last written first */
+static int by_group(const void *a, const void *b)
+{
+	const struct lifo *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->order < y->order ? 1 : x->order > y->order ? -1 : 0;
+}
+
 /*
- * In script order, so that probes on one event fire in that order; the
- * instances of providers whose kernel runs the last attached first
- * (PROV_F_LIFO: uprobes, software events) after the others, in reverse.
+ * In script order, so that probes on one event fire in that order, and on
+ * a running program the first written starts firing first (bpftrace's
+ * order); the instances of providers whose kernel runs the last attached
+ * first at one site (PROV_F_LIFO: uprobes, software events) after the
+ * others, each site's in reverse among themselves.
  */
 int rt_attach_all(struct session *s)
 {
 	/* Tests make the Nth attachment fail, to check the teardown of the others. */
 	const char *inject = getenv("LANTERN_TEST_FAIL_ATTACH");
-	int fail_at = inject ? atoi(inject) : 0, n = 0;
-	size_t np = s->plan.progs.len;
+	int fail_at = inject ? atoi(inject) : 0, n = 0, rc = 0;
+	size_t np = s->plan.progs.len, nl = 0, order = 0;
+	struct lifo *l = util_xmalloc(sizeof(*l) * (s->plan.insts.len + 1));
 
 	s->attach.cpid = s->cpid;
-	for (size_t i = 0; i < np; i++) {
+	for (size_t i = 0; i < np && rc == 0; i++) {
 		const struct prog *pg = s->plan.progs.data[i];
-		for (size_t j = 0; j < pg->insts.len; j++)
-			if (!(pg->insts.data[j]->prov->flags & PROV_F_LIFO) &&
-			    attach_one(s, pg, pg->insts.data[j], fail_at, &n) < 0)
-				return -1;
+		for (size_t j = 0; j < pg->insts.len && rc == 0; j++) {
+			const struct probe_inst *in = pg->insts.data[j];
+			if (!(in->prov->flags & PROV_F_LIFO))
+				rc = attach_one(s, pg, in, fail_at, &n);
+			else if (nl < s->plan.insts.len)
+				l[nl++] = (struct lifo){ in->prov->site ? in->prov->site(in) : 0, order++,
+							 0, pg, in };
+		}
 	}
-	for (size_t i = np; i-- > 0;) {
-		const struct prog *pg = s->plan.progs.data[i];
-		for (size_t j = pg->insts.len; j-- > 0;)
-			if ((pg->insts.data[j]->prov->flags & PROV_F_LIFO) &&
-			    attach_one(s, pg, pg->insts.data[j], fail_at, &n) < 0)
-				return -1;
-	}
-	return 0;
+	qsort(l, nl, sizeof(*l), by_site);
+	for (size_t a = 0, b; a < nl; a = b) /* sorted by order within a site: its first is [a] */
+		for (b = a; b < nl && l[b].site == l[a].site; b++)
+			l[b].group = l[a].order;
+	qsort(l, nl, sizeof(*l), by_group);
+	for (size_t k = 0; k < nl && rc == 0; k++)
+		rc = attach_one(s, l[k].pg, l[k].in, fail_at, &n);
+	free(l);
+	return rc;
 }
 
 struct closer {
