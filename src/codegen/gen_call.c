@@ -21,12 +21,10 @@ static int32_t call0(struct gen *g, int32_t helper)
 }
 
 /* the process id (the tgid: bpftrace's pid) */
+/* The process id as lantern's /proc knows it (its pid namespace's): for its mappings */
 static int32_t gen_pid(struct gen *g)
 {
-	int32_t r = call0(g, BPF_FUNC_get_current_pid_tgid);
-
-	emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
-	return r;
+	return gen_task_id(g, true, false);
 }
 
 struct val gen_builtin(struct gen *g, struct expr *e)

@@ -5,6 +5,7 @@
  * (their checks: sema/check_stdlib.c).
  */
 #include "codegen/gen.h"
+#include "codegen/gen_stdlib.h"
 #include "plan/provider.h"
 #include "sys/arch.h"
 
@@ -117,19 +118,33 @@ static bool own_pid_ns(uint64_t *dev, uint64_t *ino)
 int32_t gen_task_id(struct gen *g, bool tgid, bool init)
 {
 	int32_t r = ir_vreg(g->ir);
-	uint64_t dev, ino;
 
-	if (init || !own_pid_ns(&dev, &ino)) {
-		// r = get_current_pid_tgid(): tgid << 32 | pid
+	if (init) {
 		emit(g->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 		emit(g->ir, MOV64_REG(r, R0));
-		if (tgid)
-			emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
-		else
-			emit(g->ir, MOV32_REG(r, r));
+	} else {
+		emit(g->ir, MOV64_REG(r, gen_pid_tgid(g)));
+	}
+	// r = tgid ? r >> 32 : (u32)r
+	if (tgid)
+		emit(g->ir, ALU64_IMM(BPF_RSH, r, 32));
+	else
+		emit(g->ir, MOV32_REG(r, r));
+	return r;
+}
+
+int32_t gen_pid_tgid(struct gen *g)
+{
+	int32_t r = ir_vreg(g->ir);
+	uint64_t dev, ino;
+
+	if (!own_pid_ns(&dev, &ino)) {
+		emit(g->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+		emit(g->ir, MOV64_REG(r, R0));
 		return r;
 	}
-	// struct bpf_pidns_info ns = {0}; get_ns_current_pid_tgid(dev, ino, &ns, 8)
+	// struct bpf_pidns_info ns = {0}; get_ns_current_pid_tgid(dev, ino, &ns, 8);
+	// r = *(u64 *)&ns: tgid << 32 | pid, as get_current_pid_tgid lays them out
 	struct loc ns = gen_temp_alloc(g, 8);
 	emit(g->ir, ST_MEM(BPF_DW, ns.base, ns.off, 0));
 	emit(g->ir, LD_IMM64(R1, (int64_t)dev));
@@ -138,8 +153,7 @@ int32_t gen_task_id(struct gen *g, bool tgid, bool init)
 	emit(g->ir, ALU64_IMM(BPF_ADD, R3, ns.off));
 	emit(g->ir, MOV64_IMM(R4, 8));
 	emit(g->ir, CALL(BPF_FUNC_get_ns_current_pid_tgid, 4));
-	// r = tgid ? ns.tgid : ns.pid
-	emit(g->ir, LDX_MEM(BPF_W, r, ns.base, ns.off + (tgid ? 4 : 0)));
+	emit(g->ir, LDX_MEM(BPF_DW, r, ns.base, ns.off));
 	return r;
 }
 

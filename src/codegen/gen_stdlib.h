@@ -19,6 +19,12 @@ struct val gen_nsecs(struct gen *g, struct expr *e);
 struct val gen_pid_ns(struct gen *g, struct expr *e);
 /* the task's tgid (or pid) as the initial pid namespace (init) or lantern's numbers it */
 int32_t gen_task_id(struct gen *g, bool tgid, bool init);
+/*
+ * tgid << 32 | pid of the current task as lantern's pid namespace numbers
+ * them (the initial namespace's when lantern runs there): what user
+ * space finds in its /proc, for stacks and symbols.
+ */
+int32_t gen_pid_tgid(struct gen *g);
 
 /* maps (gen_stdlib_map.c) */
 struct val gen_has_key(struct gen *g, struct expr *e);

@@ -14,6 +14,7 @@
  * space as a REC_USTACK_UPDATE record, applied there after the unwinding.
  */
 #include "codegen/gen.h"
+#include "codegen/gen_stdlib.h"
 #include "maps/ustacks.h"
 #include "sys/arch.h"
 
@@ -209,9 +210,9 @@ void gen_ustack(struct gen *g, struct type *t, uint32_t off)
 	struct loc zero;
 
 	ustack_maps(g);
-	emit(g->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(g->ir, MOV64_REG(pidtgid, R0));
-	emit(g->ir, MOV64_REG(tgid, R0));
+	/* as lantern's /proc numbers them: the unwinder reads the process's maps there */
+	emit(g->ir, MOV64_REG(pidtgid, gen_pid_tgid(g)));
+	emit(g->ir, MOV64_REG(tgid, pidtgid));
 	emit(g->ir, ALU64_IMM(BPF_RSH, tgid, 32));
 	// cpu = map_lookup_elem(&ustack_seq, &0); if (!cpu) id = -1
 	emit(g->ir, MOV64_IMM(id, -1));
