@@ -272,20 +272,28 @@ struct token lex_quoted(struct lexer *lx, struct token t)
 	uint32_t p = t.span.lo + 1, i, n = 0;
 	char *buf;
 
-	/* Find the closing quote; a newline or the end of input means none. */
-	while (p < lx->len && s[p] != q && s[p] != '\n') {
+	/*
+	 * Find the closing quote. A string may span lines, as bpftrace's
+	 * (the newline is its own character); a character literal may not.
+	 */
+	while (p < lx->len && s[p] != q && (q == '"' || s[p] != '\n')) {
 		if (s[p] == '\\' && p + 1 < lx->len && s[p + 1] != '\n')
 			p++;
 		p++;
 	}
 	if (p >= lx->len || s[p] != q) {
+		/* underlined to the end of its first line */
+		uint32_t end = t.span.lo + 1;
+		while (end < p && s[end] != '\n')
+			end++;
 		t.kind = TOK_ERROR;
-		t.span.hi = p;
+		t.span.hi = end;
 		lx->pos = p;
 		lex_error(lx, t.span, E_UNTERMINATED_STRING, "unterminated %s literal",
 			  q == '"' ? "string" : "character");
-		if (p < lx->len)
-			lex_hint(lx, "a string cannot span lines; write \\n for a newline");
+		if (q == '"' && end < p)
+			lex_hint(lx, "no '\"' closes it before the end of the script (a string may "
+				     "span lines, as in bpftrace)");
 		return t;
 	}
 	lx->pos = p + 1;
