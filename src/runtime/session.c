@@ -53,13 +53,36 @@ static void flush_diag(struct session *s)
 }
 
 /* The probes a script runs: all but its test and bench probes (run by --test, --bench) */
+static int by_ap_name(const void *a, const void *b)
+{
+	const struct probe_inst *x = *(const struct probe_inst *const *)a,
+				*y = *(const struct probe_inst *const *)b;
+	if (x->ap != y->ap)
+		return (uintptr_t)x->ap < (uintptr_t)y->ap ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The probes "Attaching N probes" counts: every instance (bpftrace 0.17:
+ * a USDT probe at 3 places counts 3), or in today's dialect, as bpftrace
+ * 0.26 counts, every distinct probe each attach point expands to.
+ */
 static size_t attached_count(const struct session *s)
 {
-	size_t n = 0;
+	const struct probe_inst **v = util_xmalloc(sizeof(*v) * (s->plan.insts.len + 1));
+	size_t n = 0, distinct = 0;
 
-	vec_foreach(&s->plan.insts, ip) n += (*ip)->prov->id != PROV_TEST &&
-					     (*ip)->prov->id != PROV_BENCH;
-	return n;
+	vec_foreach(&s->plan.insts, ip) if ((*ip)->prov->id != PROV_TEST &&
+					    (*ip)->prov->id != PROV_BENCH) v[n++] = *ip;
+	if (!s->plan.modern) {
+		free(v);
+		return n;
+	}
+	qsort(v, n, sizeof(*v), by_ap_name);
+	for (size_t i = 0; i < n; i++)
+		distinct += !i || by_ap_name(&v[i - 1], &v[i]) != 0;
+	free(v);
+	return distinct;
 }
 
 /*
