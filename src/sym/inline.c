@@ -69,20 +69,19 @@ const char *sym_dwarf_file(struct sym_dwarf *d)
 	return d->path;
 }
 
-int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, int max)
+/*
+ * The inlined calls at vaddr of cu, innermost first, into *calls (malloc'd,
+ * free it); how many. The innermost one, then its concrete parents
+ * (dwarf_getscopes_die) up to the function: dwarf_getscopes follows an
+ * inlined call into its abstract definition, a subprogram, and would stop
+ * there.
+ */
+static int inlined_calls(Dwarf_Die *cu, uint64_t vaddr, Dwarf_Die **calls)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	int n, k = 0;
+	Dwarf_Die *scopes = NULL, inner;
+	int n = dwarf_getscopes(cu, vaddr, &scopes), first = -1, k = 0;
 
-	if (!d || !dwarf_addrdie(d->dw, vaddr, &cu))
-		return 0;
-	/*
-	 * The innermost inlined call at vaddr, then its concrete parents
-	 * (dwarf_getscopes_die): dwarf_getscopes follows an inlined call into
-	 * its abstract definition, a subprogram, and would stop there.
-	 */
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	int first = -1;
+	*calls = NULL;
 	for (int i = 0; i < n && first < 0; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		if (tag == DW_TAG_subprogram)
@@ -94,22 +93,35 @@ int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, i
 		free(scopes);
 		return 0;
 	}
-	Dwarf_Die inner = scopes[first];
+	inner = scopes[first];
 	free(scopes);
 	scopes = NULL;
 	n = dwarf_getscopes_die(&inner, &scopes);
-	for (int i = 0; i < n && k < max; i++) {
+	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
-		Dwarf_Attribute a;
-		const char *name;
 		if (tag == DW_TAG_subprogram)
 			break; /* the function itself: the frame's own line names it */
-		if (tag != DW_TAG_inlined_subroutine)
-			continue;
-		name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
-		names[k++] = name ? name : "??";
+		if (tag == DW_TAG_inlined_subroutine)
+			scopes[k++] = scopes[i];
 	}
-	free(scopes);
+	*calls = scopes;
+	return k;
+}
+
+int sym_dwarf_inlines(struct sym_dwarf *d, uint64_t vaddr, const char **names, int max)
+{
+	Dwarf_Die cu, *calls;
+	int n, k = 0;
+
+	if (!d || !dwarf_addrdie(d->dw, vaddr, &cu))
+		return 0;
+	n = inlined_calls(&cu, vaddr, &calls);
+	for (; k < n && k < max; k++) {
+		Dwarf_Attribute a;
+		const char *name = dwarf_formstring(dwarf_attr_integrate(&calls[k], DW_AT_name, &a));
+		names[k] = name ? name : "??";
+	}
+	free(calls);
 	return k;
 }
 
@@ -126,50 +138,30 @@ static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
 
 int sym_dwarf_srclines(struct sym_dwarf *d, uint64_t vaddr, struct sym_srcline *out, int max)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu, *calls;
+	Dwarf_Attribute cd;
 	Dwarf_Line *l;
-	int n, k = 0, line;
+	int n, k = 1, line;
 
 	if (!d || max < 1 || !dwarf_addrdie(d->dw, vaddr, &cu))
 		return 0;
 	/* the innermost frame: the line of vaddr itself */
-	Dwarf_Attribute cd;
 	const char *dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &cd));
 	out[0] = (struct sym_srcline){ NULL, NULL, 0 };
 	if ((l = dwarf_getsrc_die(&cu, vaddr)) && dwarf_lineno(l, &line) == 0)
 		out[0] = (struct sym_srcline){ dir, dwarf_linesrc(l, NULL, NULL), line };
-	k = 1;
 	/* each inlined call, innermost first: where its caller called it */
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	int first = -1;
-	for (int i = 0; i < n && first < 0; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_subprogram)
-			break;
-		if (tag == DW_TAG_inlined_subroutine)
-			first = i;
+	n = inlined_calls(&cu, vaddr, &calls);
+	for (int i = 0; i < n && k < max; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Word file = 0, ln = 0;
+		if (dwarf_formudata(dwarf_attr(&calls[i], DW_AT_call_file, &a), &file) != 0 ||
+		    dwarf_formudata(dwarf_attr(&calls[i], DW_AT_call_line, &a), &ln) != 0)
+			out[k++] = (struct sym_srcline){ NULL, NULL, 0 };
+		else
+			out[k++] = (struct sym_srcline){ dir, cu_file(&cu, file), (int)ln };
 	}
-	if (first >= 0) {
-		Dwarf_Die inner = scopes[first];
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes_die(&inner, &scopes);
-		for (int i = 0; i < n && k < max; i++) {
-			Dwarf_Attribute a;
-			Dwarf_Word file = 0, ln = 0;
-			int tag = dwarf_tag(&scopes[i]);
-			if (tag == DW_TAG_subprogram)
-				break;
-			if (tag != DW_TAG_inlined_subroutine)
-				continue;
-			if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &file) != 0 ||
-			    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &ln) != 0)
-				out[k++] = (struct sym_srcline){ NULL, NULL, 0 };
-			else
-				out[k++] = (struct sym_srcline){ dir, cu_file(&cu, file), (int)ln };
-		}
-	}
-	free(scopes);
+	free(calls);
 	for (int i = 0; i < k; i++) /* an absolute path needs no directory */
 		if (out[i].file && out[i].file[0] == '/')
 			out[i].dir = NULL;
