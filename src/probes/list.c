@@ -119,8 +119,11 @@ static int list_type(const char *pattern, bool verbose, FILE *out)
 	struct strbuf sb = { 0 };
 	int rc = 0;
 
-	if (sscanf(pattern, " %7s %255s", tag, name) != 2)
+	if (sscanf(pattern, " %7s %255s", tag, name) != 2) {
+		fprintf(stderr, "ERROR: '%s': a type is listed as struct NAME, union NAME or enum NAME "
+				"[E%d]\n", pattern, E_BAD_CHAR);
 		return 1;
+	}
 	types_btf_src_init(&btf, &a);
 	if (types_btf_src_describe(&btf, tag, name, &sb)) {
 		if (verbose)
