@@ -32,6 +32,7 @@ struct trace_ctx {
 	VEC(pid_t) attached;	  /* -p: the tasks put in the traced set before the probes attached */
 	uint64_t missed;	  /* those that ended before the probes did: no exit record comes */
 	uint64_t last_check;	  /* util_now_ns() of the last look at them */
+	bool all_exited;	  /* every traced task's exit was seen (none is left to detach) */
 };
 
 static void trace_usage(FILE *f)
@@ -529,7 +530,8 @@ static bool trace_done(struct session *s)
 		return false;
 	check_attached(s, c);
 	bpf_map_lookup_elem(live_fd(session_maps(s), c->maps.live), &zero, &live);
-	return (int64_t)(live - c->missed) <= 0;
+	c->all_exited = (int64_t)(live - c->missed) <= 0;
+	return c->all_exited;
 }
 
 /* A record of the programs: the printer's */
@@ -637,7 +639,9 @@ static void trace_finish(struct session *s, struct strbuf *out)
 	uint64_t lost;
 
 	trace_printer_finish(c->tp, s);
-	if (c->o.pids.len && !c->o.quiet)
+	/* tasks still running when lantern stops (Ctrl-C); not those whose exit was seen,
+	   which /proc may show running a moment longer, still in do_exit() */
+	if (c->o.pids.len && !c->o.quiet && !c->all_exited)
 		vec_foreach(&c->o.pids, pp)
 		{
 			if (!task_ended(*pp)) /* alive: not a zombie its parent has yet to reap */
