@@ -39,7 +39,7 @@ static const struct setting_def {
 	  "keys" },
 	{ SET_MAX_CAT_BYTES, "max_cat_bytes", { "MAX_CAT_BYTES", "CAT_BYTES_MAX" }, SK_NUM, 10240,
 	  10240, 0, UINT32_MAX, NULL, NULL, NULL, "cat() prints", "bytes" },
-	{ SET_LOG_SIZE, "log_size", { "LOG_SIZE", NULL }, SK_NUM, 4u << 20, 4u << 20, 1024,
+	{ SET_LOG_SIZE, "log_size", { "LOG_SIZE", NULL }, SK_NUM, 4u << 20, 4u << 20, 1,
 	  (1u << 30) - 1, NULL, NULL, NULL, "the verifier's log holds", "bytes" },
 	{ SET_MAX_PROBES, "max_probes", { "MAX_PROBES", NULL }, SK_NUM, 512, 1024, 1, UINT32_MAX,
 	  NULL, NULL, NULL, "a script attaches", "probes" },

@@ -70,10 +70,17 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 		if (*fd >= 0)
 			goto loaded;
 	}
-	*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type, pg->attach_btf_id, &funcs,
-				  NULL, 0, 1);
-	if (*fd >= 0)
-		goto loaded;
+	/*
+	 * -v loads with the verifier's log from the start, as bpftrace does: a
+	 * log smaller than the verifier writes makes the load fail (ENOSPC).
+	 */
+	bool verbose_log = s->opts->r.verbose == 1;
+	if (!verbose_log) {
+		*fd = sys_prog_load_funcs(pg->type, name, insns, pg->ninsns, pg->attach_type,
+					  pg->attach_btf_id, &funcs, NULL, 0, 1);
+		if (*fd >= 0)
+			goto loaded;
+	}
 
 	/* Again, with the verifier's log. */
 	log = util_xmalloc(logsz);
@@ -85,8 +92,9 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 		goto loaded;
 	}
 	int e = errno;
-	diag_error(dg, pg->probe->span, E_VERIFIER, "the kernel refused the program of %s: %s",
-		   pg->name, strerror(e));
+	/* bpftrace's words first: scripts and users grep for them */
+	diag_error(dg, pg->probe->span, E_VERIFIER, "Error loading program: %s: %s (%d)", pg->name,
+		   strerror(e), -e);
 	if (log[0]) {
 		/* the end of the log says why */
 		size_t len = strlen(log);
@@ -101,7 +109,11 @@ static int load_prog(struct session *s, const struct prog *pg, const struct bpf_
 			  start);
 	}
 	/* the session runs privileged already: EPERM is the kernel's policy */
-	if (e == ENOSPC && log[0])
+	if (e == ENOSPC && verbose_log)
+		diag_hint(dg, "the verifier's log was cut at %zu bytes: -v loads with the log, and the "
+			  "kernel refuses a program whose log does not fit: raise BPFTRACE_LOG_SIZE",
+			  logsz);
+	else if (e == ENOSPC && log[0])
 		diag_hint(dg, "the verifier's log was cut at %zu bytes: a bigger BPFTRACE_LOG_SIZE "
 			  "shows why the program was refused", logsz);
 	else if (strstr(log, "cannot use helper bpf_probe_write_user"))
@@ -235,8 +247,8 @@ int rt_load_all(struct session *s)
 				   "%s: internal error: the code names a map or value that is not there",
 				   pg->name);
 	}
-	/* -vv and LANTERN_VERIFIER_STATS time each load alone */
-	if (rc == 0 && s->opts->r.verbose < 2 && !getenv("LANTERN_VERIFIER_STATS"))
+	/* -v loads with the verifier's log, -vv and LANTERN_VERIFIER_STATS time each load: alone */
+	if (rc == 0 && !s->opts->r.verbose && !getenv("LANTERN_VERIFIER_STATS"))
 		load_parallel(s, insns);
 	for (size_t i = 0; i < p->progs.len && rc == 0; i++) {
 		const struct prog *pg = p->progs.data[i];
