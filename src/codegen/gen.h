@@ -19,10 +19,11 @@ struct val {
 	struct type *type;
 	bool mem;    /* in memory at reg + off; else the value is in reg */
 	bool ext;    /* mem: memory outside the program, read with probe_read (gen_ptr.c) */
-	bool user;   /* ext: user memory (else kernel memory) */
+	uint8_t space; /* ext: enum mem_space, the memory it is in */
 	int32_t reg;
 	int32_t off;
 	uint32_t len; /* ext strings: bytes to read (a char[N] field: N); 0: the type's size */
+	const struct span *at; /* ext: the expression it is (where -kk says a read failed) */
 };
 
 /* A place in memory: base register + offset (scratch, or r10 for the stack). */
@@ -61,10 +62,11 @@ static inline struct val mem_val(struct type *t, int32_t base, int32_t off)
 	return (struct val){ .type = t, .mem = true, .reg = base, .off = off };
 }
 
-/* A value of type t in kernel (or user) memory at the address in reg, + off. */
-static inline struct val ext_val(struct type *t, int32_t reg, int32_t off, bool user)
+/* A value of type t in kernel (or user, or either) memory at the address in reg, + off. */
+static inline struct val ext_val(struct type *t, int32_t reg, int32_t off, enum mem_space space)
 {
-	return (struct val){ .type = t, .mem = true, .ext = true, .user = user, .reg = reg, .off = off };
+	return (struct val){ .type = t, .mem = true, .ext = true, .space = (uint8_t)space, .reg = reg,
+			     .off = off };
 }
 
 /* Generate the IR of program pg (its typed code) into ir; sizes pg's scratch. */
@@ -106,9 +108,13 @@ void gen_extend(struct gen *g, int32_t reg, struct type *t);
 /* Strings: compare a and b, leaving 1 in the result when equal. */
 int32_t gen_str_eq(struct gen *g, struct val a, struct val b);
 int32_t gen_mem_eq(struct gen *g, struct val a, struct val b);
-/* Read size bytes from an arbitrary (kernel or user) address into scratch. */
+/* The memory an address the script names points into in this probe (sema_probe_space). */
+enum mem_space gen_probe_space(const struct gen *g);
+/* Read n bytes of ext value v into base + off (a failure is said at v's expression). */
+void gen_read_ext(struct gen *g, struct val v, int32_t base, int32_t off, uint32_t n);
+/* Read size bytes from an address in memory space (enum mem_space) into base + off. */
 void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
-		    bool user, bool str);
+		    enum mem_space space, bool str);
 
 /* pointers, records, arrays, external memory (gen_ptr.c) */
 /* v as the program can use it: scalars in a register, the rest in BPF memory */

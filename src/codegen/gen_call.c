@@ -250,11 +250,11 @@ struct val gen_call_join(struct gen *g, struct expr *e)
 		emit(g->ir, MOV64_REG(p, argv));
 		emit(g->ir, ALU64_IMM(BPF_ADD, p, i * 8));
 		gen_zero(g, slot.base, slot.off, 8);
-		gen_probe_read(g, slot.base, slot.off, 8, p, true, false);
+		gen_probe_read(g, slot.base, slot.off, 8, p, SPACE_USER, false);
 		emit(g->ir, LDX_MEM(BPF_DW, p, slot.base, slot.off));
 		emit(g->ir, JMP_IMM(BPF_JEQ, p, 0, done));
 		emit(g->ir, ST_MEM(BPF_B, g->scratch, str, 0));
-		gen_probe_read(g, g->scratch, str, JOIN_ARG_SIZE, p, true, true);
+		gen_probe_read(g, g->scratch, str, JOIN_ARG_SIZE, p, SPACE_USER, true);
 		emit(g->ir, MOV64_IMM(n, i + 1));
 	}
 	emit(g->ir, LABEL(done));
@@ -469,7 +469,7 @@ struct val gen_call_str(struct gen *g, struct expr *e)
 	/* User pointers by their type; plain addresses by value (the compat
 	   helper picks user or kernel memory from the address). */
 	int32_t fn = BPF_FUNC_probe_read_str;
-	if (a->type->kind == TY_PTR)
+	if (a->type->kind == TY_PTR && !a->type->any_space)
 		fn = a->type->user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str;
 	// fn(scratch + off, size, p)
 	emit(g->ir, MOV64_REG(R3, p));

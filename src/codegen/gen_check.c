@@ -61,6 +61,9 @@ void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
 {
 	int level = g->p->opts->helper_check;
 	bool read;
+
+	if (g->p->modern && level) /* today's bpftrace has one level: -k checks the reads too */
+		level = 2;
 	const char *name = helper_name(helper, &read);
 
 	if (!level || (read && level < 2))
@@ -78,7 +81,7 @@ void gen_helper_check(struct gen *g, int32_t helper, struct span sp)
 
 void gen_lookup_check(struct gen *g, int32_t p, struct span sp)
 {
-	if (g->p->opts->helper_check < 2)
+	if (g->p->opts->helper_check < (g->p->modern ? 1 : 2))
 		return;
 	uint32_t id = helper_record(g, "map_lookup_elem", sp);
 

@@ -104,8 +104,7 @@ void gen_store_val(struct gen *g, struct val v, struct type *t, int32_t base, in
 		if (n < t->size)
 			gen_zero(g, base, off + n, t->size - n);
 		if (n)
-			gen_probe_read(g, base, off, n, v.off ? gen_addr(g, v.reg, v.off) : v.reg, v.user,
-				       false);
+			gen_read_ext(g, v, base, off, n);
 		return;
 	}
 	gen_copy(g, base, off, v.reg, v.off, n);
@@ -429,14 +428,14 @@ struct val gen_ctx_field(struct gen *g, struct expr *e)
 		emit(g->ir, ALU64_IMM(BPF_AND, loc, 0xffff));
 		emit(g->ir, ALU64_REG(BPF_ADD, loc, g->ctx));
 		gen_zero(g, g->scratch, off, t->size);
-		gen_probe_read(g, g->scratch, off, t->size, loc, false, true);
+		gen_probe_read(g, g->scratch, off, t->size, loc, SPACE_KERNEL, true);
 		return mem_val(t, g->scratch, off);
 	}
 	if (t->kind == TY_STR) {
 		uint32_t off = gen_scratch_alloc(g, t->size);
 		int32_t src = gen_addr(g, g->ctx, f->offset);
 		gen_zero(g, g->scratch, off, t->size);
-		gen_probe_read(g, g->scratch, off, MIN(f->read_size + 1, t->size), src, false, true);
+		gen_probe_read(g, g->scratch, off, MIN(f->read_size + 1, t->size), src, SPACE_KERNEL, true);
 		return mem_val(t, g->scratch, off);
 	}
 	if (t->kind == TY_INT || t->kind == TY_PTR) {
@@ -547,6 +546,25 @@ static struct val gen_block_expr(struct gen *g, struct expr *e)
 	return gen_expr(g, e->u.blk.value);
 }
 
+/*
+ * s->f, s.f, a[i], *p: what is read from outside the program, at once or
+ * later (v.at), is read where e is (-kk says a failed read there, as bpftrace)
+ */
+static struct val gen_access(struct gen *g, struct expr *e)
+{
+	struct span sp = g->span;
+	struct val v;
+
+	g->span = e->span;
+	v = e->kind == EXPR_FIELD ? gen_record_field(g, e)
+	    : e->kind == EXPR_INDEX ? gen_index(g, e)
+				      : gen_unary(g, e);
+	g->span = sp;
+	if (v.ext)
+		v.at = &e->span;
+	return v;
+}
+
 struct val gen_expr(struct gen *g, struct expr *e)
 {
 	switch (e->kind) {
@@ -577,7 +595,7 @@ struct val gen_expr(struct gen *g, struct expr *e)
 	case EXPR_CALL:
 		return gen_call(g, e);
 	case EXPR_UNARY:
-		return gen_unary(g, e);
+		return e->u.unary.op == OP_DEREF ? gen_access(g, e) : gen_unary(g, e);
 	case EXPR_BINARY:
 		return gen_binary(g, e);
 	case EXPR_TERNARY:
@@ -587,11 +605,11 @@ struct val gen_expr(struct gen *g, struct expr *e)
 			return g->inst->prov->gen_args_field(g, e);
 		if (e->u.field.base->type->kind == TY_TUPLE)
 			return gen_tuple_elem(g, e, e->u.field.base);
-		return gen_record_field(g, e);
+		return gen_access(g, e);
 	case EXPR_INDEX:
 		if (e->u.index.base->type->kind == TY_TUPLE)
 			return gen_tuple_elem(g, e, e->u.index.base);
-		return gen_index(g, e);
+		return gen_access(g, e);
 	case EXPR_TUPLE: {
 		uint32_t off = gen_scratch_alloc(g, e->type->size);
 		gen_expr_into(g, e, e->type, g->scratch, off);

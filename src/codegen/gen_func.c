@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
-/* Whether an address that is no typed pointer points into user memory here. */
-static bool addr_user(struct gen *g, struct type *t)
+/* The memory an address points into here: a pointer's, or the probe's. */
+static enum mem_space addr_space(struct gen *g, struct type *t)
 {
 	if (t->kind == TY_PTR)
-		return t->user;
-	return g->inst->prov->flags & PROV_F_USER_MEM;
+		return type_space(t);
+	return gen_probe_space(g);
 }
 
 /* A value in memory as a value of size bytes (len: at most that many of them). */
@@ -47,7 +47,7 @@ struct val gen_buf(struct gen *g, struct expr *e)
 		return mem_val(t, g->scratch, off);
 	}
 	int32_t src = gen_scalar(g, e->u.call.args.v[0]);
-	bool user = addr_user(g, at);
+	enum mem_space space = addr_space(g, at);
 	gen_zero(g, g->scratch, off + 8, t->size - 8);
 	if (len && len->kind != EXPR_INT && len->kind != EXPR_POSITIONAL &&
 	    len->kind != EXPR_UNARY) {
@@ -62,12 +62,14 @@ struct val gen_buf(struct gen *g, struct expr *e)
 		emit(g->ir, MOV64_REG(R2, n));
 		emit(g->ir, MOV64_REG(R1, g->scratch));
 		emit(g->ir, ALU64_IMM(BPF_ADD, R1, off + 8));
-		emit(g->ir, CALL(user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel, 3));
+		emit(g->ir, CALL(space == SPACE_USER ? BPF_FUNC_probe_read_user
+				 : space == SPACE_ANY ? BPF_FUNC_probe_read
+						      : BPF_FUNC_probe_read_kernel, 3));
 		return mem_val(t, g->scratch, off);
 	}
 	emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, t->count));
 	if (t->count)
-		gen_probe_read(g, g->scratch, off + 8, t->count, src, user, false);
+		gen_probe_read(g, g->scratch, off + 8, t->count, src, space, false);
 	return mem_val(t, g->scratch, off);
 }
 
@@ -155,7 +157,7 @@ struct val gen_ntop(struct gen *g, struct expr *e)
 		v = (struct val){.type = type_array(&g->p->arena, &ty_u8, size),
 				 .mem = true,
 				 .ext = v.ext,
-				 .user = v.user,
+				 .space = v.space,
 				 .reg = v.reg,
 				 .off = v.off + 8};
 	gen_store_val(g, as_bytes(g, v, size), type_array(&g->p->arena, &ty_u8, 16), g->scratch,
@@ -186,7 +188,7 @@ struct val gen_macaddr(struct gen *g, struct expr *e)
 
 	if (at->kind == TY_INT || at->kind == TY_PTR) {
 		emit(g->ir, ST_MEM(BPF_DW, g->scratch, off, 0));
-		gen_probe_read(g, g->scratch, off, 6, gen_scalar(g, a), addr_user(g, at), false);
+		gen_probe_read(g, g->scratch, off, 6, gen_scalar(g, a), addr_space(g, at), false);
 		return mem_val(e->type, g->scratch, off);
 	}
 	struct val v = gen_expr(g, a);
@@ -229,7 +231,7 @@ struct val gen_sarg(struct gen *g, struct expr *e)
 	emit(g->ir, LDX_MEM(BPF_DW, sp, g->ctx, sys_arch_reg_offset("sp")));
 	emit(g->ir, ALU64_IMM(BPF_ADD, sp, 8 * (n + 1)));
 	emit(g->ir, ST_MEM(BPF_DW, tmp.base, tmp.off, 0));
-	gen_probe_read(g, tmp.base, tmp.off, 8, sp, g->inst->prov->flags & PROV_F_USER_MEM, false);
+	gen_probe_read(g, tmp.base, tmp.off, 8, sp, gen_probe_space(g), false);
 	emit(g->ir, LDX_MEM(BPF_DW, r, tmp.base, tmp.off));
 	return reg_val(e->type, r);
 }

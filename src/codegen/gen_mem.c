@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Memory in generated code: scratch allocation, zeroing, copies, loads. */
 #include "codegen/gen.h"
+#include "plan/provider.h"
 #include "codegen/scratch.h"
 
 #include <stdarg.h>
@@ -139,11 +140,23 @@ int32_t gen_load_int(struct gen *g, struct type *t, int32_t base, int32_t off)
 	return r;
 }
 
-void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
-		    bool user, bool str)
+enum mem_space gen_probe_space(const struct gen *g)
 {
-	int32_t fn = str ? (user ? BPF_FUNC_probe_read_user_str : BPF_FUNC_probe_read_kernel_str)
-			 : (user ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel);
+	unsigned flags = g->inst->prov->flags;
+
+	return flags & PROV_F_USER_MEM ? SPACE_USER : flags & PROV_F_ANY_MEM ? SPACE_ANY : SPACE_KERNEL;
+}
+
+void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,
+		    enum mem_space space, bool str)
+{
+	static const int32_t fns[][2] = {
+		[SPACE_KERNEL] = { BPF_FUNC_probe_read_kernel, BPF_FUNC_probe_read_kernel_str },
+		[SPACE_USER] = { BPF_FUNC_probe_read_user, BPF_FUNC_probe_read_user_str },
+		/* the compat helpers: user memory below the kernel's, else kernel memory */
+		[SPACE_ANY] = { BPF_FUNC_probe_read, BPF_FUNC_probe_read_str },
+	};
+	int32_t fn = fns[space][str];
 
 	// fn(base + off, size, src)
 	emit(g->ir, MOV64_REG(R3, src_reg));

@@ -27,7 +27,17 @@ static void read_into(struct gen *g, struct val v, int32_t base, int32_t off, ui
 	if (n < size)
 		gen_zero(g, base, off + n, size - n);
 	if (n)
-		gen_probe_read(g, base, off, n, address(g, v), v.user, false);
+		gen_read_ext(g, v, base, off, n);
+}
+
+void gen_read_ext(struct gen *g, struct val v, int32_t base, int32_t off, uint32_t n)
+{
+	struct span sp = g->span;
+
+	if (v.at)
+		g->span = *v.at;
+	gen_probe_read(g, base, off, n, address(g, v), (enum mem_space)v.space, false);
+	g->span = sp;
 }
 
 struct val gen_load(struct gen *g, struct val v)
@@ -87,7 +97,7 @@ struct val gen_record_field(struct gen *g, struct expr *e)
 	struct val base;
 
 	if (b->type->kind == TY_PTR)
-		base = ext_val(type_elem(b->type), gen_scalar(g, b), 0, b->type->user);
+		base = ext_val(type_elem(b->type), gen_scalar(g, b), 0, type_space(b->type));
 	else
 		base = gen_expr(g, b);
 	if (!base.mem) {
@@ -100,7 +110,7 @@ struct val gen_record_field(struct gen *g, struct expr *e)
 struct val gen_deref(struct gen *g, struct expr *e)
 {
 	struct expr *x = e->u.unary.operand;
-	struct val v = ext_val(e->type, gen_scalar(g, x), 0, x->type->user);
+	struct val v = ext_val(e->type, gen_scalar(g, x), 0, type_space(x->type));
 
 	return type_is_scalar(e->type) ? gen_load(g, v) : v;
 }
@@ -141,7 +151,7 @@ static struct val dyn_index(struct gen *g, struct expr *e, struct val v, uint32_
 		emit(g->ir, ALU64_REG(BPF_ADD, i, address(g, v)));
 		tmp = gen_temp_alloc(g, 8);
 		gen_zero(g, tmp.base, tmp.off, 8);
-		gen_probe_read(g, tmp.base, tmp.off, esize, i, v.user, false);
+		gen_probe_read(g, tmp.base, tmp.off, esize, i, v.space, false);
 		emit(g->ir, MOV64_REG(r, gen_load_int(g, et, tmp.base, tmp.off)));
 	} else {
 		if (v.reg != g->scratch) {
@@ -176,7 +186,7 @@ static struct val dyn_index_mem(struct gen *g, struct expr *e, struct val v, uin
 	emit(g->ir, ALU64_IMM(BPF_MUL, i, (int32_t)esize));
 	if (v.ext) {
 		emit(g->ir, ALU64_REG(BPF_ADD, i, address(g, v)));
-		gen_probe_read(g, g->scratch, off, esize, i, v.user, false);
+		gen_probe_read(g, g->scratch, off, esize, i, v.space, false);
 	} else {
 		if (v.reg != g->scratch) {
 			uint32_t copy = gen_scratch_alloc(g, count * esize);
@@ -200,7 +210,7 @@ struct val gen_index(struct gen *g, struct expr *e)
 		// the element at p + i * size
 		int32_t a = gen_ptr_scale(g, gen_scalar(g, e->u.index.index), bt);
 		emit(g->ir, ALU64_REG(BPF_ADD, a, gen_scalar(g, b)));
-		v = ext_val(et, a, 0, bt->user);
+		v = ext_val(et, a, 0, type_space(bt));
 		return type_is_scalar(et) ? gen_load(g, v) : v;
 	}
 	/* an array: the constant index only moves the offset */

@@ -111,9 +111,18 @@ static void json_lost(struct strbuf *out, const struct out_ctx *oc, uint64_t n)
 }
 
 /* bpftrace's object for a helper's failure under -k */
-static void json_helper_error(struct strbuf *out, const char *helper, int64_t ret, uint32_t line,
-			      uint32_t col)
+static void json_helper_error(struct strbuf *out, const struct out_ctx *oc, const char *helper,
+			      int64_t ret, const char *file, uint32_t line, uint32_t col)
 {
+	if (oc->plan && oc->plan->modern) { /* today's bpftrace adds the reason and the file */
+		sb_puts(out, "{\"type\": \"helper_error\", \"msg\": ");
+		const char *msg = ret ? strerror((int)-ret) : "not found";
+		out_json_string(out, msg, strlen(msg));
+		sb_printf(out, ", \"helper\": \"%s\", \"retcode\": %" PRId64 ", \"filename\": ", helper, ret);
+		out_json_string(out, file, strlen(file));
+		sb_printf(out, ", \"line\": %u, \"col\": %u}\n", line, col);
+		return;
+	}
 	sb_printf(out,
 		  "{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %" PRId64
 		  ", \"line\": %u, \"col\": %u}\n",

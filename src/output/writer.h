@@ -51,9 +51,9 @@ struct writer {
 	/* print(value): a value of type t at data */
 	void (*value)(struct strbuf *out, const struct out_ctx *oc, const struct type *t,
 		      const void *data);
-	/* -k: helper failed with ret at line:col of the script (NULL: a warning on stderr) */
-	void (*helper_error)(struct strbuf *out, const char *helper, int64_t ret, uint32_t line,
-			     uint32_t col);
+	/* -k: helper failed with ret at line:col of file (NULL: a warning on stderr) */
+	void (*helper_error)(struct strbuf *out, const struct out_ctx *oc, const char *helper,
+			     int64_t ret, const char *file, uint32_t line, uint32_t col);
 	/* a map: begin, every entry in order, end (w->n entries, maybe 0) */
 	void (*map_begin)(struct map_walk *w);
 	void (*map_entry)(struct map_walk *w, const struct map_item *it);

@@ -67,6 +67,10 @@ enum provider_flag {
 	   attached first (uprobes, the software events' per-CPU lists): the session
 	   attaches the instances of one site in reverse, so they fire in script order */
 	PROV_F_LIFO = 1 << 3,
+	/* in no address space (BEGIN, END, interval, profile, software, hardware,
+	   watchpoints: bpftrace's AddrSpace::none): addresses cast to pointers are
+	   read by bpf_probe_read, user memory or the kernel's by the address */
+	PROV_F_ANY_MEM = 1 << 4,
 };
 
 /* A kernel attachment to release at teardown (-1: none). */

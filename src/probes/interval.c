@@ -125,6 +125,7 @@ const struct provider prov_interval = {
 	.id = PROV_INTERVAL,
 	.name = "interval",
 	.alias = "i",
+	.flags = PROV_F_ANY_MEM,
 	.expand = interval_expand,
 	.prog_setup = interval_prog_setup,
 	.list = prov_timer_list,

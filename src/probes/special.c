@@ -45,7 +45,7 @@ static void special_prog_setup(struct plan *p, struct prog *pg)
 const struct provider prov_begin = {
 	.id = PROV_BEGIN,
 	.name = "BEGIN",
-	.flags = PROV_F_USER,
+	.flags = PROV_F_USER | PROV_F_ANY_MEM,
 	.expand = expand_special,
 	.prog_setup = special_prog_setup,
 };
@@ -53,7 +53,7 @@ const struct provider prov_begin = {
 const struct provider prov_end = {
 	.id = PROV_END,
 	.name = "END",
-	.flags = PROV_F_USER,
+	.flags = PROV_F_USER | PROV_F_ANY_MEM,
 	.expand = expand_special,
 	.prog_setup = special_prog_setup,
 };
@@ -97,7 +97,7 @@ static int expand_self(struct plan *p, const struct provider *prov, struct probe
 const struct provider prov_test = {
 	.id = PROV_TEST,
 	.name = "test",
-	.flags = PROV_F_USER,
+	.flags = PROV_F_USER | PROV_F_ANY_MEM,
 	.expand = expand_named,
 	.prog_setup = special_prog_setup,
 };
@@ -105,7 +105,7 @@ const struct provider prov_test = {
 const struct provider prov_bench = {
 	.id = PROV_BENCH,
 	.name = "bench",
-	.flags = PROV_F_USER,
+	.flags = PROV_F_USER | PROV_F_ANY_MEM,
 	.expand = expand_named,
 	.prog_setup = special_prog_setup,
 };
@@ -113,7 +113,7 @@ const struct provider prov_bench = {
 const struct provider prov_self = {
 	.id = PROV_SELF,
 	.name = "self",
-	.flags = PROV_F_USER,
+	.flags = PROV_F_USER | PROV_F_ANY_MEM,
 	.expand = expand_self,
 	.prog_setup = special_prog_setup,
 };

@@ -257,7 +257,7 @@ static struct val usdt_gen_builtin(struct gen *g, struct expr *e)
 	}
 	emit(g->ir, ALU64_IMM(BPF_ADD, r, (int32_t)a.val));
 	gen_zero(g, tmp.base, tmp.off, 8);
-	gen_probe_read(g, tmp.base, tmp.off, a.size, r, true, false);
+	gen_probe_read(g, tmp.base, tmp.off, a.size, r, SPACE_USER, false);
 	return reg_val(e->type, gen_load_int(g, t, tmp.base, tmp.off));
 }
 

@@ -223,9 +223,12 @@ static int rec_helper_error(struct loop *l, const struct record_desc *r, const u
 	memcpy(&ret, data + 8, 8);
 	if (l->s->oc.writer->helper_error) { /* -f json: an object of the output */
 		uint32_t line = 0, col = 0;
-		if (d->src)
+		const char *file = "stdin";
+		if (d->src) {
 			source_pos(d->src, r->span.lo, &line, &col);
-		l->s->oc.writer->helper_error(&l->line, r->text, ret, line, col);
+			file = source_name_at(d->src, r->span.lo);
+		}
+		l->s->oc.writer->helper_error(&l->line, &l->s->oc, r->text, ret, file, line, col);
 		return 0;
 	}
 	if (ret == 0) /* a lookup that found nothing (-kk): bpftrace's words */

@@ -118,10 +118,12 @@ struct type *sema_check_deref(struct check *c, struct expr *e, struct type *t);
 /* &$x, &@m (today's bpftrace) */
 struct type *sema_check_addr(struct check *c, struct expr *e);
 struct type *sema_check_ptr_arith(struct check *c, struct expr *e, struct type *a, struct type *b);
-/* Whether e (a field, element or *p) is read from user memory. */
-bool sema_expr_user_mem(const struct expr *e);
-/* t, or a copy of pointer t that points into user (or kernel) memory. */
-struct type *sema_type_in_space(struct check *c, struct type *t, bool user);
+/* The memory e (a field, element or *p) is read from (the kernel's if none of those). */
+enum mem_space sema_expr_space(const struct expr *e);
+/* t, or a copy of pointer t that points into memory space (an enum mem_space). */
+struct type *sema_type_in_space(struct check *c, struct type *t, int space);
+/* Where an address the script casts to a pointer points in this probe. */
+enum mem_space sema_probe_space(const struct check *c);
 
 /* printf(fmt, ...), system() and cat() (check_printf.c) */
 struct type *sema_check_printf(struct check *c, struct expr *e);

@@ -117,7 +117,8 @@ static bool old_dialect(const struct check *c)
  */
 static struct type *check_record_field(struct check *c, struct expr *e, struct type *t)
 {
-	bool arrow = e->u.field.arrow, user;
+	bool arrow = e->u.field.arrow;
+	enum mem_space space;
 	struct type *r = t;
 	const struct field *f;
 	uint32_t off;
@@ -136,7 +137,7 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 		}
 		/* `.` through a pointer is `->` (today's bpftrace; 0.17 refuses it) */
 		e->u.field.arrow = true;
-		user = t->user;
+		space = type_space(t);
 	} else {
 		if (arrow && old_dialect(c)) {
 			CERR(c, e->span, E_BAD_OPERAND, "%s is not a pointer: read its fields with '.'",
@@ -145,7 +146,7 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 		}
 		/* `->` on a struct value is `.` (today's bpftrace; 0.17 refuses it) */
 		e->u.field.arrow = false;
-		user = sema_expr_user_mem(e->u.field.base);
+		space = sema_expr_space(e->u.field.base);
 	}
 	if (!(f = type_field(r, e->u.field.name, &off))) {
 		unknown_field(c, e, r);
@@ -155,9 +156,9 @@ static struct type *check_record_field(struct check *c, struct expr *e, struct t
 	e->id = (int)off;
 	/* a struct value (not through a pointer) in the program's memory: its pointers as
 	   they were */
-	if (!e->u.field.arrow && !user)
+	if (!e->u.field.arrow && space == SPACE_KERNEL)
 		return f->type;
-	return sema_type_in_space(c, f->type, user);
+	return sema_type_in_space(c, f->type, space);
 }
 
 struct type *sema_check_field(struct check *c, struct expr *e)
@@ -198,7 +199,8 @@ struct type *sema_check_field(struct check *c, struct expr *e)
  */
 static struct type *elem_in_space(struct check *c, struct type *elem, const struct expr *base)
 {
-	return sema_expr_user_mem(base) ? sema_type_in_space(c, elem, true) : elem;
+	enum mem_space space = sema_expr_space(base);
+	return space != SPACE_KERNEL ? sema_type_in_space(c, elem, space) : elem;
 }
 
 static bool const_index(struct expr *x, int64_t *v)
@@ -310,7 +312,7 @@ struct type *sema_check_index(struct check *c, struct expr *e)
 			     type_str_of(t));
 			return &ty_none;
 		}
-		return sema_type_in_space(c, to, t->user);
+		return sema_type_in_space(c, to, type_space(t));
 	}
 	CERR(c, e->span, E_BAD_OPERAND, "%s cannot be indexed", type_str_of(t));
 	return &ty_none;

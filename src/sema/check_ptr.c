@@ -115,7 +115,14 @@ struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 	return t;
 }
 
-bool sema_expr_user_mem(const struct expr *e)
+enum mem_space sema_probe_space(const struct check *c)
+{
+	unsigned flags = c->inst->prov->flags;
+
+	return flags & PROV_F_USER_MEM ? SPACE_USER : flags & PROV_F_ANY_MEM ? SPACE_ANY : SPACE_KERNEL;
+}
+
+enum mem_space sema_expr_space(const struct expr *e)
 {
 	const struct expr *b;
 
@@ -123,28 +130,29 @@ bool sema_expr_user_mem(const struct expr *e)
 	case EXPR_FIELD:
 	case EXPR_INDEX:
 		b = e->kind == EXPR_FIELD ? e->u.field.base : e->u.index.base;
-		return b->type->kind == TY_PTR ? b->type->user : sema_expr_user_mem(b);
+		return b->type->kind == TY_PTR ? type_space(b->type) : sema_expr_space(b);
 	case EXPR_UNARY:
-		return e->u.unary.op == OP_DEREF && e->u.unary.operand->type->user;
+		return e->u.unary.op == OP_DEREF ? type_space(e->u.unary.operand->type) : SPACE_KERNEL;
 	default:
-		return false;
+		return SPACE_KERNEL;
 	}
 }
 
-struct type *sema_type_in_space(struct check *c, struct type *t, bool user)
+struct type *sema_type_in_space(struct check *c, struct type *t, int space)
 {
 	struct type *copy;
 
 	if (t->kind == TY_ARRAY && t->elem && (t->elem->kind == TY_PTR || t->elem->kind == TY_ARRAY)) {
 		/* an array of pointers: pointers of that space too */
-		struct type *el = sema_type_in_space(c, t->elem, user);
+		struct type *el = sema_type_in_space(c, t->elem, space);
 		return el == t->elem ? t : type_array(&c->p->arena, el, t->count);
 	}
-	if (t->kind != TY_PTR || t->user == user)
+	if (t->kind != TY_PTR || (int)type_space(t) == space)
 		return t;
 	copy = ARENA_NEW(&c->p->arena, struct type);
 	*copy = *t;
-	copy->user = user;
+	copy->user = space == SPACE_USER;
+	copy->any_space = space == SPACE_ANY;
 	return copy;
 }
 
@@ -206,8 +214,7 @@ struct type *sema_check_cast(struct check *c, struct expr *e)
 	}
 	if (to->kind == TY_PTR) {
 		/* an address from user space points there, so does one of a user pointer */
-		bool user = from->kind == TY_PTR ? from->user : (c->inst->prov->flags & PROV_F_USER_MEM);
-		return sema_type_in_space(c, to, user);
+		return sema_type_in_space(c, to, from->kind == TY_PTR ? type_space(from) : sema_probe_space(c));
 	}
 	return to;
 }
@@ -324,7 +331,7 @@ struct type *sema_check_deref(struct check *c, struct expr *e, struct type *t)
 		CHINT(c, "cast it to a pointer to the type it points to");
 		return &ty_none;
 	}
-	return sema_type_in_space(c, to, t->user);
+	return sema_type_in_space(c, to, type_space(t));
 }
 
 /*

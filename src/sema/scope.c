@@ -188,9 +188,7 @@ static struct type *let_space(struct check *c, struct type *t, struct type *vt)
 {
 	while (vt && vt->kind == TY_ARRAY)
 		vt = vt->elem;
-	return sema_type_in_space(c, t, vt && vt->kind == TY_PTR
-						? vt->user
-						: !!(c->inst->prov->flags & PROV_F_USER_MEM));
+	return sema_type_in_space(c, t, vt && vt->kind == TY_PTR ? type_space(vt) : sema_probe_space(c));
 }
 
 void sema_check_let(struct check *c, struct stmt *st)

@@ -104,6 +104,7 @@ struct type {
 	bool is_signed; /* TY_INT; TY_SUM/MIN/MAX/AVG/STATS of a signed value */
 	bool is_bool;	/* TY_INT: today's bpftrace's bool (ty_bool), printed true or false */
 	bool user;	/* TY_PTR: points into user memory; TY_STACK, TY_SYM: user space */
+	bool any_space; /* TY_PTR: into either memory (SPACE_ANY) */
 	bool perf;	/* TY_STACK: printed in perf's format */
 	bool raw;	/* TY_STACK: printed as bare hex addresses (stack_mode raw, today's bpftrace) */
 	bool srclines;	/* TY_STACK (user): frames show file:line and "[inlined] f" (show_debug_info) */
@@ -130,6 +131,18 @@ extern struct type ty_none, ty_void, ty_u8, ty_u16, ty_u32, ty_u64, ty_s8, ty_s1
 #define STRLEN_DEFAULT 64 /* bpftrace 0.17's default string size (BPFTRACE_STRLEN) */
 #define STRLEN_MODERN 1024 /* today's bpftrace's (max_strlen) */
 #define STRLEN_MAX 32768	  /* the largest BPFTRACE_STRLEN lantern takes */
+
+/*
+ * Where a pointer points: the kernel's memory, a process's, or either:
+ * bpftrace's "no address space", an address cast to a pointer in a probe
+ * that is in neither (BEGIN, interval, profile, ...), read by
+ * bpf_probe_read, which reads user memory below the kernel's.
+ */
+enum mem_space { SPACE_KERNEL, SPACE_USER, SPACE_ANY };
+static inline enum mem_space type_space(const struct type *t)
+{
+	return t->any_space ? SPACE_ANY : t->user ? SPACE_USER : SPACE_KERNEL;
+}
 
 struct type *type_int(unsigned size, bool is_signed);
 /* An integer of size bytes of the enum en */
