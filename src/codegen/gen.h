@@ -110,6 +110,10 @@ int32_t gen_str_eq(struct gen *g, struct val a, struct val b);
 int32_t gen_mem_eq(struct gen *g, struct val a, struct val b);
 /* The memory an address the script names points into in this probe (sema_probe_space). */
 enum mem_space gen_probe_space(const struct gen *g);
+/* The widest access (8, 4, 2, 1 bytes) at off aligned to it, of at most left bytes */
+uint32_t gen_chunk(int32_t off, uint32_t left);
+/* BPF_DW, BPF_W, BPF_H or BPF_B for 8, 4, 2 or 1 bytes */
+int gen_bpf_size(uint32_t w);
 /* Read n bytes of ext value v into base + off (a failure is said at v's expression). */
 void gen_read_ext(struct gen *g, struct val v, int32_t base, int32_t off, uint32_t n);
 /* Read size bytes from an address in memory space (enum mem_space) into base + off. */

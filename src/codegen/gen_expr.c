@@ -22,11 +22,15 @@ int32_t gen_const(struct gen *g, int64_t v)
 static void gen_str_lit(struct gen *g, const char *s, uint32_t len, uint32_t size, int32_t base,
 			int32_t off)
 {
-	for (uint32_t i = 0; i < size; i += 8) {
+	/* in the widest aligned words: a string in a tuple is byte-aligned, any size */
+	for (uint32_t i = 0, n; i < size; i += n) {
 		uint64_t w = 0;
-		for (uint32_t k = 0; k < 8 && i + k < len && i + k < size; k++)
+		n = gen_chunk(off + (int32_t)i, size - i);
+		for (uint32_t k = 0; k < n && i + k < len; k++)
 			w |= (uint64_t)(uint8_t)s[i + k] << (8 * k);
-		if ((int64_t)w >= INT32_MIN && (int64_t)w <= INT32_MAX) {
+		if (n < 8) {
+			emit(g->ir, ST_MEM(gen_bpf_size(n), base, off + (int32_t)i, (int32_t)(uint32_t)w));
+		} else if ((int64_t)w >= INT32_MIN && (int64_t)w <= INT32_MAX) {
 			emit(g->ir, ST_MEM(BPF_DW, base, off + i, (int32_t)w));
 		} else {
 			int32_t t = ir_vreg(g->ir);

@@ -25,11 +25,13 @@ struct loc gen_map_key(struct gen *g, struct map_info *m, struct expr_list *keys
 	if (plan_map_key_whole(g->p, keys)) {
 		/* @m[$t], $t a tuple: the keys (today's bpftrace) */
 		gen_expr_into(g, keys->v[0], m->key, k.base, k.off);
-		return k;
+	} else {
+		for (uint32_t i = 0; i < m->key->nfields && i < keys->n; i++)
+			gen_expr_into(g, keys->v[i], m->key->fields[i].type, k.base,
+				      k.off + m->key->fields[i].offset);
 	}
-	for (uint32_t i = 0; i < m->key->nfields && i < keys->n; i++)
-		gen_expr_into(g, keys->v[i], m->key->fields[i].type, k.base,
-			      k.off + m->key->fields[i].offset);
+	if (m->key_size > m->key->size + 8) /* the padding before a bucket's u64 */
+		gen_zero(g, k.base, k.off + (int32_t)m->key->size, m->key_size - 8 - m->key->size);
 	return k;
 }
 

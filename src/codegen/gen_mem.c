@@ -70,22 +70,29 @@ void gen_zero(struct gen *g, int32_t base, int32_t off, uint32_t size)
 		emit(g->ir, ST_MEM(BPF_B, base, off + i, 0));
 }
 
+uint32_t gen_chunk(int32_t off, uint32_t left)
+{
+	for (uint32_t w = 8; w > 1; w /= 2)
+		if (left >= w && !(off & (int32_t)(w - 1)))
+			return w;
+	return 1;
+}
+
+int gen_bpf_size(uint32_t w)
+{
+	return w == 8 ? BPF_DW : w == 4 ? BPF_W : w == 2 ? BPF_H : BPF_B;
+}
+
 void gen_copy(struct gen *g, int32_t dbase, int32_t doff, int32_t sbase, int32_t soff, uint32_t size)
 {
 	int32_t t = ir_vreg(g->ir);
-	uint32_t i = 0;
 
-	for (; i + 8 <= size; i += 8) {
-		emit(g->ir, LDX_MEM(BPF_DW, t, sbase, soff + i));
-		emit(g->ir, STX_MEM(BPF_DW, dbase, t, doff + i));
-	}
-	for (; i + 4 <= size; i += 4) {
-		emit(g->ir, LDX_MEM(BPF_W, t, sbase, soff + i));
-		emit(g->ir, STX_MEM(BPF_W, dbase, t, doff + i));
-	}
-	for (; i < size; i++) {
-		emit(g->ir, LDX_MEM(BPF_B, t, sbase, soff + i));
-		emit(g->ir, STX_MEM(BPF_B, dbase, t, doff + i));
+	/* in the widest words aligned at both ends (the stack takes aligned accesses only:
+	   strings in tuples are byte-aligned) */
+	for (uint32_t i = 0, w; i < size; i += w) {
+		w = gen_chunk((doff + (int32_t)i) | (soff + (int32_t)i), size - i);
+		emit(g->ir, LDX_MEM(gen_bpf_size(w), t, sbase, soff + (int32_t)i));
+		emit(g->ir, STX_MEM(gen_bpf_size(w), dbase, t, doff + (int32_t)i));
 	}
 }
 
@@ -176,18 +183,13 @@ int32_t gen_mem_eq(struct gen *g, struct val a, struct val b)
 	uint32_t size = MIN(a.type->size, b.type->size);
 	int32_t r = ir_vreg(g->ir), x = ir_vreg(g->ir), y = ir_vreg(g->ir);
 	int32_t ne = ir_label(g->ir), done = ir_label(g->ir);
-	static const struct { uint32_t n; int sz; } words[] = { { 8, BPF_DW }, { 4, BPF_W }, { 2, BPF_H },
-								{ 1, BPF_B } };
 
-	// compare in the widest words that fit; any difference: not equal
-	for (uint32_t i = 0; i < size;) {
-		size_t k = 0;
-		while (i + words[k].n > size)
-			k++;
-		emit(g->ir, LDX_MEM(words[k].sz, x, a.reg, a.off + (int16_t)i));
-		emit(g->ir, LDX_MEM(words[k].sz, y, b.reg, b.off + (int16_t)i));
+	// compare in the widest aligned words that fit; any difference: not equal
+	for (uint32_t i = 0, w; i < size; i += w) {
+		w = gen_chunk((a.off + (int32_t)i) | (b.off + (int32_t)i), size - i);
+		emit(g->ir, LDX_MEM(gen_bpf_size(w), x, a.reg, a.off + (int16_t)i));
+		emit(g->ir, LDX_MEM(gen_bpf_size(w), y, b.reg, b.off + (int16_t)i));
 		emit(g->ir, JMP_REG(BPF_JNE, x, y, ne));
-		i += words[k].n;
 	}
 	emit(g->ir, MOV64_IMM(r, 1));
 	emit(g->ir, JA(done));
@@ -203,14 +205,28 @@ int32_t gen_str_eq(struct gen *g, struct val a, struct val b)
 	int32_t r = ir_vreg(g->ir), x = ir_vreg(g->ir), y = ir_vreg(g->ir);
 	int32_t ne = ir_label(g->ir), done = ir_label(g->ir);
 
-	// Both are NUL-padded: compare word by word, a missing word is zero.
-	for (uint32_t i = 0; i < size; i += 8) {
-		if (i < a.type->size)
-			emit(g->ir, LDX_MEM(BPF_DW, x, a.reg, a.off + i));
+	uint32_t as = a.type->size, bs = b.type->size;
+
+	// Both are NUL-padded: compare word by word (aligned words of the bytes each has: a
+	// string in a tuple is byte-aligned, any size), a missing word is zero.
+	for (uint32_t i = 0, w; i < size; i += w) {
+		uint32_t left = size - i;
+		int32_t at = 0;
+		if (i < as) {
+			left = MIN(left, as - i);
+			at |= a.off + (int32_t)i;
+		}
+		if (i < bs) {
+			left = MIN(left, bs - i);
+			at |= b.off + (int32_t)i;
+		}
+		w = gen_chunk(at, left);
+		if (i < as)
+			emit(g->ir, LDX_MEM(gen_bpf_size(w), x, a.reg, a.off + (int32_t)i));
 		else
 			emit(g->ir, MOV64_IMM(x, 0));
-		if (i < b.type->size)
-			emit(g->ir, LDX_MEM(BPF_DW, y, b.reg, b.off + i));
+		if (i < bs)
+			emit(g->ir, LDX_MEM(gen_bpf_size(w), y, b.reg, b.off + (int32_t)i));
 		else
 			emit(g->ir, MOV64_IMM(y, 0));
 		emit(g->ir, JMP_REG(BPF_JNE, x, y, ne));

@@ -58,7 +58,9 @@ void maps_plan(struct map_set *ms, struct arena *a, uint32_t ringbuf_bytes, uint
 
 		m->percpu = type_is_agg(v);
 		m->array = !m->key && v->kind == TY_COUNT && !m->declared;
-		m->key_size = (m->key ? m->key->size : 8) + (bucket ? 8 : 0);
+		/* a bucket's u64 follows the key aligned (a key of strings may be any size) */
+		m->key_size = (m->key ? (bucket ? ALIGN_UP(m->key->size, 8) : m->key->size) : 8) +
+			      (bucket ? 8 : 0);
 		if (m->declared) {
 			/* its declaration's type (sema checked it fits the values) and size */
 			type = m->decl_type;

@@ -350,9 +350,10 @@ struct type *sema_check_write_user(struct check *c, struct expr *e)
 	}
 	if (!sema_check_const_int(c, a[2], &n, "write_user()'s length"))
 		return &ty_none;
-	if (n <= 0 || (uint64_t)n > src->size) {
+	uint32_t size = src->kind == TY_STR ? src->strsize : src->size;
+	if (n <= 0 || (uint64_t)n > size) {
 		CERR(c, a[2]->span, E_ARG_TYPE, "write_user()'s length is %lld: it must be 1 to %u, the size of %s",
-		     (long long)n, src->size, type_str_of(src));
+		     (long long)n, size, type_str_of(src));
 		return &ty_none;
 	}
 	e->info = (void *)(uintptr_t)n;

@@ -175,11 +175,20 @@ struct type *type_tuple(struct arena *a, struct type **elems, uint32_t n)
 	t->fields = ARENA_ARRAY(a, struct field, n);
 	t->nfields = n;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t al = elems[i]->align ? elems[i]->align : 1;
+		struct type *el = elems[i];
+		if (el->kind == TY_STR && (el->size != el->strsize || el->align != 1)) {
+			/* a string in a tuple takes its bytes, byte-aligned (as C's char[N] in bpftrace's) */
+			struct type *s = ARENA_NEW(a, struct type);
+			*s = *el;
+			s->size = s->strsize;
+			s->align = 1;
+			el = s;
+		}
+		uint32_t al = el->align ? el->align : 1;
 		off = ALIGN_UP(off, al);
-		t->fields[i].type = elems[i];
+		t->fields[i].type = el;
 		t->fields[i].offset = off;
-		off += elems[i]->size;
+		off += el->size;
 		align = MAX(align, al);
 	}
 	t->align = align;
@@ -431,7 +440,7 @@ void type_name(struct strbuf *out, const struct type *t)
 			sb_printf(out, "%sint%u", t->is_signed ? "" : "u", t->size * 8);
 		break;
 	case TY_STR:
-		sb_printf(out, "string[%u]", t->size);
+		sb_printf(out, "string[%u]", t->strsize);
 		break;
 	case TY_TUPLE:
 		sb_putc(out, '(');

@@ -19,17 +19,17 @@ struct sema_case {
 
 static const struct sema_case cases[] = {
 	{ "BEGIN { @x = 1; @x = \"a\"; }",
-	  "stdin:1:22-25: ERROR: type mismatch for @x: assigning a value of type string[8] to a map holding int64 [E301]\n"
+	  "stdin:1:22-25: ERROR: type mismatch for @x: assigning a value of type string[2] to a map holding int64 [E301]\n"
 		  "BEGIN { @x = 1; @x = \"a\"; }\n"
 		  "                     ~~~\n"
 		  "" },
 	{ "BEGIN { @x[1] = 1; @x[\"a\"] = 1; }",
-	  "stdin:1:20-27: ERROR: argument mismatch for @x: accessed with keys [string[8]] where the map has keys [int64] [E308]\n"
+	  "stdin:1:20-27: ERROR: argument mismatch for @x: accessed with keys [string[2]] where the map has keys [int64] [E308]\n"
 		  "BEGIN { @x[1] = 1; @x[\"a\"] = 1; }\n"
 		  "                   ~~~~~~~\n"
 		  "" },
 	{ "BEGIN { $x = 1; $x = \"a\"; }",
-	  "stdin:1:22-25: ERROR: type mismatch for $x: assigning string[8] to a variable holding int64 [E309]\n"
+	  "stdin:1:22-25: ERROR: type mismatch for $x: assigning string[2] to a variable holding int64 [E309]\n"
 		  "BEGIN { $x = 1; $x = \"a\"; }\n"
 		  "                     ~~~\n"
 		  "" },
@@ -132,27 +132,27 @@ static const struct sema_case cases[] = {
 		  "HINT: did you mean 'a'?\n"
 		  "" },
 	{ "BEGIN { @x = 1; @x += \"a\"; }",
-	  "stdin:1:23-26: ERROR: '+=' needs an integer, not string[8] [E307]\n"
+	  "stdin:1:23-26: ERROR: '+=' needs an integer, not string[2] [E307]\n"
 		  "BEGIN { @x = 1; @x += \"a\"; }\n"
 		  "                      ~~~\n"
 		  "" },
 	{ "BEGIN { @h = hist(\"a\"); }",
-	  "stdin:1:19-22: ERROR: hist expects an integer, got string[8] [E303]\n"
+	  "stdin:1:19-22: ERROR: hist expects an integer, got string[2] [E303]\n"
 		  "BEGIN { @h = hist(\"a\"); }\n"
 		  "                  ~~~\n"
 		  "" },
 	{ "BEGIN { if (\"str\") { } }",
-	  "stdin:1:13-18: ERROR: a condition must be an integer, not string[8] [E307]\n"
+	  "stdin:1:13-18: ERROR: a condition must be an integer, not string[4] [E307]\n"
 		  "BEGIN { if (\"str\") { } }\n"
 		  "            ~~~~~\n"
 		  "" },
 	{ "BEGIN { @x = 1 + \"a\"; }",
-	  "stdin:1:14-21: ERROR: type mismatch for '+': comparing int64 with string[8] [E300]\n"
+	  "stdin:1:14-21: ERROR: type mismatch for '+': comparing int64 with string[2] [E300]\n"
 		  "BEGIN { @x = 1 + \"a\"; }\n"
 		  "             ~~~~~~~\n"
 		  "" },
 	{ "BEGIN { $t = (1, \"a\"); $t = (1, 2); }",
-	  "stdin:1:29-35: ERROR: type mismatch for $t: assigning (int64, int64) to a variable holding (int64, string[8]) [E309]\n"
+	  "stdin:1:29-35: ERROR: type mismatch for $t: assigning (int64, int64) to a variable holding (int64, string[2]) [E309]\n"
 		  "BEGIN { $t = (1, \"a\"); $t = (1, 2); }\n"
 		  "                            ~~~~~~\n"
 		  "" },
@@ -168,7 +168,7 @@ static const struct sema_case cases[] = {
 		  "                    ~~~~~\n"
 		  "" },
 	{ "BEGIN { exit(\"a\"); }",
-	  "stdin:1:14-17: ERROR: exit() expects an integer, got string[8] [E303]\n"
+	  "stdin:1:14-17: ERROR: exit() expects an integer, got string[2] [E303]\n"
 		  "BEGIN { exit(\"a\"); }\n"
 		  "             ~~~\n"
 		  "" },
@@ -208,7 +208,7 @@ static const struct sema_case cases[] = {
 		  "HINT: put all of its statements in one BEGIN probe (today's bpftrace takes several)\n"
 		  "", DIALECT_0_17 },
 	{ "BEGIN { @ = 1 ? 2 : \"a\"; }",
-	  "stdin:1:13-24: ERROR: the branches of '?:' have different types: int64 and string[8] [E300]\n"
+	  "stdin:1:13-24: ERROR: the branches of '?:' have different types: int64 and string[2] [E300]\n"
 		  "BEGIN { @ = 1 ? 2 : \"a\"; }\n"
 		  "            ~~~~~~~~~~~\n"
 		  "" },
@@ -218,7 +218,7 @@ static const struct sema_case cases[] = {
 		  "             ~~\n"
 		  "" },
 	{ "BEGIN { printf(\"%d\\n\", bswap(\"a\")); }",
-	  "stdin:1:30-33: ERROR: bswap() expects an integer, got string[8] [E303]\n"
+	  "stdin:1:30-33: ERROR: bswap() expects an integer, got string[2] [E303]\n"
 		  "BEGIN { printf(\"%d\\n\", bswap(\"a\")); }\n"
 		  "                             ~~~\n"
 		  "" },
@@ -263,7 +263,7 @@ static const struct sema_case cases[] = {
 		  "begin { for ($kv : @never) { } }\n"
 		  "                   ~~~~~~\n" },
 	{ "begin { let $x: uint8 = \"a\"; }",
-	  "stdin:1:25-28: ERROR: $x is declared uint8: it cannot hold string[8] [E309]\n"
+	  "stdin:1:25-28: ERROR: $x is declared uint8: it cannot hold string[2] [E309]\n"
 		  "begin { let $x: uint8 = \"a\"; }\n"
 		  "                        ~~~\n" },
 	{ "begin { $t = (1, \"a\"); $i = 1; print($t[$i]); }",
@@ -275,7 +275,7 @@ static const struct sema_case cases[] = {
 	  "stdin:1:33: ERROR: tuple index 2 is out of range [E307]\n"
 		  "begin { $t = (1, \"a\"); print($t[2]); }\n"
 		  "                                ~\n"
-		  "HINT: the tuple (int64, string[8]) has 2 elements\n" },
+		  "HINT: the tuple (int64, string[2]) has 2 elements\n" },
 	{ "begin { $r = (a = 1); print($r.b); }",
 	  "stdin:1:32: ERROR: the record has no field 'b' [E204]\n"
 		  "begin { $r = (a = 1); print($r.b); }\n"
@@ -310,11 +310,11 @@ static const struct sema_case cases[] = {
 		  "         ~~~~\n"
 		  "HINT: aggregations (count(), sum(), hist(), ...) need a per-CPU map: declare it percpuhash or percpulruhash\n" },
 	{ "begin { $x = \"a\" ?: 1; }",
-	  "stdin:1:14-17: ERROR: the first operand of '?:' must be an integer or a pointer, not string[8] [E307]\n"
+	  "stdin:1:14-17: ERROR: the first operand of '?:' must be an integer or a pointer, not string[2] [E307]\n"
 		  "begin { $x = \"a\" ?: 1; }\n"
 		  "             ~~~\n" },
 	{ "begin { for ($i : 0..\"a\") { } }",
-	  "stdin:1:22-25: ERROR: a range's end expects an integer, got string[8] [E303]\n"
+	  "stdin:1:22-25: ERROR: a range's end expects an integer, got string[2] [E303]\n"
 		  "begin { for ($i : 0..\"a\") { } }\n"
 		  "                     ~~~\n" },
 	/* --dialect 0.17: bpftrace 0.17's language only */
@@ -366,7 +366,7 @@ static void test_map_types(void **state)
 		/* a map read in one probe and assigned in a later one */
 		{ "interval:s:1 { @y = @x + 1; } BEGIN { @x = 5; }", "@y: int64\n@x: int64\n" },
 		{ "BEGIN { @t = (1, \"a\"); @h[1] = hist(5); @l = lhist(1, 0, 10, 1); @p[probe] = count(); }",
-		  "@t: (int64, string[8])\n@h[int64]: hist\n@l: lhist(0, 10, 1)\n@p[probe]: count\n" },
+		  "@t: (int64, string[2])\n@h[int64]: hist\n@l: lhist(0, 10, 1)\n@p[probe]: count\n" },
 		/* a map read in its own assignment: an integer */
 		{ "BEGIN { @x = @x + 1; @y[1] = @y[1] + 5; }", "@x: int64\n@y[int64]: int64\n" },
 		/* values printed as text: buf, ntop, strerror, username, cgroup_path */
@@ -377,11 +377,11 @@ static void test_map_types(void **state)
 		/* today's bpftrace: comparisons are bools; records; tuple keys; for loops' (key, value) */
 		{ "begin { @b = 1 < 2; @c[true] = !0; @r = (a = 1, b = \"x\"); @t[(1, \"a\")] = 1; "
 		  "for ($kv : @t) { @k = $kv; } }",
-		  "@b: bool\n@c[bool]: bool\n@r: (a=int64, b=string[8])\n@t[int64, string[8]]: int64\n"
-		  "@k: ((int64, string[8]), int64)\n" },
+		  "@b: bool\n@c[bool]: bool\n@r: (a=int64, b=string[2])\n@t[int64, string[2]]: int64\n"
+		  "@k: ((int64, string[2]), int64)\n" },
 		/* its strings: max_strlen 1024, str() a byte more (a trailer when cut) */
 		{ "begin { let $s: string = \"a\"; @s = $s; @f = str(0); @d = (uint64)1 - (uint64)2; }",
-		  "@s: string[1024]\n@f: string[1032]\n@d: int64\n" },
+		  "@s: string[1024]\n@f: string[1025]\n@d: int64\n" },
 		/* bpftrace 0.17's: comparisons are int64, strings 64 bytes, differences of unsigned unsigned */
 		{ "BEGIN { @b = 1 < 2; @f = str(0); @d = (uint64)1 - (uint64)2; }",
 		  "@b: int64\n@f: string[64]\n@d: uint64\n" },
