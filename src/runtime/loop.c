@@ -246,6 +246,7 @@ int rt_loop(struct session *s)
 	}
 
 	rt_run_special(s, PROV_BEGIN);
+	rt_begin_done(s);
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
 	/* today's bpftrace ends a script of begin and end probes only after begin */
