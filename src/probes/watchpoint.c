@@ -367,6 +367,8 @@ static void arm_unwatch(void *arg, uint64_t addr)
 static void arm_ready(void *arg)
 {
 	struct arm *a = arg;
+	if (!a->ring) /* its attach failed */
+		return;
 	const uint8_t *data = (const uint8_t *)a->ring + a->ring->data_offset;
 	uint64_t head = __atomic_load_n(&a->ring->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = a->ring->data_tail;

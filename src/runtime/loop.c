@@ -200,6 +200,20 @@ static void handle_signal(struct loop *l, int sfd)
 	}
 }
 
+/*
+ * The providers' work, whether their fds said so or not: a perf event
+ * reports a wake-up to one poll only (epoll's registration may take it,
+ * and a sample that came before the loop listened is not said again).
+ */
+static void watches_ready(struct session *s)
+{
+	vec_foreach(&s->attach.watches, w)
+	{
+		if (w->ready)
+			w->ready(w->arg);
+	}
+}
+
 int rt_loop(struct session *s)
 {
 	struct loop l = { .s = s };
@@ -247,6 +261,7 @@ int rt_loop(struct session *s)
 
 	rt_run_special(s, PROV_BEGIN);
 	rt_begin_done(s);
+	watches_ready(s); /* what came while the probes attached (a watchpoint's uprobe) */
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
 	/* today's bpftrace ends a script of begin and end probes only after begin */
@@ -263,8 +278,10 @@ int rt_loop(struct session *s)
 		int n = epoll_wait(efd, evs, ARRAY_SIZE(evs), more ? 0 : DRAIN_MS);
 		if (n < 0 && errno != EINTR)
 			break;
-		if (n == 0)
+		if (n == 0) {
 			more = consume(&l, rb);
+			watches_ready(s);
+		}
 		remember_mappings(s, &last_maps);
 		rt_trace_pipe_read(&pipe, s, false);
 		if (util_now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
