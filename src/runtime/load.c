@@ -237,11 +237,6 @@ int rt_load_all(struct session *s)
 		free(insns);
 		return -1;
 	}
-	if (p->checks_stop) { /* stopped until BEGIN has run (rt_begin_done) */
-		uint32_t zero = 0;
-		uint64_t one = 1;
-		bpf_map_update_elem(live_fd(&s->maps, p->maps.stop), &zero, &one, BPF_ANY);
-	}
 	for (size_t i = 0; i < p->progs.len && rc == 0; i++) {
 		const struct prog *pg = p->progs.data[i];
 		insns[i] = util_xmalloc(sizeof(**insns) * (pg->ninsns + 1));
@@ -409,21 +404,6 @@ static void close_all(struct attach_ctx *ac)
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	ac->list.len = 0;
-}
-
-/*
- * BEGIN runs before the other probes, as bpftrace's: they attach with the
- * stop flag set (rt_load_all), so they do nothing until BEGIN has run and
- * this clears it. Else an event that came first would see BEGIN's maps
- * unset, and BEGIN would overwrite what it stored.
- */
-void rt_begin_done(struct session *s)
-{
-	uint32_t zero = 0;
-	uint64_t v = 0;
-
-	if (s->plan.checks_stop)
-		bpf_map_update_elem(live_fd(&s->maps, s->plan.maps.stop), &zero, &v, BPF_ANY);
 }
 
 /*

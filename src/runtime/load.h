@@ -9,8 +9,6 @@
 int rt_load_all(struct session *s);
 /* Attach every instance through its provider. */
 int rt_attach_all(struct session *s);
-/* The probes run from now on: BEGIN has (they attached stopped). */
-void rt_begin_done(struct session *s);
 /* Release every attachment (the probes stop). */
 void rt_detach_all(struct session *s);
 /* Close every program, map, link and perf event of the session. */

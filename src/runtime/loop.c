@@ -221,7 +221,6 @@ int rt_loop(struct session *s)
 	struct epoll_event ev, evs[4];
 	sigset_t mask;
 	int sfd, efd, pidfd = -1;
-	struct trace_pipe pipe;
 
 	session_signals(s->fe, &mask); /* blocked since session_run() began */
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -243,8 +242,6 @@ int rt_loop(struct session *s)
 	epoll_ctl(efd, EPOLL_CTL_ADD, rbfd, &ev); /* readable: the programs asked for a wake-up */
 	ev.data.u32 = 1;
 	epoll_ctl(efd, EPOLL_CTL_ADD, sfd, &ev);
-	/* debugf(): the trace buffer's messages */
-	rt_trace_pipe_open(&pipe, s);
 	/* -p: the run ends when that process does (as bpftrace) */
 	if (s->opts->r.pid && (pidfd = (int)syscall(SYS_pidfd_open, s->opts->r.pid, 0)) >= 0) {
 		ev.data.u32 = 2;
@@ -259,15 +256,13 @@ int rt_loop(struct session *s)
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->attach.watches.data[i].fd, &ev);
 	}
 
-	rt_run_special(s, PROV_BEGIN);
-	rt_begin_done(s);
 	watches_ready(s); /* what came while the probes attached (a watchpoint's uprobe) */
 	attach_start(&s->attach); /* interval timers count from BEGIN on */
 	bool more = consume(&l, rb);
 	/* today's bpftrace ends a script of begin and end probes only after begin */
 	if (s->plan.modern && only_special(s))
 		s->done = true;
-	rt_trace_pipe_read(&pipe, s, true); /* BEGIN's debugf() */
+	rt_trace_pipe_read(&s->pipe, s, true); /* BEGIN's debugf() */
 	rt_ustack_follow(s); /* before the command runs: its exec's mappings too */
 	if (!s->done)
 		rt_child_release(s);
@@ -283,7 +278,7 @@ int rt_loop(struct session *s)
 			watches_ready(s);
 		}
 		remember_mappings(s, &last_maps);
-		rt_trace_pipe_read(&pipe, s, false);
+		rt_trace_pipe_read(&s->pipe, s, false);
 		if (util_now_ns() - last_check >= LOST_CHECK_MS * 1000000ull) {
 			/* events the ring buffer could not take, as they happen */
 			report_lost(&l);
@@ -320,8 +315,7 @@ int rt_loop(struct session *s)
 	s->done = false;
 	rt_run_special(s, PROV_END);
 	consume_all(&l, rb);
-	rt_trace_pipe_read(&pipe, s, true); /* what the last events printed */
-	rt_trace_pipe_close(&pipe);
+	rt_trace_pipe_read(&s->pipe, s, true); /* what the last events printed */
 
 	sb_reset(&l.line);
 	rt_ustack_sync(s); /* the maps' stacks named with every mapping seen */

@@ -130,6 +130,10 @@ static int start(struct session *s)
 		rt_out_flush(s);
 		sb_free(&sb);
 	}
+	/* BEGIN runs before the other probes attach, as bpftrace's: no event sees
+	   BEGIN's maps unset, and the first attached is the first to fire */
+	rt_trace_pipe_open(&s->pipe, s);
+	rt_run_special(s, PROV_BEGIN);
 	if (rt_attach_all(s) < 0)
 		return -1;
 	if (!o->r.quiet && !s->fe->quiet && modern_text) {
@@ -229,6 +233,7 @@ static void session_free(struct session *s)
 	rt_release_all(s);
 	rt_child_reap(s);
 	rt_ustack_free(s);
+	rt_trace_pipe_close(&s->pipe);
 	sym_release();
 	if (s->out)
 		util_out_close(s->out, util_out_name(s->out, s->opts->r.output));

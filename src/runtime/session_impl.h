@@ -8,6 +8,7 @@
 #define LANTERN_RUNTIME_SESSION_IMPL_H
 
 #include "runtime/session.h"
+#include "runtime/tracepipe.h"
 
 struct session {
 	struct options *opts;
@@ -28,6 +29,7 @@ struct session {
 
 	struct metrics_server *metrics; /* --metrics, while running */
 	struct rt_ustacks *ustacks;	/* user stacks unwound in user space (ustack.h) */
+	struct trace_pipe pipe;		/* debugf(): where the trace buffer stood before BEGIN */
 
 	volatile bool done; /* exit() seen, signal, child gone */
 	bool signalled;	    /* SIGINT, SIGTERM or SIGHUP ended the run */
