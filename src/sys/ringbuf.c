@@ -63,6 +63,10 @@ int sys_ringbuf_open(struct ringbuf *rb, int fd, ringbuf_fn fn, void *ctx)
 	}
 	rb->producer = p;
 	rb->data = (uint8_t *)p + rb->page;
+	/* not in forked children (the command before its exec, the release child): fork
+	   would copy the page table of every page of the buffer */
+	madvise(rb->consumer, rb->page, MADV_DONTFORK);
+	madvise(p, rb->size, MADV_DONTFORK);
 	return 0;
 }
 
