@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -120,6 +123,37 @@ int rt_child_spawn(struct session *s)
 	s->cpid = pid;
 	s->child_go_fd = pipefd[1];
 	return 0;
+}
+
+/* Whether task pid is in the read() of its pipe: /proc/PID/syscall gives its call's number */
+static bool in_read(pid_t pid)
+{
+	char path[64], buf[64];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return true; /* no way to know (no CONFIG_HAVE_ARCH_TRACEHOOK): go on */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	/* "running" while it runs; else the number of the call it sleeps in */
+	return buf[0] != 'r' && strtol(buf, NULL, 10) == SYS_read;
+}
+
+void rt_child_wait_blocked(struct session *s)
+{
+	uint64_t until = util_now_ns() + 1000000000ull;
+
+	if (s->cpid <= 0 || s->child_go_fd < 0)
+		return;
+	while (!in_read(s->cpid) && util_now_ns() < until) {
+		struct timespec ts = { 0, 20000 };
+		nanosleep(&ts, NULL);
+	}
 }
 
 void rt_child_release(struct session *s)

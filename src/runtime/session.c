@@ -134,6 +134,7 @@ static int start(struct session *s)
 	   BEGIN's maps unset, and the first attached is the first to fire */
 	rt_trace_pipe_open(&s->pipe, s);
 	rt_run_special(s, PROV_BEGIN);
+	rt_child_wait_blocked(s); /* what the child does before it waits is not the command's */
 	if (rt_attach_all(s) < 0)
 		return -1;
 	if (!o->r.quiet && !s->fe->quiet && modern_text) {
