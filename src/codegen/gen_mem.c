@@ -149,9 +149,7 @@ int32_t gen_load_int(struct gen *g, struct type *t, int32_t base, int32_t off)
 
 enum mem_space gen_probe_space(const struct gen *g)
 {
-	unsigned flags = g->inst->prov->flags;
-
-	return flags & PROV_F_USER_MEM ? SPACE_USER : flags & PROV_F_ANY_MEM ? SPACE_ANY : SPACE_KERNEL;
+	return plan_mem_space(g->inst->prov);
 }
 
 void gen_probe_read(struct gen *g, int32_t base, int32_t off, uint32_t size, int32_t src_reg,

@@ -141,6 +141,14 @@ struct provider {
 	uint64_t (*site)(const struct probe_inst *in);
 };
 
+/* Where an address a script casts to a pointer points in pv's probes. */
+static inline enum mem_space plan_mem_space(const struct provider *pv)
+{
+	return pv->flags & PROV_F_USER_MEM  ? SPACE_USER
+	       : pv->flags & PROV_F_ANY_MEM ? SPACE_ANY
+					    : SPACE_KERNEL;
+}
+
 /* The provider called name (or its alias) in table (PROV_COUNT_ entries), or NULL. */
 const struct provider *plan_provider_find(const struct provider *const *table, const char *name);
 /* The same, the case of name's letters aside (today's bpftrace: `begin`, `Tracepoint`). */

@@ -117,9 +117,7 @@ struct type *sema_check_typename(struct check *c, const struct ast_typename *tn)
 
 enum mem_space sema_probe_space(const struct check *c)
 {
-	unsigned flags = c->inst->prov->flags;
-
-	return flags & PROV_F_USER_MEM ? SPACE_USER : flags & PROV_F_ANY_MEM ? SPACE_ANY : SPACE_KERNEL;
+	return plan_mem_space(c->inst->prov);
 }
 
 enum mem_space sema_expr_space(const struct expr *e)
