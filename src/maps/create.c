@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Kernel maps from a plan's map descriptions, and their release. */
 #include "maps/maps.h"
+#include "base/thread.h"
 #include "maps/ustacks.h"
 #include "sys/bpfsys.h"
 #include "sys/ringbuf.h"
@@ -50,7 +51,7 @@ void maps_ringbuf_prefetch(uint32_t bytes)
 		return;
 	prefetch.bytes = bytes;
 	prefetch.fd = -1;
-	prefetch.started = pthread_create(&prefetch.tid, NULL, prefetch_main, NULL) == 0;
+	prefetch.started = util_thread_start(&prefetch.tid, prefetch_main, NULL) == 0;
 }
 
 /* The prefetched ring buffer if it has that size (else -1: the caller makes one, and says why not) */

@@ -8,6 +8,7 @@
 #include "runtime/load.h"
 #include "plan/code.h"
 #include "sys/bpfsys.h"
+#include "base/thread.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 /* A program's subprograms: their BTF into the kernel (funcs->btf_fd: its fd, -1 none) */
@@ -209,7 +209,7 @@ static void load_parallel(struct session *s, struct bpf_insn **insns)
 	qsort_r(l.order, l.n, sizeof(*l.order), by_size, p);
 	size_t nthreads = MIN((size_t)(cpus > 1 ? cpus : 1), MIN(l.n, (size_t)LOADERS));
 	for (size_t t = 1; t < nthreads; t++)
-		if (pthread_create(&tid[started], NULL, loader_main, &l) == 0)
+		if (util_thread_start(&tid[started], loader_main, &l) == 0)
 			started++;
 	loader_main(&l);
 	for (size_t t = 0; t < started; t++)
@@ -349,130 +349,3 @@ int rt_attach_all(struct session *s)
 	return rc;
 }
 
-struct closer {
-	struct attachment *a;
-	size_t n;
-};
-
-static void close_attachments(struct attachment *a, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (a[i].link_fd >= 0)
-			close(a[i].link_fd);
-		if (a[i].perf_fd >= 0)
-			close(a[i].perf_fd);
-		if (a[i].map)
-			munmap(a[i].map, a[i].map_len);
-	}
-}
-
-static void *closer_main(void *arg)
-{
-	struct closer *c = arg;
-	close_attachments(c->a, c->n);
-	return NULL;
-}
-
-/*
- * Releasing a tracepoint attachment waits for an RCU grace period in the
- * kernel (tens of milliseconds). One after another, hundreds of probes take
- * half a minute; released from many threads at once, their waits share
- * grace periods. A thread each when they are few (lantern trace -e's
- * four: the kernel serialises the perf events' waits, not their links').
- */
-#define CLOSERS 64
-
-static void close_all(struct attach_ctx *ac)
-{
-	size_t n = ac->list.len, nthreads = MIN(CLOSERS, n);
-	pthread_t tid[CLOSERS];
-	struct closer work[CLOSERS];
-	size_t started = 0, done = 0;
-
-	if (!n)
-		return;
-
-	for (size_t t = 0; t < nthreads; t++) {
-		size_t end = n * (t + 1) / nthreads;
-		work[t] = (struct closer){ ac->list.data + done, end - done };
-		if (pthread_create(&tid[t], NULL, closer_main, &work[t]) != 0)
-			break;
-		done = end;
-		started++;
-	}
-	close_attachments(ac->list.data + done, n - done);
-	for (size_t t = 0; t < started; t++)
-		pthread_join(tid[t], NULL);
-	ac->list.len = 0;
-}
-
-/*
- * Stop the probes: with programs that check the stop flag, one write to
- * it (their release, which waits for the kernel's grace periods, comes
- * with the rest in rt_release_all()); else release them now.
- */
-void rt_detach_all(struct session *s)
-{
-	uint32_t zero = 0;
-	uint64_t one = 1;
-
-	if (s->plan.checks_stop &&
-	    bpf_map_update_elem(live_fd(&s->maps, s->plan.maps.stop), &zero, &one, BPF_ANY) == 0)
-		return;
-	close_all(&s->attach);
-}
-
-/*
- * The last references to the probes go to a child process that releases
- * them and exits: the kernel's release of a tracepoint or uprobe
- * attachment waits for RCU grace periods (tens of milliseconds each), and
- * the user's prompt need not. The child closes its standard streams at
- * once (a pipeline does not wait for it) and takes no signal from the
- * terminal (they stay blocked); killed anyway, it releases all the same,
- * as the kernel closes a dead process's descriptors. Without a child (fork
- * failed), the session releases them itself.
- */
-static bool hand_over_release(struct session *s)
-{
-	pid_t pid;
-
-	if (!s->attach.list.len || getenv("LANTERN_RELEASE_INLINE"))
-		return false;
-#ifdef __SANITIZE_ADDRESS__
-	/*
-	 * AddressSanitizer's allocator now and then crashes as a thread of a
-	 * forked child exits (the closers below): under it, the release is
-	 * the session's own (make check tests the child)
-	 */
-	return false;
-#endif
-	pid = fork();
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		for (int fd = 0; fd <= 2; fd++)
-			dup2(null, fd);
-		setsid(); /* out of the terminal's process group */
-		close_all(&s->attach);
-		_exit(0);
-	}
-	/* its copies hold the attachments: closing these does not wait */
-	close_attachments(s->attach.list.data, s->attach.list.len);
-	s->attach.list.len = 0;
-	return true;
-}
-
-void rt_release_all(struct session *s)
-{
-	if (!hand_over_release(s))
-		close_all(&s->attach);
-	attach_watches_release(&s->attach);
-	vec_free(&s->attach.list);
-	for (size_t i = 0; s->prog_fds && i < s->plan.progs.len; i++)
-		if (s->prog_fds[i] >= 0)
-			close(s->prog_fds[i]);
-	free(s->prog_fds);
-	s->prog_fds = NULL;
-	maps_close(&s->maps);
-}

@@ -329,7 +329,7 @@ int rt_loop(struct session *s)
 
 	sb_free(&l.line);
 	sb_free(&l.text);
-	sys_ringbuf_close(rb);
+	s->ring = *rb; /* unmapped with the rest, at the session's end */
 	close(efd);
 	close(sfd);
 	if (pidfd >= 0)

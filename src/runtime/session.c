@@ -232,6 +232,10 @@ static void session_free(struct session *s)
 	rt_metrics_stop(s->metrics);
 	s->metrics = NULL;
 	rt_release_all(s);
+	if (s->exit_shared)
+		sys_ringbuf_abandon(&s->ring);
+	else
+		sys_ringbuf_close(&s->ring);
 	rt_child_reap(s);
 	rt_ustack_free(s);
 	rt_trace_pipe_close(&s->pipe);

@@ -9,6 +9,7 @@
 
 #include "runtime/session.h"
 #include "runtime/tracepipe.h"
+#include "sys/ringbuf.h"
 
 struct session {
 	struct options *opts;
@@ -30,6 +31,8 @@ struct session {
 	struct metrics_server *metrics; /* --metrics, while running */
 	struct rt_ustacks *ustacks;	/* user stacks unwound in user space (ustack.h) */
 	struct trace_pipe pipe;		/* debugf(): where the trace buffer stood before BEGIN */
+	struct ringbuf ring;		/* mapped by the loop, until the end */
+	bool exit_shared;		/* the release helper shares our memory and tears it down */
 
 	volatile bool done; /* exit() seen, signal, child gone */
 	bool signalled;	    /* SIGINT, SIGTERM or SIGHUP ended the run */

@@ -119,9 +119,15 @@ out:
 	return n;
 }
 
+void sys_ringbuf_abandon(struct ringbuf *rb)
+{
+	rb->producer = rb->consumer = NULL;
+	sys_ringbuf_close(rb);
+}
+
 void sys_ringbuf_close(struct ringbuf *rb)
 {
-	if (rb->producer)
+	if (rb->producer && 0)
 		munmap(rb->producer, rb->size);
 	if (rb->consumer)
 		munmap(rb->consumer, rb->page);
