@@ -30,6 +30,7 @@
 #include <string.h>
 
 #define NPHYS 10 /* r0..r9; r10 is the frame pointer */
+#define VICTIMS_MAX 16 /* spilled in one scan, at most */
 
 struct block {
 	uint32_t first, last; /* instruction range, inclusive */
@@ -50,6 +51,7 @@ struct ra {
 	int8_t *assign;	  /* vreg -> physical, -1 none */
 	int8_t *hint;
 	uint8_t *is_temp; /* vreg created by spilling */
+	struct ir_regs *regs; /* each instruction's uses and definitions, once per scan */
 };
 
 static inline void bs_set(uint64_t *s, uint32_t b)
@@ -66,6 +68,10 @@ static void build_blocks(struct ra *ra)
 {
 	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t n = ra->n, nb = 0, i;
+
+	ra->regs = util_xmalloc(sizeof(*ra->regs) * (n + 1));
+	for (i = 0; i < n; i++)
+		ir_regs_of(&in[i], &ra->regs[i]);
 	int32_t *label_block;
 	bool *leader = util_xcalloc(n + 1, sizeof(bool));
 	int32_t max_label = ra->ir->next_label;
@@ -114,10 +120,8 @@ static void build_blocks(struct ra *ra)
 
 static void liveness(struct ra *ra)
 {
-	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t w = ra->words, nb = ra->nblocks;
 	uint64_t *use = util_xcalloc((size_t)nb * w, 8), *def = util_xcalloc((size_t)nb * w, 8);
-	struct ir_regs r;
 	bool changed = true;
 
 	ra->live_in = util_xcalloc((size_t)nb * w, 8);
@@ -125,12 +129,12 @@ static void liveness(struct ra *ra)
 	for (uint32_t b = 0; b < nb; b++) {
 		uint64_t *u = use + (size_t)b * w, *d = def + (size_t)b * w;
 		for (uint32_t i = ra->blocks[b].first; i <= ra->blocks[b].last; i++) {
-			ir_regs_of(&in[i], &r);
-			for (int k = 0; k < r.nuse; k++)
-				if (r.use[k] != R10 && !bs_has(d, r.use[k]))
-					bs_set(u, r.use[k]);
-			for (int k = 0; k < r.ndef; k++)
-				bs_set(d, r.def[k]);
+			const struct ir_regs *r = &ra->regs[i];
+			for (int k = 0; k < r->nuse; k++)
+				if (r->use[k] != R10 && !bs_has(d, r->use[k]))
+					bs_set(u, r->use[k]);
+			for (int k = 0; k < r->ndef; k++)
+				bs_set(d, r->def[k]);
 		}
 	}
 	while (changed) {
@@ -172,10 +176,9 @@ static inline void mark(struct ra *ra, int32_t reg, uint32_t pos)
 /* Intervals of virtual registers; exact busy positions of physical ones. */
 static void intervals(struct ra *ra)
 {
-	const struct ir_insn *in = ra->ir->insns.data;
 	uint32_t w = ra->words;
 	uint64_t *live = util_xmalloc(w * 8);
-	struct ir_regs r;
+	const uint64_t phys = (1ull << NPHYS) - 1; /* r0..r9: the first word's low bits */
 
 	for (uint32_t k = 0; k < ra->nregs; k++) {
 		ra->lo[k] = -1;
@@ -192,28 +195,27 @@ static void intervals(struct ra *ra)
 				extend(ra, (int32_t)(k * 64 + (uint32_t)__builtin_ctzll(m)), 2 * bl->first);
 		}
 		for (uint32_t i = bl->last + 1; i-- > bl->first;) {
-			for (uint32_t reg = 0; reg < NPHYS; reg++)
-				if (bs_has(live, reg)) {
-					mark(ra, reg, 2 * i + 1);
-					mark(ra, reg, 2 * i + 2);
-				}
-			ir_regs_of(&in[i], &r);
-			for (int k = 0; k < r.ndef; k++) {
-				mark(ra, r.def[k], 2 * i + 1);
-				extend(ra, r.def[k], 2 * i + 1);
-				live[r.def[k] / 64] &= ~(1ull << (r.def[k] % 64));
+			const struct ir_regs *r = &ra->regs[i];
+			for (uint64_t m = live[0] & phys; m; m &= m - 1) {
+				uint32_t reg = (uint32_t)__builtin_ctzll(m);
+				mark(ra, reg, 2 * i + 1);
+				mark(ra, reg, 2 * i + 2);
 			}
-			for (int k = 0; k < r.nuse; k++) {
-				if (r.use[k] == R10)
+			for (int k = 0; k < r->ndef; k++) {
+				mark(ra, r->def[k], 2 * i + 1);
+				extend(ra, r->def[k], 2 * i + 1);
+				live[r->def[k] / 64] &= ~(1ull << (r->def[k] % 64));
+			}
+			for (int k = 0; k < r->nuse; k++) {
+				if (r->use[k] == R10)
 					continue;
-				mark(ra, r.use[k], 2 * i);
-				extend(ra, r.use[k], 2 * i);
-				bs_set(live, r.use[k]);
+				mark(ra, r->use[k], 2 * i);
+				extend(ra, r->use[k], 2 * i);
+				bs_set(live, r->use[k]);
 			}
 		}
-		for (uint32_t reg = 0; reg < NPHYS; reg++)
-			if (bs_has(live, reg))
-				mark(ra, reg, 2 * bl->first);
+		for (uint64_t m = live[0] & phys; m; m &= m - 1)
+			mark(ra, (uint32_t)__builtin_ctzll(m), 2 * bl->first);
 	}
 	free(live);
 }
@@ -244,52 +246,95 @@ struct slots {
 	uint32_t n, cap;
 };
 
-/* Replace every use/def of vreg v by loads/stores of a stack slot. */
-static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_cap, struct slots *sl)
+/* The victims (at most 16) that the instruction's registers name, as bits */
+static uint16_t victims_in(const int32_t *regs, int n, const int32_t *victims, int nvict)
 {
-	int16_t slot = ir_stack(ir, 8);
+	uint16_t m = 0;
 
-	if (sl->n == sl->cap) {
-		sl->cap = sl->cap ? 2 * sl->cap : 32;
-		sl->v = util_xrealloc(sl->v, sl->cap * sizeof(*sl->v));
-	}
-	sl->v[sl->n++] = slot;
-	VEC(struct ir_insn) out = { 0 };
+	for (int k = 0; k < n; k++)
+		for (int v = 0; v < nvict; v++)
+			if (regs[k] == victims[v])
+				m |= (uint16_t)(1u << v);
+	return m;
+}
+
+/*
+ * Replace every use/def of the victims by loads/stores of a stack slot
+ * each: a load before each use into a new register, a store after each
+ * definition. One pass for all of them, with the code (register numbers,
+ * order) spilling them one at a time would make: victim k's temporaries
+ * numbered after those of the victims before it, loads in the victims'
+ * order, stores in the reverse.
+ */
+static void spill(struct ir *ir, const int32_t *victims, int nvict, uint8_t **is_temp, uint32_t *temp_cap,
+		  struct slots *sl)
+{
+	size_t n = ir->insns.len;
+	uint16_t *used = util_xmalloc(sizeof(uint16_t) * (n + 1)), *defd = util_xmalloc(sizeof(uint16_t) * (n + 1));
+	int16_t slot[VICTIMS_MAX];
+	int32_t next[VICTIMS_MAX];
+	uint32_t count[VICTIMS_MAX] = { 0 };
 	struct ir_regs r;
 
-	vec_foreach(&ir->insns, i)
-	{
-		struct ir_insn insn = *i;
-		bool used = false, defined = false;
-		ir_regs_of(&insn, &r);
-		for (int k = 0; k < r.nuse; k++)
-			used |= r.use[k] == v;
-		for (int k = 0; k < r.ndef; k++)
-			defined |= r.def[k] == v;
-		if (!used && !defined) {
+	for (int v = 0; v < nvict; v++) {
+		slot[v] = ir_stack(ir, 8);
+		if (sl->n == sl->cap) {
+			sl->cap = sl->cap ? 2 * sl->cap : 32;
+			sl->v = util_xrealloc(sl->v, sl->cap * sizeof(*sl->v));
+		}
+		sl->v[sl->n++] = slot[v];
+	}
+	for (size_t i = 0; i < n; i++) {
+		ir_regs_of(&ir->insns.data[i], &r);
+		used[i] = victims_in(r.use, r.nuse, victims, nvict);
+		defd[i] = victims_in(r.def, r.ndef, victims, nvict);
+		for (uint32_t m = used[i] | defd[i]; m; m &= m - 1)
+			count[__builtin_ctz(m)]++;
+	}
+	for (int v = 0; v < nvict; v++) {
+		next[v] = ir->next_vreg;
+		ir->next_vreg += (int32_t)count[v];
+	}
+	if ((uint32_t)ir->next_vreg > *temp_cap) {
+		uint32_t cap = *temp_cap * 2 + 64;
+		while (cap < (uint32_t)ir->next_vreg)
+			cap *= 2;
+		*is_temp = util_xrealloc(*is_temp, cap);
+		memset(*is_temp + *temp_cap, 0, cap - *temp_cap);
+		*temp_cap = cap;
+	}
+
+	VEC(struct ir_insn) out = { 0 };
+	vec_reserve(&out, n + n / 4);
+	for (size_t i = 0; i < n; i++) {
+		struct ir_insn insn = ir->insns.data[i];
+		int32_t t[VICTIMS_MAX];
+		uint32_t any = used[i] | defd[i];
+
+		if (!any) {
 			vec_push(&out, insn);
 			continue;
 		}
-		int32_t t = ir_vreg(ir);
-		if ((uint32_t)t >= *temp_cap) {
-			uint32_t cap = *temp_cap * 2 + 64;
-			while (cap <= (uint32_t)t)
-				cap *= 2;
-			*is_temp = util_xrealloc(*is_temp, cap);
-			memset(*is_temp + *temp_cap, 0, cap - *temp_cap);
-			*temp_cap = cap;
+		for (uint32_t m = any; m; m &= m - 1) {
+			int v = __builtin_ctz(m);
+			t[v] = next[v]++;
+			(*is_temp)[t[v]] = 1;
+			if (insn.dst == victims[v])
+				insn.dst = t[v];
+			if (insn.src == victims[v])
+				insn.src = t[v];
 		}
-		(*is_temp)[t] = 1;
-		if (insn.dst == v)
-			insn.dst = t;
-		if (insn.src == v)
-			insn.src = t;
-		if (used)
-			vec_push(&out, LDX_MEM(BPF_DW, t, R10, slot));
+		for (uint32_t m = used[i]; m; m &= m - 1) {
+			int v = __builtin_ctz(m);
+			vec_push(&out, LDX_MEM(BPF_DW, t[v], R10, slot[v]));
+		}
 		vec_push(&out, insn);
-		if (defined)
-			vec_push(&out, STX_MEM(BPF_DW, R10, t, slot));
+		for (int v = nvict; v-- > 0;)
+			if (defd[i] >> v & 1)
+				vec_push(&out, STX_MEM(BPF_DW, R10, t[v], slot[v]));
 	}
+	free(used);
+	free(defd);
 	vec_free(&ir->insns);
 	ir->insns.data = out.data;
 	ir->insns.len = out.len;
@@ -298,6 +343,7 @@ static void spill(struct ir *ir, int32_t v, uint8_t **is_temp, uint32_t *temp_ca
 
 static void ra_free(struct ra *ra)
 {
+	free(ra->regs);
 	free(ra->blocks);
 	free(ra->live_in);
 	free(ra->live_out);
@@ -328,7 +374,6 @@ static int cmp_by_lo(const void *a, const void *b, void *arg)
  * trace programs 55 scans). 0: all allocated; else how many victims are
  * in out; -1: one that cannot be spilled.
  */
-#define VICTIMS_MAX 16
 static int try_allocate(struct ra *ra, const uint8_t *is_temp, uint32_t temp_cap, int32_t *out)
 {
 	static const int order[NPHYS] = { R1, R2, R3, R4, R5, R0, R6, R7, R8, R9 };
@@ -591,8 +636,7 @@ static int alloc_one(struct ir *ir, char *err, size_t errlen)
 			free(sl.v);
 			return -1;
 		}
-		for (int i = 0; i < nvict; i++)
-			spill(ir, victims[i], &is_temp, &temp_cap, &sl);
+		spill(ir, victims, nvict, &is_temp, &temp_cap, &sl);
 	}
 	uint32_t sl_n = sl.n;
 	if (sl.n)

@@ -140,6 +140,13 @@ int maps_create(struct live_maps *lm, const struct map_set *set, struct diag *d,
  * the compilation; maps_create() takes it if the plan's is that size.
  */
 void maps_ringbuf_prefetch(uint32_t bytes);
+/*
+ * The set's other maps, as they are described now, made by that thread
+ * too once the ring buffer is (a planner that knows its maps before it
+ * generates code): maps_create() takes each whose description has not
+ * changed since.
+ */
+void maps_prefetch_set(const struct map_set *set);
 void maps_close(struct live_maps *lm);
 /* Whether map i's only entry is gone: cleared or deleted, and 0 since */
 static inline bool maps_emptied(const struct live_maps *lm, int i)

@@ -562,41 +562,68 @@ static uint32_t pid_max(void)
 	return n >= 64 && n <= (1u << 22) ? (uint32_t)n : 1u << 22; /* PID_MAX_LIMIT */
 }
 
+/* A program on a tracepoint: the event, its generator */
+struct progdef {
+	const char *event;
+	void (*gen)(struct tb *, struct ir *);
+};
+
+#define PROGDEFS_MAX 10
+
+/* The run's programs on tracepoints, in order, and where --calls' go among them (*calls_at) */
+static size_t prog_defs(const struct trace_opts *o, struct progdef *d, size_t *calls_at)
+{
+	size_t n = 0;
+
+	if (any_selected(o)) {
+		d[n++] = (struct progdef){ "sys_enter", gen_enter };
+		d[n++] = (struct progdef){ "sys_exit", trace_gen_exit };
+	}
+	if (o->follow || o->all)
+		d[n++] = (struct progdef){ "sched_process_fork", gen_fork };
+	*calls_at = n;
+	/* the exit program ends the run (no task left traced), -c too */
+	d[n++] = (struct progdef){ "sched_process_exit", gen_task_exit };
+	if (!o->summary || o->summary_too) {
+		d[n++] = (struct progdef){ "signal_deliver", gen_signal };
+		d[n++] = (struct progdef){ "signal_generate", gen_signal_ignored };
+	}
+	/* -k: after the programs whose records they follow (a raw tracepoint runs its programs in order) */
+	if (o->stacks && (!o->summary || o->summary_too) && any_selected(o)) {
+		d[n++] = (struct progdef){ "sys_exit", trace_gen_stack_exit };
+		d[n++] = (struct progdef){ "sys_enter", trace_gen_stack_entry };
+		d[n++] = (struct progdef){ "signal_deliver", trace_gen_stack_signal };
+	}
+	return n;
+}
+
 static int plan_progs(struct tb *b)
 {
-	const struct trace_opts *o = b->o;
+	struct progdef d[PROGDEFS_MAX];
+	size_t calls_at, n = prog_defs(b->o, d, &calls_at);
 
-	if (any_selected(o) &&
-	    (add_prog(b, "sys_enter", gen_enter) < 0 || add_prog(b, "sys_exit", trace_gen_exit) < 0))
-		return -1;
-	if ((o->follow || o->all) && add_prog(b, "sched_process_fork", gen_fork) < 0)
-		return -1;
-	if (trace_calls_plan(b) < 0)
-		return -1;
-	/* the exit program ends the run (no task left traced), -c too */
-	if (add_prog(b, "sched_process_exit", gen_task_exit) < 0)
-		return -1;
-	if ((!o->summary || o->summary_too) &&
-	    (add_prog(b, "signal_deliver", gen_signal) < 0 || add_prog(b, "signal_generate", gen_signal_ignored) < 0))
-		return -1;
-	/* -k: after the programs whose records they follow (a raw tracepoint runs its programs in order) */
-	if (o->stacks && (!o->summary || o->summary_too) && any_selected(o) &&
-	    (add_prog(b, "sys_exit", trace_gen_stack_exit) < 0 || add_prog(b, "sys_enter", trace_gen_stack_entry) < 0 ||
-	     add_prog(b, "signal_deliver", trace_gen_stack_signal) < 0))
-		return -1;
+	for (size_t k = 0; k <= n; k++) {
+		if (k == calls_at && trace_calls_plan(b) < 0)
+			return -1;
+		if (k < n && add_prog(b, d[k].event, d[k].gen) < 0)
+			return -1;
+	}
 	return 0;
 }
 
 /*
- * 8 MB: the bursts of a busy program fit while user space drains; -k:
- * 64 MB, for 7,000 stacks of 8 KB (ls -l /usr/bin makes 4,200 calls in 10
- * ms, and each stack takes user space microseconds to unwind)
+ * 4 MB: a burst of ~10,000 records fits while user space drains (ls -lR
+ * /usr/lib loses nothing even at 512 KB; two busy tasks that outrun the
+ * reader lose events at 8 MB too, a little fewer). Its pages are
+ * allocated, zeroed and mapped at every start, about half a millisecond
+ * per MB, on the critical path of a short command's run. -k: 64 MB, for
+ * 7,000 stacks of 8 KB (each takes user space microseconds to unwind).
  */
 uint32_t trace_ringbuf_bytes(const struct trace_opts *o)
 {
 	const char *e = getenv("LANTERN_RINGBUF_KB");
 
-	return e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : o->stacks ? 64u << 20 : 8u << 20;
+	return e ? (uint32_t)(strtoul(e, NULL, 10) * 1024) : o->stacks ? 64u << 20 : 4u << 20;
 }
 
 int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *funcs,
@@ -640,6 +667,13 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	b.calls = per_call_mode(o);
 	plan_calls(&b);
+	/* the maps are known now: made while the code is generated (the scratch map has an
+	   entry per program; --calls' programs come on top, and it is made again at load) */
+	struct progdef defs[PROGDEFS_MAX];
+	size_t calls_at;
+	p->maps.bpf.data[p->maps.scratch].value_size = ALIGN_UP(SCR_SIZE, 8);
+	p->maps.bpf.data[p->maps.scratch].max_entries = (uint32_t)prog_defs(o, defs, &calls_at);
+	maps_prefetch_set(&p->maps);
 	b.dump_ir = dump && (o->dump & DUMP_IR) ? &ir : NULL;
 	b.dump_bpf = dump && (o->dump & DUMP_BPF) ? &bpf : NULL;
 	rc = plan_progs(&b);
