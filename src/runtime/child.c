@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,12 +108,10 @@ static int child_main(void *arg)
 	if (read(spawn.rfd, &c, 1) != 1)
 		_exit(127); /* lantern gave up before starting us */
 	execv(spawn.file, spawn.argv);
-	/* no stdio: lantern's FILE locks are its own (and they look like ours) */
-	say("lantern: cannot run ");
-	say(spawn.file);
-	say(": ");
-	say(strerrordesc_np(errno));
-	say("\n");
+	/* no stdio streams: lantern's FILE locks are its own (and they look like ours) */
+	char msg[PATH_MAX + 128];
+	snprintf(msg, sizeof(msg), "lantern: cannot run %s: %s\n", spawn.file, strerrordesc_np(errno));
+	say(msg);
 	_exit(127);
 }
 
