@@ -81,8 +81,6 @@ static struct spawn {
 	int rfd, wfd;
 } spawn;
 
-/* its stack: a few frames of system call wrappers (and an error message) */
-static char spawn_stack[64 * 1024] __attribute__((aligned(16)));
 
 static void spawn_free(void)
 {
@@ -124,7 +122,9 @@ static pid_t start_child(void)
 		child_main(NULL);
 	return pid;
 #else
-	return clone(child_main, spawn_stack + sizeof(spawn_stack), CLONE_VM | SIGCHLD, NULL);
+	/* its stack: a few frames of system call wrappers (and an error message) */
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	return clone(child_main, stack + sizeof(stack), CLONE_VM | SIGCHLD, NULL);
 #endif
 }
 
