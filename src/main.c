@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -538,6 +539,14 @@ int main(int argc, char **argv)
 
 	/* a handler, not SIG_IGN: the -c command and system() start with SIGPIPE's default */
 	signal(SIGPIPE, on_sigpipe);
+	/*
+	 * Large blocks (a /metrics page of megabytes, a map's dump) always
+	 * from their own mappings, returned when freed: glibc otherwise raises
+	 * this threshold to the largest block freed, and serves the next ones
+	 * from a heap that keeps what it grew to (a soak's RSS grew by megabytes
+	 * a minute, one scrape a second)
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	if (argc > 1 && !strcmp(argv[1], "trace"))
 		return finish(trace_main(argc - 1, argv + 1));
 	if (getenv("LANTERN_DIALECT") &&

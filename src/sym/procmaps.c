@@ -133,6 +133,33 @@ void sym_maps_copy(const struct sym_maps *m, struct sym_maps *out)
 	}
 }
 
+void sym_maps_keep_exec(struct sym_maps *m)
+{
+	size_t n = 0, len = 0, at = 0;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].exec)
+			len += strlen(m->v[i].path) + 1;
+	char *text = util_xmalloc(len + 1);
+	struct sym_mapping *v = util_xmalloc((m->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < m->n; i++) {
+		if (!m->v[i].exec)
+			continue;
+		size_t l = strlen(m->v[i].path) + 1;
+		memcpy(text + at, m->v[i].path, l);
+		v[n] = m->v[i];
+		v[n++].path = text + at;
+		at += l;
+	}
+	text[at] = 0;
+	free(m->v);
+	free(m->text);
+	m->v = util_xrealloc(v, (n + 1) * sizeof(*v));
+	m->n = n;
+	m->text = text;
+	m->len = at;
+}
+
 void sym_maps_free(struct sym_maps *m)
 {
 	free(m->v);

@@ -51,6 +51,12 @@ bool sym_maps_read(pid_t pid, struct sym_maps *out);
 void sym_maps_free(struct sym_maps *m);
 /* A copy of m (its text copied too). */
 void sym_maps_copy(const struct sym_maps *m, struct sym_maps *out);
+/*
+ * Keep only the executable mappings, their paths in a text of their own:
+ * what naming and unwinding code addresses need, a tenth of a compiler's
+ * maps (caches of hundreds of processes keep them).
+ */
+void sym_maps_keep_exec(struct sym_maps *m);
 /* The mapping holding addr, or NULL. */
 const struct sym_mapping *sym_maps_find(const struct sym_maps *m, uint64_t addr);
 

@@ -222,6 +222,19 @@ static struct maps_snap *snaps; /* sorted by pid */
 static size_t nsnaps, snaps_cap;
 static uint64_t swept_ns;
 
+/*
+ * Processes found gone before they were ever read (a short process whose
+ * stacks are named after it ended): not looked for again within
+ * MAPS_FRESH_MS. A scrape of a build's stacks opened /proc/PID/maps for
+ * every frame of every such stack, two seconds a scrape. A slot per pid
+ * modulo GONE_SLOTS: a collision only means one more look.
+ */
+#define GONE_SLOTS 1024
+static struct {
+	int pid;
+	uint64_t at_ns;
+} gone[GONE_SLOTS];
+
 static struct maps_snap *snap_of(int pid)
 {
 	size_t lo = 0, hi = nsnaps;
@@ -304,9 +317,18 @@ static const struct sym_maps *process_maps_within(int pid, uint64_t fresh_ms)
 		if (sn->pinned || now - sn->read_ns < fresh_ms * 1000000ull)
 			return &sn->maps;
 		sn->read_ns = now;
+	} else if (gone[(unsigned)pid % GONE_SLOTS].pid == pid &&
+		   now - gone[(unsigned)pid % GONE_SLOTS].at_ns < MAPS_FRESH_MS * 1000000ull) {
+		return NULL;
 	}
-	if (!sym_maps_read(pid, &m))
+	if (!sym_maps_read(pid, &m)) {
+		if (!sn) {
+			gone[(unsigned)pid % GONE_SLOTS].pid = pid;
+			gone[(unsigned)pid % GONE_SLOTS].at_ns = now;
+		}
 		return sn ? &sn->maps : NULL;
+	}
+	sym_maps_keep_exec(&m); /* a thousand processes' snapshots: code addresses only */
 	if (!sn) {
 		sn = snap_add(pid);
 		sn->used_ns = sn->read_ns = now;

@@ -273,6 +273,7 @@ static void proc_refresh(struct uw_proc *p)
 			p->maps = m;
 		return;
 	}
+	sym_maps_keep_exec(&m); /* the unwinder looks up code addresses only */
 	sym_maps_free(&p->maps);
 	p->maps = m;
 }

@@ -4,8 +4,9 @@
  * a few calls deep copies its registers and the top of its stack, as a
  * BPF program does, and the unwinder must give the return addresses that
  * glibc's backtrace() gives from the same place. Also: a copy too short
- * for the whole stack ends the unwind as "beyond the snapshot", and the
- * frame-pointer test of a file.
+ * for the whole stack ends the unwind as "beyond the snapshot", the
+ * frame-pointer test of a file, and the executable-only copy of a
+ * process's maps that the caches keep.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "sym/procmaps.h"
 #include "sym/unwind.h"
 
 #define COPY 32768
@@ -171,6 +173,36 @@ static void test_file_fp(void **state)
 	assert_true(fp == 0 || fp == 1);
 }
 
+/* Only the executable mappings stay, in order, with their paths, offsets and copies intact */
+static void test_maps_keep_exec(void **state)
+{
+	static const char text[] =
+		"55d0a000-55d0b000 r--p 00000000 08:01 1234 /usr/bin/cc1\n"
+		"55d0b000-55d2b000 r-xp 00001000 08:01 1234 /usr/bin/cc1\n"
+		"55d2b000-55d3b000 rw-p 00000000 00:00 0 [heap]\n"
+		"7f0000000000-7f0000020000 r-xp 00028000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"7f0000020000-7f0000030000 rw-p 00000000 00:00 0 \n"
+		"7ffc0000f000-7ffc00010000 r-xp 00000000 00:00 0 [vdso]\n";
+	struct sym_maps m, copy;
+
+	sym_maps_parse(strdup(text), &m);
+	assert_int_equal(m.n, 6);
+	sym_maps_keep_exec(&m);
+	assert_int_equal(m.n, 3);
+	assert_string_equal(m.v[0].path, "/usr/bin/cc1");
+	assert_int_equal(m.v[0].offset, 0x1000);
+	assert_string_equal(m.v[1].path, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(m.v[2].path, "[vdso]");
+	assert_non_null(sym_maps_find(&m, 0x7f0000000010));
+	assert_null(sym_maps_find(&m, 0x55d2b010)); /* the heap is gone */
+	sym_maps_copy(&m, &copy);
+	sym_maps_free(&m);
+	assert_int_equal(copy.n, 3);
+	assert_string_equal(copy.v[1].path, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	sym_maps_free(&copy);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_unwind_short_copy),
 		cmocka_unit_test(test_unwind_max),
 		cmocka_unit_test(test_file_fp),
+		cmocka_unit_test(test_maps_keep_exec),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
