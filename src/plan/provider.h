@@ -101,6 +101,8 @@ struct attach_ctx {
 	VEC(struct attach_watch) watches;
 	pid_t pid;  /* -p: uprobes fire in this process only; 0: every process */
 	pid_t cpid; /* the -c child (not running yet when attaching), 0 without */
+	/* processes a probe may stop (SIGSTOP): continued again once the attachments are released */
+	VEC(pid_t) resume;
 };
 
 /* `lantern -l` after the type: "tracepoint:sched:*" has parts "sched", "*". */

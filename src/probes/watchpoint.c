@@ -445,6 +445,8 @@ static int attach_func(struct attach_ctx *ac, int prog_fd, const struct probe_in
 	a = util_xmalloc(sizeof(*a));
 	*a = (struct arm){ *bp, prog_fd, NULL, page, pid, !wi->async, 0, { 0 }, in->name };
 	attach_watch_add(ac, -1, arm_ready, arm_release, a); /* freed at teardown from here on */
+	if (!wi->async) /* a call after arm_release's SIGCONT, before the uprobe is gone, stops it again */
+		vec_push(&ac->resume, pid);
 	ac->watches.data[ac->watches.len - 1].unwatch = arm_unwatch;
 	if ((arm_fd = arm_prog(!wi->async, err, errlen)) < 0)
 		return -1;

@@ -118,6 +118,8 @@ struct helper {
 	int wait_fd;  /* read end of a pipe whose write end only lantern holds */
 	int spare_fd; /* ... that write end, closed in the helper */
 	char *stacks; /* HELPER_STACK, then a CLOSER_STACK per closer */
+	pid_t resume[8]; /* processes to continue once the closes are done (ac->resume) */
+	size_t nresume;
 	struct part {
 		int *fds;
 		size_t n;
@@ -156,6 +158,9 @@ static int helper_main(void *arg)
 	/* (no EINTR: the session's signals stay blocked, and errno is lantern's) */
 	while (waitpid(-1, NULL, 0) > 0)
 		;
+	/* the probes are gone: a process one of them stopped after lantern continued it goes on */
+	for (size_t i = 0; i < h->nresume; i++)
+		kill(h->resume[i], SIGCONT);
 	/* lantern's exit ends this read: the address space is then the helper's alone */
 	if (read(h->wait_fd, &c, 1) < 0)
 		_exit(1);
@@ -195,6 +200,9 @@ static bool hand_over_release(struct session *s)
 	}
 	h->n = nfds;
 	h->stacks = (char *)h + head;
+	h->nresume = MIN(s->attach.resume.len, ARRAY_SIZE(h->resume));
+	for (size_t i = 0; i < h->nresume; i++)
+		h->resume[i] = s->attach.resume.data[i];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return false; /* the block stays mapped: a few pages, lantern ends soon */
 	h->wait_fd = p[0];
@@ -218,6 +226,7 @@ void rt_release_all(struct session *s)
 		close_all(&s->attach);
 	attach_watches_release(&s->attach);
 	vec_free(&s->attach.list);
+	vec_free(&s->attach.resume);
 	for (size_t i = 0; s->prog_fds && i < s->plan.progs.len; i++)
 		if (s->prog_fds[i] >= 0)
 			close(s->prog_fds[i]);
