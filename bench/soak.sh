@@ -192,7 +192,7 @@ SCRAPER_PID=$!
 log "script pid $SCRIPT_PID (metrics on port $port), trace pid $TRACE_PID, scraper pid $SCRAPER_PID"
 
 # --- the run: a sample every 10 s ----------------------------------------
-echo "t_s,proc,pid,rss_kb,fds" >"$W/samples.csv"
+echo "t_s,proc,pid,rss_kb,fds,anon_kb,file_kb" >"$W/samples.csv"
 mkdir -p "$W/fds" # each sample's descriptors: fds/PROC.T
 : >"$W/objects"
 declare -A DIED=()
@@ -208,7 +208,9 @@ sample()
 	for name in script trace; do
 		[ $name = script ] && pid=$SCRIPT_PID || pid=$TRACE_PID
 		[ -z "${DIED[$name]:-}" ] || continue
-		rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$pid/status 2>/dev/null)
+		# VmRSS is judged; its anonymous and file parts tell a heap from mapped files
+		read -r rss anon file < <(awk '/^VmRSS:/ { r = $2 } /^RssAnon:/ { a = $2 } /^RssFile:/ { f = $2 }
+			END { print r, a, f }' /proc/$pid/status 2>/dev/null)
 		[ -n "$rss" ] || continue
 		# the fewest of 5 looks, 0.1 s apart: a descriptor open for a
 		# moment (a /proc/PID/maps being read) is not a leak
@@ -217,7 +219,7 @@ sample()
 			sleep 0.1
 		done | sort -n | head -n1)
 		ls -l /proc/$pid/fd 2>/dev/null | awk 'NR > 1 { print $9, $10, $11 }' >"$W/fds/$name.$t"
-		echo "$t,$name,$pid,$rss,$fds" >>"$W/samples.csv"
+		echo "$t,$name,$pid,$rss,$fds,$anon,$file" >>"$W/samples.csv"
 		"$top/tests/runtime/objects.sh" $pid >>"$W/objects"
 	done
 	sort -u -o "$W/objects" "$W/objects"

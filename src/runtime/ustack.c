@@ -9,7 +9,9 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,12 @@
 
 #define TICK_NS 1000000000ull
 #define COSTS_MAX 65536 /* unwind times kept for the median */
+/*
+ * Processes remembered before those that have ended are forgotten: a
+ * build starts a thousand a minute, and a long profile of one would keep
+ * them all
+ */
+#define PROCS_KEEP 4096
 
 struct proc {
 	int pid; /* 0: a free slot */
@@ -72,6 +80,29 @@ static struct proc *proc_slot(struct rt_ustacks *u, int pid)
 	return &u->procs[h];
 }
 
+/* The processes that have ended forgotten, and their kernel walk with them (ustack_fp) */
+static void forget_ended(struct session *s, struct rt_ustacks *u)
+{
+	int fd = live_fd(&s->maps, s->plan.maps.ustack_fp);
+	struct proc *old = u->procs;
+	size_t n = u->nprocs;
+
+	u->procs = util_xcalloc(n, sizeof(*u->procs));
+	u->used = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t key = (uint32_t)old[i].pid;
+		if (!old[i].pid)
+			continue;
+		if (kill(old[i].pid, 0) == 0 || errno == EPERM) {
+			*proc_slot(u, old[i].pid) = old[i];
+			u->used++;
+		} else if (old[i].fp && fd >= 0) {
+			bpf_map_delete_elem(fd, &key);
+		}
+	}
+	free(old);
+}
+
 /* ustack_fp changed: the CPUs' remembered answers are stale (gen_ustack.c) */
 static void changed(struct session *s)
 {
@@ -119,6 +150,8 @@ void rt_ustack_snapshot(struct session *s, const struct record_desc *r, const ui
 	memcpy(&len, data + USTACK_LEN, 8);
 	len = MIN(len, size - USTACK_STACK);
 	int pid = (int)(pidtgid >> 32);
+	if (u->used >= PROCS_KEEP && 2 * (u->used + 1) > u->nprocs)
+		forget_ended(s, u);
 	struct proc *p = proc_slot(u, pid);
 	if (!p->pid)
 		first_seen(s, u, p, pid);

@@ -131,13 +131,30 @@ static bool by_link_in_dir(const char *dir, void *arg)
 	return link_ok(lk);
 }
 
+Elf *sym_elf_map(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *e;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* FDREAD: the file read in if it could not be mapped, and the descriptor let go */
+	if (e && (elf_kind(e) != ELF_K_ELF || elf_cntl(e, ELF_C_FDREAD) != 0)) {
+		elf_end(e);
+		e = NULL;
+	}
+	close(fd);
+	return e;
+}
+
 /* The build-id of the ELF file at path, as hex; false without one. */
 static bool file_build_id(const char *path, char *hex)
 {
 	unsigned char id[64];
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Elf *e = sym_elf_map(path);
 
 	if (e)
 		len = sym_build_id(e, id, sizeof(id));
@@ -145,8 +162,6 @@ static bool file_build_id(const char *path, char *hex)
 		sym_build_id_hex(id, len, hex);
 	if (e)
 		elf_end(e);
-	if (fd >= 0)
-		close(fd);
 	return len > 0;
 }
 

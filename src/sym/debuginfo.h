@@ -23,6 +23,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * The ELF file at path, mapped (ELF_C_READ_MMAP; read whole when it cannot
+ * be mapped), with no descriptor kept: a cache of files holds no
+ * descriptors, however many files it meets. NULL when path cannot be opened
+ * or is not ELF. elf_end() it.
+ */
+Elf *sym_elf_map(const char *path);
 /* e's build-id (at most 64 bytes) into id; its length, 0 without. */
 size_t sym_build_id(Elf *e, unsigned char *id, size_t max);
 /* The build-id as hex into out (2 * len + 1 bytes). */

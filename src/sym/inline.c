@@ -6,16 +6,13 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct sym_dwarf {
-	int fd, dfd;
-	Elf *elf, *delf;
+	Elf *elf, *delf; /* mapped, no descriptor kept (sym_elf_map) */
 	Dwarf *dw;
 	char path[PATH_MAX]; /* the file dw is of: the file itself, or its debug file */
 };
@@ -39,18 +36,13 @@ struct sym_dwarf *sym_dwarf_open(const char *path)
 	struct sym_dwarf *d = util_xcalloc(1, sizeof(*d));
 	char dpath[PATH_MAX];
 
-	d->dfd = -1;
-	elf_version(EV_CURRENT);
-	if ((d->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		goto none;
-	if (!(d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL)) || elf_kind(d->elf) != ELF_K_ELF)
+	if (!(d->elf = sym_elf_map(path)))
 		goto none;
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	if ((d->dw = dwarf_of(d->elf)))
 		return d;
-	if (!sym_debug_file(d->elf, path, dpath, sizeof(dpath)) ||
-	    (d->dfd = open(dpath, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    !(d->delf = elf_begin(d->dfd, ELF_C_READ_MMAP, NULL)) || !(d->dw = dwarf_of(d->delf)))
+	if (!sym_debug_file(d->elf, path, dpath, sizeof(dpath)) || !(d->delf = sym_elf_map(dpath)) ||
+	    !(d->dw = dwarf_of(d->delf)))
 		goto none;
 	snprintf(d->path, sizeof(d->path), "%s", dpath);
 	return d;
@@ -178,9 +170,5 @@ void sym_dwarf_close(struct sym_dwarf *d)
 		elf_end(d->delf);
 	if (d->elf)
 		elf_end(d->elf);
-	if (d->dfd >= 0)
-		close(d->dfd);
-	if (d->fd >= 0)
-		close(d->fd);
 	free(d);
 }

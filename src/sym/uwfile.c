@@ -19,7 +19,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ROWS 4096	  /* cached rows per file (direct-mapped by address) */
+/*
+ * The cache of rows, one for all files, direct-mapped by file and address
+ * and allocated whole at the first lookup: its memory is the same after a
+ * minute as after a day, whatever files come and go
+ */
+#define ROWS 32768
+/*
+ * libdw keeps every FDE it has found, for as long as the file's CFI lives:
+ * a profile of big programs (a compiler) finds tens of thousands a minute.
+ * After this many lookups through libdw, the files' .eh_frame CFI is made
+ * anew, and what libdw kept goes (the rows stay in the cache above).
+ */
+#define FDE_LOOKUPS 16384
 #define MAX_SEGS 16
 #define FP_SAMPLE 2000 /* functions whose prologue is looked at */
 /*
@@ -33,26 +45,28 @@ struct uw_file {
 	uint64_t dev, ino;
 	unsigned char id[64]; /* build-id */
 	size_t idlen;
+	uint32_t serial;      /* rows' key: unique to this open, never 0 */
 	struct uw_file *same; /* the file of the same build-id opened first, or NULL */
-	int fd;
-	Elf *elf;
+	char *path;	      /* where elf was read from, maybe /proc/PID/map_files/... (NULL: the vdso) */
+	Elf *elf;	      /* mapped, no descriptor kept (sym_elf_map) */
 	void *image; /* the vdso's copy */
 	Dwarf_CFI *eh;
 	Dwarf *dbg; /* the debug file's (or the file's own) DWARF, for .debug_frame */
 	Elf *dbg_elf;
-	int dbg_fd;
 	Dwarf_CFI *dcfi;
 	bool dbg_tried;
 	struct { uint64_t offset, vaddr, size; } segs[MAX_SEGS];
 	int nsegs;
 	int fp; /* -1: not counted yet */
-	struct uw_row *rows;
 	uint64_t used; /* when looked up last: the tick of the lookup */
 };
 
 static struct uw_file **files;
 static size_t nfiles;
 static uint64_t tick;
+static uint32_t serials;
+static struct uw_row *rows;
+static uint32_t lookups; /* through libdw, since its FDEs were let go */
 
 static void file_close(struct uw_file *f)
 {
@@ -60,20 +74,16 @@ static void file_close(struct uw_file *f)
 		dwarf_end(f->dbg);
 	if (f->dbg_elf)
 		elf_end(f->dbg_elf);
-	if (f->dbg_fd >= 0)
-		close(f->dbg_fd);
 	if (f->eh)
 		dwarf_cfi_end(f->eh);
 	if (f->elf)
 		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
+	free(f->path);
 	free(f->image);
-	free(f->rows);
 	free(f);
 }
 
-/* Room for one more file: the least recently used goes (those sharing its rows take their own) */
+/* Room for one more file: the least recently used goes (those sharing its rows key their own) */
 static void files_make_room(void)
 {
 	size_t lru = 0;
@@ -86,10 +96,8 @@ static void files_make_room(void)
 	struct uw_file *gone = files[lru];
 	files[lru] = files[--nfiles];
 	for (size_t i = 0; i < nfiles; i++)
-		if (files[i]->same == gone) {
+		if (files[i]->same == gone)
 			files[i]->same = NULL;
-			files[i]->rows = util_xcalloc(ROWS, sizeof(*files[i]->rows));
-		}
 	file_close(gone);
 }
 
@@ -132,19 +140,17 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 	files_make_room();
 	f = util_xcalloc(1, sizeof(*f));
 	f->used = ++tick;
+	f->serial = ++serials ? serials : ++serials;
 	f->dev = dev;
 	f->ino = ino;
-	f->fd = f->dbg_fd = -1;
 	f->fp = -1;
 	elf_version(EV_CURRENT);
 	if (!strcmp(path, "[vdso]")) {
 		open_vdso(f);
-	} else {
-		f->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (f->fd < 0 && alt)
-			f->fd = open(alt, O_RDONLY | O_CLOEXEC);
-		if (f->fd >= 0)
-			f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	} else if ((f->elf = sym_elf_map(path))) {
+		f->path = util_xstrdup(path);
+	} else if (alt && (f->elf = sym_elf_map(alt))) {
+		f->path = util_xstrdup(alt);
 	}
 	if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
 		read_segments(f);
@@ -157,8 +163,6 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 			f->same = files[i];
 			break;
 		}
-	if (!f->same)
-		f->rows = util_xcalloc(ROWS, sizeof(*f->rows));
 	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
 	files[nfiles++] = f;
 	return f;
@@ -218,21 +222,21 @@ static Dwarf_CFI *debug_cfi(struct uw_file *f)
 	if (f->dbg_tried)
 		return f->dcfi;
 	f->dbg_tried = true;
-	if (f->fd < 0)
+	if (!f->path)
 		return NULL;
 	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 	if (f->dbg && (f->dcfi = dwarf_getcfi(f->dbg)))
 		return f->dcfi;
-	char self[64];
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", f->fd);
-	ssize_t n = readlink(self, path, sizeof(path) - 1);
-	char file[PATH_MAX];
-	snprintf(file, sizeof(file), "%.*s", (int)(n > 0 ? n : 0), path);
-	if (!sym_debug_file(f->elf, file, path, sizeof(path)))
+	/* the debuglink is looked for beside the file's name: what map_files links to */
+	char link[PATH_MAX];
+	const char *name = f->path;
+	ssize_t n = strncmp(f->path, "/proc/", 6) ? -1 : readlink(f->path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = 0;
+		name = link;
+	}
+	if (!sym_debug_file(f->elf, name, path, sizeof(path)) || !(f->dbg_elf = sym_elf_map(path)))
 		return NULL;
-	if ((f->dbg_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	f->dbg_elf = elf_begin(f->dbg_fd, ELF_C_READ_MMAP, NULL);
 	if (f->dbg)
 		dwarf_end(f->dbg);
 	f->dbg = f->dbg_elf ? dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL) : NULL;
@@ -241,7 +245,7 @@ static Dwarf_CFI *debug_cfi(struct uw_file *f)
 }
 
 /* A register rule in the simple shape: its kind and offset, or false. */
-static bool simple_rule(Dwarf_Frame *fr, int reg, uint8_t *kind, int64_t *off)
+static bool simple_rule(Dwarf_Frame *fr, int reg, uint8_t *kind, int32_t *off)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t n;
@@ -257,17 +261,19 @@ static bool simple_rule(Dwarf_Frame *fr, int reg, uint8_t *kind, int64_t *off)
 	if (value)
 		n--;
 	if (n == 1 && (ops[0].atom == DW_OP_regx || (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31))) {
+		uint64_t r = ops[0].atom == DW_OP_regx ? ops[0].number : (uint64_t)(ops[0].atom - DW_OP_reg0);
 		*kind = RULE_REG;
-		*off = ops[0].atom == DW_OP_regx ? (int64_t)ops[0].number : ops[0].atom - DW_OP_reg0;
-		return !value && *off < UW_NREGS;
+		*off = (int32_t)r;
+		return !value && r < UW_NREGS;
 	}
 	if (ops[0].atom != DW_OP_call_frame_cfa || n > 2)
 		return false;
 	if (n == 2 && ops[1].atom != DW_OP_plus_uconst)
 		return false;
+	int64_t v = n == 2 ? (int64_t)ops[1].number : 0;
 	*kind = value ? RULE_VAL_OFFSET : RULE_OFFSET;
-	*off = n == 2 ? (int64_t)ops[1].number : 0;
-	return true;
+	*off = (int32_t)v;
+	return *off == v;
 }
 
 /* The row of frame fr, in the simple shape if it has it. */
@@ -284,33 +290,53 @@ static void fill_row(struct uw_row *r, Dwarf_Frame *fr)
 	r->simple = false;
 	if (dwarf_frame_cfa(fr, &ops, &n) != 0 || n != 1)
 		return;
+	uint64_t reg;
+	int64_t off;
 	if (ops[0].atom == DW_OP_bregx) {
-		r->cfa_reg = (int8_t)ops[0].number;
-		r->cfa_off = (int64_t)ops[0].number2;
+		reg = ops[0].number;
+		off = (int64_t)ops[0].number2;
 	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-		r->cfa_reg = (int8_t)(ops[0].atom - DW_OP_breg0);
-		r->cfa_off = (int64_t)ops[0].number;
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (int64_t)ops[0].number;
 	} else {
 		return;
 	}
-	if (r->cfa_reg < 0 || r->cfa_reg >= UW_NREGS)
+	if (reg >= UW_NREGS || off != (int32_t)off)
 		return;
+	r->cfa_reg = (int8_t)reg;
+	r->cfa_off = (int32_t)off;
 	for (int i = 0; i < UW_NREGS; i++)
 		if (!simple_rule(fr, i, &r->kind[i], &r->off[i]))
 			return;
 	r->simple = true;
 }
 
+/* Each file's .eh_frame CFI made anew: libdw's FDEs of it go (FDE_LOOKUPS) */
+static void forget_fdes(void)
+{
+	lookups = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i]->eh) {
+			dwarf_cfi_end(files[i]->eh);
+			files[i]->eh = dwarf_getcfi_elf(files[i]->elf);
+		}
+}
+
 const struct uw_row *sym_uw_row(struct uw_file *f, uint64_t vaddr, Dwarf_Frame **frame)
 {
 	static struct uw_row scratch;
-	struct uw_file *home = f->same ? f->same : f;
-	struct uw_row *r = &home->rows[(vaddr ^ (vaddr >> 12)) % ROWS];
+	uint32_t key = (f->same ? f->same : f)->serial;
 	Dwarf_Frame *fr = NULL;
 
+	if (!rows)
+		rows = util_xcalloc(ROWS, sizeof(*rows));
+	struct uw_row *r = &rows[(vaddr ^ (vaddr >> 12) ^ key * 0x9e3779b1u) % ROWS];
 	*frame = NULL;
-	if (r->vaddr == vaddr && (r->present || r->simple || r->cfa_reg == -1))
+	/* cached: a simple row, or none (cfa_reg -1); serials start at 1, so a zeroed row matches nothing */
+	if (r->vaddr == vaddr && r->file == key)
 		return r->present ? r : NULL;
+	if (++lookups > FDE_LOOKUPS)
+		forget_fdes();
 	if (!(f->eh && dwarf_cfi_addrframe(f->eh, vaddr, &fr) == 0)) {
 		Dwarf_CFI *d = debug_cfi(f);
 		if (!d || dwarf_cfi_addrframe(d, vaddr, &fr) != 0)
@@ -319,12 +345,14 @@ const struct uw_row *sym_uw_row(struct uw_file *f, uint64_t vaddr, Dwarf_Frame *
 	if (!fr) {
 		memset(r, 0, sizeof(*r));
 		r->vaddr = vaddr;
+		r->file = key;
 		r->cfa_reg = -1; /* looked up: none */
 		return NULL;
 	}
 	memset(&scratch, 0, sizeof(scratch));
 	fill_row(&scratch, fr);
 	scratch.vaddr = vaddr;
+	scratch.file = key;
 	if (scratch.simple) {
 		*r = scratch;
 		free(fr);
@@ -362,7 +390,11 @@ static int count_fp(struct uw_file *f)
 		return 0;
 	uint32_t count;
 	memcpy(&count, h + 8, 4);
-	if (12 + (uint64_t)count * 8 > d->d_size || !count)
+	if (12 + (uint64_t)count * 8 > d->d_size || !count || !f->path)
+		return 0;
+	/* read, not through the mapping: its pages would stay in lantern's RSS */
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
 	uint32_t step = count > FP_SAMPLE ? count / FP_SAMPLE : 1, seen = 0, fp = 0;
 	for (uint32_t i = 0; i < count; i += step) {
@@ -377,7 +409,7 @@ static int count_fp(struct uw_file *f)
 				off = vaddr - f->segs[s].vaddr + f->segs[s].offset;
 				found = true;
 			}
-		if (!found || pread(f->fd, code, 8, (off_t)off) != 8)
+		if (!found || pread(fd, code, 8, (off_t)off) != 8)
 			continue;
 		const uint8_t *c = code;
 		if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa) /* endbr64 */
@@ -389,13 +421,14 @@ static int count_fp(struct uw_file *f)
 			continue; /* a leaf that saves nothing: either way */
 		seen++;
 	}
+	close(fd);
 	return seen && fp * 2 >= seen;
 }
 
 bool sym_uw_file_fp(struct uw_file *f)
 {
 	if (f->fp < 0)
-		f->fp = f->fd >= 0 ? count_fp(f) : 0;
+		f->fp = count_fp(f);
 	return f->fp > 0;
 }
 
@@ -406,4 +439,6 @@ void sym_uw_files_release(void)
 	free(files);
 	files = NULL;
 	nfiles = 0;
+	free(rows);
+	rows = NULL;
 }

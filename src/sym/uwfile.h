@@ -27,15 +27,16 @@ enum uw_rule_kind {
 
 /* A row of the call frame information, in the simple shape nearly every row has. */
 struct uw_row {
-	uint64_t vaddr;	 /* the address looked up (the cache's key) */
+	uint64_t vaddr;	 /* the address looked up (the cache's key, with file) */
+	uint32_t file;	 /* the serial number of the file (uwfile.c) */
 	bool present;	 /* the file has a row there */
 	bool simple;	 /* CFA = register + offset, and every rule is one of uw_rule_kind */
 	bool signal;	 /* a signal frame: its caller's pc is exact */
 	int8_t cfa_reg;
 	uint8_t ra;	 /* the return address column */
-	int64_t cfa_off;
 	uint8_t kind[UW_NREGS];
-	int64_t off[UW_NREGS];
+	int32_t cfa_off; /* offsets beyond 32 bits make a row not simple */
+	int32_t off[UW_NREGS];
 };
 
 struct uw_file;
