@@ -15,7 +15,9 @@
 #                                      / strace --seccomp-bpf -f -e trace=openat / perf trace -e openat
 #   B4's floor: two empty programs on raw_syscalls' sys_enter and sys_exit
 #   (lantern -e '...' -c), what any tracer of every call pays before doing
-#   anything; B4 is also given over it
+#   anything; B4 is also given over it. And B4's clock floor: the same two
+#   programs reading the clock (bpf_ktime_get_ns), what any tracer that
+#   times every call pays: B4 over it is what -c's programs add to that
 #
 # lantern runs B3_N calls (default 1,000,000, as BENCHMARKS.md says); strace
 # and perf trace are 100-900x slower here, so they run B3_PEER_N calls
@@ -29,13 +31,18 @@ PREPS=$((REPS < 3 ? REPS : 3))
 command -v strace >/dev/null || note "B3-B5: no strace (apt-get install strace)"
 command -v perf >/dev/null || note "B3-B5: no perf (apt-get install linux-perf)"
 out=$WORK/b3.trace
-rm -f "$RAW"/b3.* "$RAW"/b4.* "$RAW"/b5.* "$RAW"/b4floor.*
+rm -f "$RAW"/b3.* "$RAW"/b4.* "$RAW"/b5.* "$RAW"/b4floor.* "$RAW"/b4clock.*
 # the floor's tracer: the traced command as lantern's -c
 cat >"$WORK/floor.sh" <<'FLOOR'
 #!/bin/sh
 exec "$LANTERN" -e 'rawtracepoint:sys_enter { } rawtracepoint:sys_exit { }' -c "$*"
 FLOOR
 chmod +x "$WORK/floor.sh"
+cat >"$WORK/clock.sh" <<'CLOCK'
+#!/bin/sh
+exec "$LANTERN" -e 'rawtracepoint:sys_enter { $t = nsecs; } rawtracepoint:sys_exit { $t = nsecs; }' -c "$*"
+CLOCK
+chmod +x "$WORK/clock.sh"
 
 # cmd BENCH TOOL: the tracer's command line before the traced command
 cmd()
@@ -51,6 +58,7 @@ cmd()
 	b5.strace) echo "strace --seccomp-bpf -f -e trace=openat -o $out" ;;
 	b5.perf) echo "perf trace -e openat -o $out --" ;;
 	b4floor.lantern) echo "$WORK/floor.sh" ;;
+	b4clock.lantern) echo "$WORK/clock.sh" ;;
 	esac
 }
 
@@ -81,11 +89,11 @@ one()
 	fi
 }
 
-for b in b3 b4 b4floor b5; do
+for b in b3 b4 b4floor b4clock b5; do
 	for rep in $(seq "$REPS"); do
 		log "$b rep $rep/$REPS"
 		[ -n "${FAILED[$b.lantern]:-}" ] || one "$b" lantern "$N"
-		[ "$rep" -le "$PREPS" ] && [ "$b" != b4floor ] || continue
+		[ "$rep" -le "$PREPS" ] && [ "$b" != b4floor ] && [ "$b" != b4clock ] || continue
 		for tool in strace perf; do
 			command -v "$tool" >/dev/null || continue
 			[ -n "${FAILED[$b.$tool]:-}" ] || one "$b" "$tool" "$PN"
@@ -110,7 +118,9 @@ for b in b3 b4 b5; do
 	done
 done
 row B4 'B4 floor: empty raw_syscalls enter + exit' x "$(median "$RAW/b4floor.lantern")" - - '-'
+row B4 'B4 clock floor: raw_syscalls enter + exit reading the clock' x "$(median "$RAW/b4clock.lantern")" - - '-'
 note "B4 over its floor (two empty programs on raw_syscalls): $(calc "$(median "$RAW/b4.lantern") / $(median "$RAW/b4floor.lantern")")x (target <= 1.25)"
+note "B4 over its clock floor (the same two programs, each reading the clock): $(calc "$(median "$RAW/b4.lantern") / $(median "$RAW/b4clock.lantern")")x; the clock floor over the floor: $(calc "$(median "$RAW/b4clock.lantern") / $(median "$RAW/b4floor.lantern")")x"
 note "B3-B5: the rows give the loop's slowdown inside the traced run; (whole run): the tracer's start-up to its end over the untraced loop"
 for tool in lantern strace perf; do
 	[ -s "$RAW/b3.delivered.$tool" ] || continue

@@ -68,10 +68,19 @@ struct trace_inflight {
  * no hash of thread ids on the way of every call. A call still there when
  * another task's call comes (it blocked) moves to inflight; one whose task
  * moved to another CPU is found in that CPU's slot (SLOT_SCAN of them).
+ *
+ * On raw_syscalls (trace_slot_fast), the slot also keeps the task's
+ * pt_regs address (the tracepoints' args[0]: the top of its kernel stack,
+ * which no other living task has). The next call of the same task on this
+ * CPU, the common case, is known by it: no thread id is asked for (a
+ * helper call, as costly here as the rest of the program), only the clock
+ * is read. A traced task's end clears it from every CPU's slot, before its
+ * stack can be another task's.
  */
 struct trace_slot {
 	uint32_t tid, nr;
-	uint64_t ts; /* 0: none */
+	uint64_t ts;   /* 0: none */
+	uint64_t regs; /* the task's pt_regs; 0: unknown */
 };
 #define SLOT_SCAN 64
 
@@ -146,6 +155,7 @@ struct tb {
 	uint32_t prog_index;
 	bool calls;    /* the selected calls' own tracepoints, not raw_syscalls */
 	bool per_call; /* the program being made is on them */
+	bool slot_fast; /* -c on raw_syscalls, SLOT_SCAN CPUs at most: slots known by pt_regs */
 	struct trace_funcs *funcs; /* --calls: the functions traced */
 	uint32_t func;		   /* the one whose programs are being made */
 	const struct trace_call *call; /* [SYSCALL_NR_LIMIT]: what each call needs */
@@ -216,6 +226,10 @@ void trace_gen_fn(struct tb *b, enum trace_fn fn, uint32_t flags, struct ir *ir)
 void trace_gen_exit(struct tb *b, struct ir *ir);
 /* -c: the entry's part: this CPU's slot (exit.c) */
 void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot);
+/* -c's enter program with slot_fast, after the prologue */
+void trace_count_enter_fast(struct tb *b, int16_t slot);
+/* -c with slot_fast: task tid ended, its pt_regs forgotten in every CPU's slot */
+void trace_slots_forget(struct tb *b, int32_t tid, int16_t slot);
 /* -c alone: counts only, no records */
 bool trace_counts_only(const struct tb *b);
 /* -k: the stacks' programs (stacks.c), on sys_exit, sys_enter and signal_deliver */

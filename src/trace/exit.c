@@ -54,13 +54,12 @@ static void this_slot(struct tb *b, int32_t s, int16_t slot)
  * task is traced (a task that ended leaves its last call there; with -a,
  * where no set of tasks is kept, always).
  */
-void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
+static void slot_claim(struct tb *b, int32_t s, int32_t tid, int32_t nr, int32_t regs, int16_t slot)
 {
 	struct ir *ir = b->ir;
-	int32_t s = ir_vreg(ir), t = ir_vreg(ir), o = ir_vreg(ir), free = ir_label(ir);
+	int32_t t = ir_vreg(ir), o = ir_vreg(ir), free = ir_label(ir);
 	int16_t e = ir_stack(ir, sizeof(struct trace_inflight));
 
-	this_slot(b, s, slot);
 	emit(ir, LDX_MEM(BPF_DW, t, s, offsetof(struct trace_slot, ts)));
 	emit(ir, JMP_IMM(BPF_JEQ, t, 0, free));
 	emit(ir, LDX_MEM(BPF_W, o, s, offsetof(struct trace_slot, tid)));
@@ -88,6 +87,75 @@ void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
 	emit(ir, STX_MEM(BPF_W, s, tid, offsetof(struct trace_slot, tid)));
 	emit(ir, STX_MEM(BPF_W, s, nr, offsetof(struct trace_slot, nr)));
 	emit(ir, STX_MEM(BPF_DW, s, R0, offsetof(struct trace_slot, ts)));
+	if (regs >= 0)
+		emit(ir, STX_MEM(BPF_DW, s, regs, offsetof(struct trace_slot, regs)));
+}
+
+void trace_count_entry(struct tb *b, int32_t tid, int32_t nr, int16_t slot)
+{
+	int32_t s = ir_vreg(b->ir);
+
+	this_slot(b, s, slot);
+	slot_claim(b, s, tid, nr, -1, slot);
+}
+
+/*
+ * The slot's task again (its pt_regs there): the number and the time, no
+ * more. Else the thread id, leave unless it is traced, and claim the slot
+ * as trace_count_entry() does, with the task's pt_regs.
+ */
+void trace_count_enter_fast(struct tb *b, int16_t slot)
+{
+	struct ir *ir = b->ir;
+	int32_t nr = ir_vreg(ir), regs = ir_vreg(ir), s = ir_vreg(ir), o = ir_vreg(ir);
+	int32_t tid = ir_vreg(ir), tgid = ir_vreg(ir), light = ir_label(ir), other = ir_label(ir);
+
+	emit(ir, LDX_MEM(BPF_DW, nr, b->ctx, 8));
+	emit(ir, JMP_IMM(BPF_JGE, nr, SYSCALL_NR_LIMIT, b->out));
+	trace_dispatch(b, nr, TBL_ENTER, (int32_t[]){ b->out, light, b->out }, -1, slot);
+	emit(ir, LABEL(light));
+	emit(ir, LDX_MEM(BPF_DW, regs, b->ctx, 0));
+	this_slot(b, s, slot);
+	emit(ir, LDX_MEM(BPF_DW, o, s, offsetof(struct trace_slot, regs)));
+	emit(ir, JMP_REG(BPF_JNE, o, regs, other));
+	emit(ir, CALL(BPF_FUNC_ktime_get_ns, 0));
+	emit(ir, STX_MEM(BPF_W, s, nr, offsetof(struct trace_slot, nr)));
+	emit(ir, STX_MEM(BPF_DW, s, R0, offsetof(struct trace_slot, ts)));
+	emit(ir, JA(b->out));
+	emit(ir, LABEL(other));
+	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+	emit(ir, MOV64_REG(tgid, R0));
+	emit(ir, MOV32_REG(tid, R0));
+	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	trace_traced_check(b, tid, tgid, slot);
+	slot_claim(b, s, tid, nr, regs, slot);
+}
+
+/*
+ * Every CPU's slot of task tid forgets its pt_regs: only the thread id
+ * knows them afterwards. A CPU writing its slot meanwhile may lose its
+ * pt_regs too: its next call goes the slower way.
+ */
+void trace_slots_forget(struct tb *b, int32_t tid, int16_t slot)
+{
+	struct ir *ir = b->ir;
+	int32_t o = ir_vreg(ir), done = ir_label(ir);
+
+	for (int cpu = 0; cpu < SLOT_SCAN; cpu++) {
+		int32_t next = ir_label(ir);
+		emit(ir, ST_MEM(BPF_W, R10, slot, 0));
+		emit(ir, LD_MAP(R1, b->slots));
+		emit(ir, MOV64_REG(R2, R10));
+		emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
+		emit(ir, MOV64_IMM(R3, cpu));
+		emit(ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
+		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, done));
+		emit(ir, LDX_MEM(BPF_W, o, R0, offsetof(struct trace_slot, tid)));
+		emit(ir, JMP_REG(BPF_JNE, o, tid, next));
+		emit(ir, ST_MEM(BPF_DW, R0, offsetof(struct trace_slot, regs), 0));
+		emit(ir, LABEL(next));
+	}
+	emit(ir, LABEL(done));
 }
 
 /* p: a slot; if it holds tid's call: t, nr = its time and number, the slot freed, goto found */
@@ -117,6 +185,23 @@ static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 	int32_t found = ir_label(ir), scan = ir_label(ir);
 
 	this_slot(b, s, slot);
+	if (b->slot_fast) {
+		// the slot's task (its pt_regs there), and its call in it
+		int32_t regs = ir_vreg(ir), other = ir_label(ir);
+		emit(ir, LDX_MEM(BPF_DW, regs, b->ctx, 0));
+		emit(ir, LDX_MEM(BPF_DW, p, s, offsetof(struct trace_slot, regs)));
+		emit(ir, JMP_REG(BPF_JNE, p, regs, other));
+		emit(ir, LDX_MEM(BPF_DW, t, s, offsetof(struct trace_slot, ts)));
+		emit(ir, JMP_IMM(BPF_JEQ, t, 0, other));
+		emit(ir, LDX_MEM(BPF_W, nr, s, offsetof(struct trace_slot, nr)));
+		emit(ir, ST_MEM(BPF_DW, s, offsetof(struct trace_slot, ts), 0));
+		emit(ir, JA(found));
+		emit(ir, LABEL(other));
+	}
+	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+	emit(ir, MOV64_REG(tgid, R0));
+	emit(ir, MOV32_REG(tid, R0));
+	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
 	take_slot(b, s, tid, t, nr, found);
 	trace_traced_check(b, tid, tgid, slot);
 	// moved to inflight
@@ -256,15 +341,15 @@ void trace_gen_exit(struct tb *b, struct ir *ir)
 	int16_t slot = ir_stack(ir, 8);
 
 	trace_prologue(b, ir);
-	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(ir, MOV64_REG(tgid, R0));
-	emit(ir, MOV32_REG(tid, R0));
-	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
 	if (trace_counts_only(b)) {
 		count_exit(b, tid, tgid, slot);
 		trace_epilogue(b);
 		return;
 	}
+	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
+	emit(ir, MOV64_REG(tgid, R0));
+	emit(ir, MOV32_REG(tid, R0));
+	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
 	if (trace_untimed_quick(b))
 		untimed_quick_exit(b, tid, tgid, slot, entered, record);
 	emit(ir, LABEL(entered));

@@ -60,6 +60,7 @@
 #include "sys/syscalls.h"
 #include "types/btf.h"
 
+#include <bpf/libbpf.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,11 @@ static void gen_enter(struct tb *b, struct ir *ir)
 	int16_t slot = ir_stack(ir, 8);
 
 	trace_prologue(b, ir);
+	if (b->slot_fast) {
+		trace_count_enter_fast(b, slot);
+		trace_epilogue(b);
+		return;
+	}
 	trace_traced_only(b, tid, tgid, slot);
 	// the call: nothing if it is not selected; its time only; or all of it
 	if (b->per_call)
@@ -285,6 +291,8 @@ static void gen_task_exit(struct tb *b, struct ir *ir)
 		trace_traced_test(b, pid, key);
 		trace_traced_set(b, pid, false, key);
 	}
+	if (b->slot_fast)
+		trace_slots_forget(b, pid, key);
 	if (!b->o->summary || b->o->summary_too) {
 		emit(ir, MOV64_IMM(zero, 0));
 		send_small(b, TREC_EXITED, pid, tgid, zero, code, dead, slot);
@@ -666,6 +674,7 @@ int trace_plan(struct plan *p, const struct trace_opts *o, struct trace_funcs *f
 			  : -1;
 	*maps = (struct trace_maps){ b.traced, b.live, b.counts };
 	b.calls = per_call_mode(o);
+	b.slot_fast = b.slots >= 0 && !b.calls && libbpf_num_possible_cpus() <= SLOT_SCAN;
 	plan_calls(&b);
 	/* the maps are known now: made while the code is generated (the scratch map has an
 	   entry per program; --calls' programs come on top, and it is made again at load) */
