@@ -230,10 +230,15 @@ static uint64_t swept_ns;
  * modulo GONE_SLOTS: a collision only means one more look.
  */
 #define GONE_SLOTS 1024
-static struct {
+static struct gone {
 	int pid;
 	uint64_t at_ns;
 } gone[GONE_SLOTS];
+
+static struct gone *gone_slot(int pid)
+{
+	return &gone[(unsigned)pid % GONE_SLOTS];
+}
 
 static struct maps_snap *snap_of(int pid)
 {
@@ -317,14 +322,12 @@ static const struct sym_maps *process_maps_within(int pid, uint64_t fresh_ms)
 		if (sn->pinned || now - sn->read_ns < fresh_ms * 1000000ull)
 			return &sn->maps;
 		sn->read_ns = now;
-	} else if (gone[(unsigned)pid % GONE_SLOTS].pid == pid &&
-		   now - gone[(unsigned)pid % GONE_SLOTS].at_ns < MAPS_FRESH_MS * 1000000ull) {
+	} else if (gone_slot(pid)->pid == pid && now - gone_slot(pid)->at_ns < MAPS_FRESH_MS * 1000000ull) {
 		return NULL;
 	}
 	if (!sym_maps_read(pid, &m)) {
 		if (!sn) {
-			gone[(unsigned)pid % GONE_SLOTS].pid = pid;
-			gone[(unsigned)pid % GONE_SLOTS].at_ns = now;
+			*gone_slot(pid) = (struct gone){ pid, now };
 		}
 		return sn ? &sn->maps : NULL;
 	}
