@@ -16,14 +16,31 @@ void trace_lookup(struct tb *b, int map, int16_t slot)
 	emit(b->ir, CALL(BPF_FUNC_map_lookup_elem, 2));
 }
 
-/* tid, tgid of the current task; leave unless it is traced (by thread id, or -a: not lantern) */
-void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+void trace_current_ids(struct tb *b, int32_t tid, int32_t tgid)
 {
 	emit(b->ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
 	emit(b->ir, MOV64_REG(tgid, R0));
 	emit(b->ir, MOV32_REG(tid, R0));
 	emit(b->ir, ALU64_IMM(BPF_RSH, tgid, 32));
+}
+
+/* tid, tgid of the current task; leave unless it is traced (by thread id, or -a: not lantern) */
+void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
+{
+	trace_current_ids(b, tid, tgid);
 	trace_traced_check(b, tid, tgid, slot);
+}
+
+/* r0 = the "slots" entry of CPU cpu (-c), or goto none: past the last CPU */
+void trace_cpu_slot(struct tb *b, int cpu, int16_t slot, int32_t none)
+{
+	emit(b->ir, ST_MEM(BPF_W, R10, slot, 0));
+	emit(b->ir, LD_MAP(R1, b->slots));
+	emit(b->ir, MOV64_REG(R2, R10));
+	emit(b->ir, ALU64_IMM(BPF_ADD, R2, slot));
+	emit(b->ir, MOV64_IMM(R3, cpu));
+	emit(b->ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
+	emit(b->ir, JMP_IMM(BPF_JEQ, R0, 0, none));
 }
 
 void trace_traced_check(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)

@@ -171,7 +171,10 @@ struct tb {
 };
 
 void trace_lookup(struct tb *b, int map, int16_t slot);
+/* tid, tgid = the current task's thread and process ids */
+void trace_current_ids(struct tb *b, int32_t tid, int32_t tgid);
 void trace_traced_only(struct tb *b, int32_t tid, int32_t tgid, int16_t slot);
+void trace_cpu_slot(struct tb *b, int cpu, int16_t slot, int32_t none);
 /* Leave unless thread tid is traced; set or clear it (and count it in map "live") */
 void trace_traced_test(struct tb *b, int32_t tid, int16_t slot);
 /* ... or go to miss */

@@ -123,11 +123,7 @@ void trace_count_enter_fast(struct tb *b, int16_t slot)
 	emit(ir, STX_MEM(BPF_DW, s, R0, offsetof(struct trace_slot, ts)));
 	emit(ir, JA(b->out));
 	emit(ir, LABEL(other));
-	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(ir, MOV64_REG(tgid, R0));
-	emit(ir, MOV32_REG(tid, R0));
-	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
-	trace_traced_check(b, tid, tgid, slot);
+	trace_traced_only(b, tid, tgid, slot);
 	slot_claim(b, s, tid, nr, regs, slot);
 }
 
@@ -143,13 +139,7 @@ void trace_slots_forget(struct tb *b, int32_t tid, int16_t slot)
 
 	for (int cpu = 0; cpu < SLOT_SCAN; cpu++) {
 		int32_t next = ir_label(ir);
-		emit(ir, ST_MEM(BPF_W, R10, slot, 0));
-		emit(ir, LD_MAP(R1, b->slots));
-		emit(ir, MOV64_REG(R2, R10));
-		emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
-		emit(ir, MOV64_IMM(R3, cpu));
-		emit(ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
-		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, done));
+		trace_cpu_slot(b, cpu, slot, done);
 		emit(ir, LDX_MEM(BPF_W, o, R0, offsetof(struct trace_slot, tid)));
 		emit(ir, JMP_REG(BPF_JNE, o, tid, next));
 		emit(ir, ST_MEM(BPF_DW, R0, offsetof(struct trace_slot, regs), 0));
@@ -198,10 +188,7 @@ static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 		emit(ir, JA(found));
 		emit(ir, LABEL(other));
 	}
-	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(ir, MOV64_REG(tgid, R0));
-	emit(ir, MOV32_REG(tid, R0));
-	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	trace_current_ids(b, tid, tgid);
 	take_slot(b, s, tid, t, nr, found);
 	trace_traced_check(b, tid, tgid, slot);
 	// moved to inflight
@@ -217,13 +204,7 @@ static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 	// the task moved: the other CPUs' slots, to the last
 	emit(ir, LABEL(scan));
 	for (int cpu = 0; cpu < SLOT_SCAN; cpu++) {
-		emit(ir, ST_MEM(BPF_W, R10, slot, 0));
-		emit(ir, LD_MAP(R1, b->slots));
-		emit(ir, MOV64_REG(R2, R10));
-		emit(ir, ALU64_IMM(BPF_ADD, R2, slot));
-		emit(ir, MOV64_IMM(R3, cpu));
-		emit(ir, CALL(BPF_FUNC_map_lookup_percpu_elem, 3));
-		emit(ir, JMP_IMM(BPF_JEQ, R0, 0, b->out));
+		trace_cpu_slot(b, cpu, slot, b->out);
 		emit(ir, MOV64_REG(p, R0));
 		take_slot(b, p, tid, t, nr, found);
 	}
@@ -346,10 +327,7 @@ void trace_gen_exit(struct tb *b, struct ir *ir)
 		trace_epilogue(b);
 		return;
 	}
-	emit(ir, CALL(BPF_FUNC_get_current_pid_tgid, 0));
-	emit(ir, MOV64_REG(tgid, R0));
-	emit(ir, MOV32_REG(tid, R0));
-	emit(ir, ALU64_IMM(BPF_RSH, tgid, 32));
+	trace_current_ids(b, tid, tgid);
 	if (trace_untimed_quick(b))
 		untimed_quick_exit(b, tid, tgid, slot, entered, record);
 	emit(ir, LABEL(entered));
