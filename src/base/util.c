@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +32,31 @@ void *util_xcalloc(size_t n, size_t size)
 	if (!p)
 		oom();
 	return p;
+}
+
+void *util_xcalloc_resident(size_t n, size_t size)
+{
+	volatile char *p = util_xcalloc(n, size);
+	size_t bytes = (n ? n : 1) * (size ? size : 1);
+
+	for (size_t i = 0; i < bytes; i += 4096)
+		p[i] = 0; /* a write faults the page in; calloc's zero pages come only when written */
+	return (void *)p;
+}
+
+void util_populate(const void *p, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1), hi = (uintptr_t)p + n;
+
+	if (!n)
+		return;
+#ifdef MADV_POPULATE_READ
+	if (madvise((void *)lo, hi - lo, MADV_POPULATE_READ) == 0)
+		return;
+#endif
+	for (uintptr_t a = (uintptr_t)p; a < hi; a = (a & ~(uintptr_t)(page - 1)) + (uintptr_t)page)
+		(void)*(const volatile char *)a; /* before Linux 5.14: a read faults the page in */
 }
 
 void *util_xrealloc(void *p, size_t n)

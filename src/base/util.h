@@ -26,6 +26,14 @@ static inline int64_t load_i64(const void *p)
 /* Allocation that cannot fail: lantern exits with a message on OOM. */
 void *util_xmalloc(size_t n);
 void *util_xcalloc(size_t n, size_t size);
+/*
+ * util_xcalloc with every page resident at once: a table of fixed size
+ * that fills as it is used (a cache) weighs from the start what it will
+ * always weigh, rather than growing the RSS for minutes
+ */
+void *util_xcalloc_resident(size_t n, size_t size);
+/* The pages of p[0..n) (a mapped file's) made resident in this process now */
+void util_populate(const void *p, size_t n);
 void *util_xrealloc(void *p, size_t n);
 char *util_xstrdup(const char *s);
 char *util_xstrndup(const char *s, size_t n);

@@ -18,6 +18,7 @@
  */
 #define TOKEN_WINDOW (1u << 16)
 #define STACKS_MAX (1u << 17)
+#define TOKEN_REFUSED UINT32_MAX /* a token whose stack the full table refused */
 
 struct ustack {
 	uint32_t n;
@@ -31,7 +32,7 @@ struct maps_ustacks {
 	size_t limit;	 /* at most this many stacks (0: STACKS_MAX) */
 	uint32_t *index; /* open addressing: 1 + position in v, 0 empty */
 	size_t nindex;
-	/* per CPU, the last TOKEN_WINDOW sequence numbers: which, and 1 + the stack's position */
+	/* per CPU, the last TOKEN_WINDOW sequence numbers: which, and 1 + the stack's position (or TOKEN_REFUSED) */
 	struct token_slot {
 		uint64_t seq;
 		uint32_t id;
@@ -121,13 +122,13 @@ void maps_ustack_token_set(const struct live_maps *lm, uint64_t token, int64_t i
 	uint64_t cpu = (token & ~STACK_ID_TOKEN) >> STACK_TOKEN_CPU_SHIFT;
 	uint64_t seq = token & ((1ull << STACK_TOKEN_CPU_SHIFT) - 1);
 
-	if (cpu >= TOKEN_CPUS || id < 0 || !(id & STACK_ID_INTERN))
+	if (cpu >= TOKEN_CPUS || (id >= 0 && !(id & STACK_ID_INTERN)))
 		return;
 	pthread_mutex_lock(&t->lock);
 	if (!t->tokens[cpu])
-		t->tokens[cpu] = util_xcalloc(TOKEN_WINDOW, sizeof(*t->tokens[cpu]));
+		t->tokens[cpu] = util_xcalloc_resident(TOKEN_WINDOW, sizeof(*t->tokens[cpu]));
 	t->tokens[cpu][seq % TOKEN_WINDOW] =
-		(struct token_slot){ seq, (uint32_t)(id & ~STACK_ID_INTERN) + 1 };
+		(struct token_slot){ seq, id < 0 ? TOKEN_REFUSED : (uint32_t)(id & ~STACK_ID_INTERN) + 1 };
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -141,7 +142,9 @@ int64_t maps_ustack_token_get(const struct live_maps *lm, uint64_t token)
 	pthread_mutex_lock(&t->lock);
 	if (cpu < TOKEN_CPUS && t->tokens[cpu]) {
 		const struct token_slot *ts = &t->tokens[cpu][seq % TOKEN_WINDOW];
-		if (ts->id && ts->seq == seq)
+		if (ts->id == TOKEN_REFUSED && ts->seq == seq)
+			id = MAPS_USTACK_REFUSED;
+		else if (ts->id && ts->seq == seq)
 			id = (int64_t)(STACK_ID_INTERN | (ts->id - 1));
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -172,8 +175,8 @@ bool maps_key_has_ustack(const struct type *key)
 	return false;
 }
 
-bool maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key, uint8_t *k,
-			      bool kernel_too)
+enum maps_ustacks_resolved maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key,
+						    uint8_t *k, bool kernel_too)
 {
 	for (uint32_t i = 0; key && i < key->nfields; i++) {
 		const struct type *ft = key->fields[i].type;
@@ -185,7 +188,7 @@ bool maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key
 		if (id & STACK_ID_TOKEN) {
 			id = maps_ustack_token_get(lm, (uint64_t)id);
 			if (id < 0)
-				return false;
+				return id == MAPS_USTACK_REFUSED ? USTACKS_REFUSED : USTACKS_LOST;
 		} else if (!(id & STACK_ID_INTERN) && kernel_too) {
 			uint32_t n = 0;
 			if (!maps_stack_read(lm, ft, id, ips))
@@ -196,7 +199,7 @@ bool maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key
 		}
 		memcpy(p, &id, 8);
 	}
-	return true;
+	return USTACKS_OK;
 }
 
 void maps_ustacks_free(struct live_maps *lm)

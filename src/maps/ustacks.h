@@ -37,7 +37,9 @@ void maps_ustack_limit(const struct live_maps *lm, size_t max);
 int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint32_t n);
 /* A snapshot's stack, once unwound (id: maps_ustack_intern's). */
 void maps_ustack_token_set(const struct live_maps *lm, uint64_t token, int64_t id);
-/* The id a snapshot's stack became; -1 when it never came (lost). */
+/* The id a snapshot's stack became (set with a negative id: the full table refused it) */
+#define MAPS_USTACK_REFUSED (-2)
+/* The id a snapshot's stack became; -1 when it never came (lost), MAPS_USTACK_REFUSED. */
 int64_t maps_ustack_token_get(const struct live_maps *lm, uint64_t token);
 /* The frames of a table id into ips (max of them, the rest zeroed); false if none. */
 bool maps_ustack_frames(const struct live_maps *lm, int64_t id, uint64_t *ips, uint32_t max);
@@ -45,11 +47,12 @@ bool maps_ustack_frames(const struct live_maps *lm, int64_t id, uint64_t *ips, u
 bool maps_key_has_ustack(const struct type *key);
 /*
  * The key's user stack ids as the table's: snapshots' tokens resolved,
- * kernel ids interned (with kernel_too). false when a token was never
- * resolved (its snapshot lost).
+ * kernel ids interned (with kernel_too). Not USTACKS_OK when a token was
+ * not resolved: its snapshot was lost, or its stack did not fit in the table.
  */
-bool maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key, uint8_t *k,
-			      bool kernel_too);
+enum maps_ustacks_resolved { USTACKS_OK, USTACKS_LOST, USTACKS_REFUSED };
+enum maps_ustacks_resolved maps_key_ustacks_resolve(const struct live_maps *lm, const struct type *key,
+						    uint8_t *k, bool kernel_too);
 void maps_ustacks_free(struct live_maps *lm);
 
 /* What an update a program sent does (maps_user_update) */

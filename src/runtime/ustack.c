@@ -179,8 +179,11 @@ void rt_ustack_update(struct session *s, const struct record_desc *r, const uint
 	uint64_t zero = 0;
 
 	memcpy(key, data + 8, m->key->size);
-	if (!maps_key_ustacks_resolve(&s->maps, m->key, key, false))
+	enum maps_ustacks_resolved res = maps_key_ustacks_resolve(&s->maps, m->key, key, false);
+	if (res == USTACKS_LOST)
 		u->unresolved++; /* its snapshot never came */
+	else if (res == USTACKS_REFUSED)
+		u->refused++; /* its stack is one too many for the maps keyed by stacks */
 	else if (maps_user_update(&s->maps, m, key, r->upd_op == UPD_DELETE ? (uint8_t *)&zero : value,
 				  (enum maps_upd_op)r->upd_op, s->plan.opts->hist_sums) < 0 &&
 		 r->upd_op != UPD_DELETE)
@@ -256,10 +259,15 @@ static void print_stats(struct rt_ustacks *u)
 	for (int i = 0; i < UW_END_COUNT_; i++)
 		if (u->ends[i])
 			fprintf(stderr, " %s %llu", ends[i], (unsigned long long)u->ends[i]);
-	fprintf(stderr, "; frames reached within 1K %llu, 2K %llu, 4K %llu, 8K %llu, beyond %llu\n",
+	fprintf(stderr, "; frames reached within 1K %llu, 2K %llu, 4K %llu, 8K %llu, beyond %llu",
 		(unsigned long long)u->used_bytes[0], (unsigned long long)u->used_bytes[1],
 		(unsigned long long)u->used_bytes[2], (unsigned long long)u->used_bytes[3],
 		(unsigned long long)u->used_bytes[4]);
+	struct sym_unwind_files f;
+	sym_unwind_files(&f);
+	fprintf(stderr, "; files opened %llu, closed %llu, open %llu with %.1f MB of CFI\n",
+		(unsigned long long)f.opened, (unsigned long long)f.closed,
+		(unsigned long long)f.open, f.bytes / 1048576.0);
 }
 
 void rt_ustack_report(struct session *s)

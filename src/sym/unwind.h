@@ -76,6 +76,12 @@ int sym_unwind_exe_fp(int pid, uint64_t *dev, uint64_t *ino);
 /* The same, of a file. */
 int sym_unwind_file_fp(const char *path);
 
+/* The unwinder's files: opened and closed so far, open now, their CFI's bytes (uwfile.c) */
+struct sym_unwind_files {
+	uint64_t opened, closed, open, bytes;
+};
+void sym_unwind_files(struct sym_unwind_files *st);
+
 /* Drop what is cached of process pid's mappings. */
 void sym_unwind_forget(int pid);
 /* Free every cache. */

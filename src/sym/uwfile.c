@@ -17,12 +17,13 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
  * The cache of rows, one for all files, direct-mapped by file and address
- * and allocated whole at the first lookup: its memory is the same after a
- * minute as after a day, whatever files come and go
+ * and allocated whole (and resident) at the first lookup: its memory is
+ * the same after a second as after a day, whatever files come and go
  */
 #define ROWS 32768
 /*
@@ -35,11 +36,23 @@
 #define MAX_SEGS 16
 #define FP_SAMPLE 2000 /* functions whose prologue is looked at */
 /*
- * Files kept open at most: a long profile of a busy machine meets binaries
- * without end (every rebuild is a new inode); the least recently used one
- * is closed when another must open (its rows go; opened again if needed)
+ * Files kept open at most, and the bytes of call frame information they
+ * hold at most (.eh_frame, .eh_frame_hdr, .debug_frame: the pages of the
+ * mapping that lookups read, which count in lantern's RSS): a long profile
+ * of a busy machine meets binaries without end (every rebuild is a new
+ * inode); the least recently used file is closed when another must open
+ * (its rows go; opened again if needed). Bounds that a busy machine's
+ * working set fits in: a file closed and opened again as samples come
+ * and go would move the RSS by its pages each time.
  */
-#define FILES_MAX 64
+#define FILES_MAX 256
+#define FILES_BYTES (64u << 20)
+/*
+ * A file not looked up for this long is closed when another opens: a
+ * rebuilt program is a new file, and the old one (deleted, its blocks
+ * kept on disk while it is mapped) is not met again
+ */
+#define FILES_IDLE_S 120
 
 struct uw_file {
 	uint64_t dev, ino;
@@ -59,10 +72,14 @@ struct uw_file {
 	int nsegs;
 	int fp; /* -1: not counted yet */
 	uint64_t used; /* when looked up last: the tick of the lookup */
+	uint64_t used_s; /* and the second (CLOCK_MONOTONIC_COARSE) */
+	uint64_t bytes; /* its CFI sections' sizes (FILES_BYTES) */
+	bool debug_frame; /* it has a .debug_frame */
 };
 
 static struct uw_file **files;
 static size_t nfiles;
+static uint64_t files_bytes, files_opened, files_closed;
 static uint64_t tick;
 static uint32_t serials;
 static struct uw_row *rows;
@@ -83,22 +100,86 @@ static void file_close(struct uw_file *f)
 	free(f);
 }
 
-/* Room for one more file: the least recently used goes (those sharing its rows key their own) */
-static void files_make_room(void)
+/*
+ * Within FILES_MAX and FILES_BYTES: the least recently used files go, never
+ * keep (the one just opened); those sharing a closed one's rows key their own
+ */
+static void file_drop(size_t at)
 {
-	size_t lru = 0;
+	struct uw_file *gone = files[at];
 
-	if (nfiles < FILES_MAX)
-		return;
-	for (size_t i = 1; i < nfiles; i++)
-		if (files[i]->used < files[lru]->used)
-			lru = i;
-	struct uw_file *gone = files[lru];
-	files[lru] = files[--nfiles];
+	files[at] = files[--nfiles];
 	for (size_t i = 0; i < nfiles; i++)
 		if (files[i]->same == gone)
 			files[i]->same = NULL;
+	files_bytes -= gone->bytes;
+	files_closed++;
 	file_close(gone);
+}
+
+static uint64_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec;
+}
+
+/*
+ * Within FILES_MAX and FILES_BYTES, and none idle for FILES_IDLE_S: the
+ * least recently used files go, never keep (the one just opened); those
+ * sharing a closed one's rows key their own
+ */
+static void files_trim(const struct uw_file *keep)
+{
+	uint64_t now = now_s();
+
+	for (size_t i = 0; i < nfiles;)
+		if (files[i] != keep && now - files[i]->used_s > FILES_IDLE_S)
+			file_drop(i);
+		else
+			i++;
+	while (nfiles > FILES_MAX || (nfiles > 1 && files_bytes > FILES_BYTES)) {
+		size_t lru = files[0] == keep ? 1 : 0;
+		for (size_t i = lru + 1; i < nfiles; i++)
+			if (files[i] != keep && files[i]->used < files[lru]->used)
+				lru = i;
+		file_drop(lru);
+	}
+}
+
+/*
+ * elf's sections of call frame information (.eh_frame, .eh_frame_hdr,
+ * .debug_frame): their bytes, and a page for the headers. With populate,
+ * their pages are made resident now: lookups read them a page at a time,
+ * and a long profile would otherwise grow lantern's RSS for as long as it
+ * meets functions it had not met. *debug_frame: whether it has that one.
+ */
+static uint64_t cfi_sections(Elf *elf, bool populate, bool *debug_frame)
+{
+	size_t shstr, size = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t n = 4096;
+	char *base = elf ? elf_rawfile(elf, &size) : NULL;
+
+	*debug_frame = false;
+	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
+		return n;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstr, sh.sh_name)))
+			continue;
+		bool dbg = !strcmp(name, ".debug_frame");
+		if (!dbg && strcmp(name, ".eh_frame") && strcmp(name, ".eh_frame_hdr"))
+			continue;
+		*debug_frame |= dbg;
+		n += sh.sh_size;
+		if (populate && base && sh.sh_offset < size && sh.sh_size <= size - sh.sh_offset)
+			util_populate(base + sh.sh_offset, sh.sh_size);
+	}
+	return n;
 }
 
 static void read_segments(struct uw_file *f)
@@ -137,9 +218,9 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 {
 	struct uw_file *f;
 
-	files_make_room();
 	f = util_xcalloc(1, sizeof(*f));
 	f->used = ++tick;
+	f->used_s = now_s();
 	f->serial = ++serials ? serials : ++serials;
 	f->dev = dev;
 	f->ino = ino;
@@ -157,6 +238,9 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 		f->idlen = sym_build_id(f->elf, f->id, sizeof(f->id));
 		f->eh = dwarf_getcfi_elf(f->elf);
 	}
+	f->bytes = cfi_sections(f->elf, !f->image, &f->debug_frame);
+	if (f->image)
+		f->bytes = 0; /* the vdso's copy is on the heap */
 	for (size_t i = 0; i < nfiles && f->idlen; i++)
 		if (files[i]->idlen == f->idlen && !memcmp(files[i]->id, f->id, f->idlen) &&
 		    !files[i]->same) {
@@ -165,6 +249,9 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 		}
 	files = util_xrealloc(files, (nfiles + 1) * sizeof(*files));
 	files[nfiles++] = f;
+	files_bytes += f->bytes;
+	files_opened++;
+	files_trim(f);
 	return f;
 }
 
@@ -173,6 +260,7 @@ static struct uw_file *find_file(uint64_t dev, uint64_t ino, const char *path)
 	for (size_t i = 0; i < nfiles; i++)
 		if (files[i]->dev == dev && files[i]->ino == ino && (ino || !strcmp(path, "[vdso]"))) {
 			files[i]->used = ++tick;
+			files[i]->used_s = now_s();
 			return files[i];
 		}
 	return NULL;
@@ -214,19 +302,27 @@ bool sym_uw_vaddr(const struct uw_file *f, const struct sym_mapping *m, uint64_t
 	return false;
 }
 
-/* .debug_frame: the file's own, else its separate debug file's */
+/*
+ * .debug_frame: the file's own, else its separate debug file's. libdw
+ * reads (and inflates) every DWARF section of a file it begins, so a file
+ * without .debug_frame is not begun: a distribution's debug files have
+ * none (their CFI is the .eh_frame of the file they go with).
+ */
 static Dwarf_CFI *debug_cfi(struct uw_file *f)
 {
 	char path[PATH_MAX];
+	bool has;
 
 	if (f->dbg_tried)
 		return f->dcfi;
 	f->dbg_tried = true;
 	if (!f->path)
 		return NULL;
-	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
-	if (f->dbg && (f->dcfi = dwarf_getcfi(f->dbg)))
-		return f->dcfi;
+	if (f->debug_frame) {
+		f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		if (f->dbg && (f->dcfi = dwarf_getcfi(f->dbg)))
+			return f->dcfi;
+	}
 	/* the debuglink is looked for beside the file's name: what map_files links to */
 	char link[PATH_MAX];
 	const char *name = f->path;
@@ -237,9 +333,17 @@ static Dwarf_CFI *debug_cfi(struct uw_file *f)
 	}
 	if (!sym_debug_file(f->elf, name, path, sizeof(path)) || !(f->dbg_elf = sym_elf_map(path)))
 		return NULL;
+	uint64_t more = cfi_sections(f->dbg_elf, true, &has);
+	if (!has) {
+		elf_end(f->dbg_elf);
+		f->dbg_elf = NULL;
+		return NULL;
+	}
+	f->bytes += more;
+	files_bytes += more; /* trimmed at the next open: f is in use */
 	if (f->dbg)
 		dwarf_end(f->dbg);
-	f->dbg = f->dbg_elf ? dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL) : NULL;
+	f->dbg = dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL);
 	f->dcfi = f->dbg ? dwarf_getcfi(f->dbg) : NULL;
 	return f->dcfi;
 }
@@ -329,7 +433,7 @@ const struct uw_row *sym_uw_row(struct uw_file *f, uint64_t vaddr, Dwarf_Frame *
 	Dwarf_Frame *fr = NULL;
 
 	if (!rows)
-		rows = util_xcalloc(ROWS, sizeof(*rows));
+		rows = util_xcalloc_resident(ROWS, sizeof(*rows));
 	struct uw_row *r = &rows[(vaddr ^ (vaddr >> 12) ^ key * 0x9e3779b1u) % ROWS];
 	*frame = NULL;
 	/* cached: a simple row, or none (cfa_reg -1); serials start at 1, so a zeroed row matches nothing */
@@ -432,6 +536,11 @@ bool sym_uw_file_fp(struct uw_file *f)
 	return f->fp > 0;
 }
 
+void sym_unwind_files(struct sym_unwind_files *st)
+{
+	*st = (struct sym_unwind_files){ files_opened, files_closed, nfiles, files_bytes };
+}
+
 void sym_uw_files_release(void)
 {
 	for (size_t i = 0; i < nfiles; i++)
@@ -439,6 +548,7 @@ void sym_uw_files_release(void)
 	free(files);
 	files = NULL;
 	nfiles = 0;
+	files_bytes = 0;
 	free(rows);
 	rows = NULL;
 }

@@ -2,7 +2,8 @@
 /*
  * The table of user stacks unwound in user space (maps/ustacks.h): equal
  * stacks are one id, a snapshot's token names the stack it became, and a
- * map key's tokens resolve (or say their snapshot was lost).
+ * map key's tokens resolve (or say their snapshot was lost, or their
+ * stack refused by the full table).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,11 +70,33 @@ static void test_key_resolve(void **state)
 	maps_ustack_token_set(&lm, tok, id);
 	memcpy(k + key->fields[0].offset, &tok, 8);
 	assert_true(maps_key_has_ustack(key));
-	assert_true(maps_key_ustacks_resolve(&lm, key, k, false));
+	assert_int_equal(maps_key_ustacks_resolve(&lm, key, k, false), USTACKS_OK);
 	memcpy(&got, k + key->fields[0].offset, 8);
 	assert_int_equal(got, id);
 	memcpy(k + key->fields[0].offset, &other, 8);
-	assert_false(maps_key_ustacks_resolve(&lm, key, k, false));
+	assert_int_equal(maps_key_ustacks_resolve(&lm, key, k, false), USTACKS_LOST);
+	maps_ustacks_free(&lm);
+	arena_free(&ar);
+}
+
+/* A stack the full table refuses: its updates are refused, not lost (their snapshot came) */
+static void test_table_full(void **state)
+{
+	struct live_maps lm = { 0 };
+	struct arena ar = { 0 };
+	struct type *el[1] = { type_stack(&ar, true, false, 127) };
+	struct type *key = type_tuple(&ar, el, 1);
+	uint8_t k[16] = { 0 };
+	uint64_t a[] = { 1 }, b[] = { 2 }, tok = token(0, 7);
+
+	maps_ustack_limit(&lm, 1);
+	assert_true(maps_ustack_intern(&lm, a, 1) >= 0);
+	int64_t id = maps_ustack_intern(&lm, b, 1);
+	assert_true(id < 0);
+	maps_ustack_token_set(&lm, tok, id);
+	assert_int_equal(maps_ustack_token_get(&lm, tok), MAPS_USTACK_REFUSED);
+	memcpy(k + key->fields[0].offset, &tok, 8);
+	assert_int_equal(maps_key_ustacks_resolve(&lm, key, k, false), USTACKS_REFUSED);
 	maps_ustacks_free(&lm);
 	arena_free(&ar);
 }
@@ -84,6 +107,7 @@ int main(void)
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_key_resolve),
+		cmocka_unit_test(test_table_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
