@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +64,10 @@ struct uw_file {
 	char *path;	      /* where elf was read from, maybe /proc/PID/map_files/... (NULL: the vdso) */
 	Elf *elf;	      /* mapped, no descriptor kept (sym_elf_map) */
 	void *image; /* the vdso's copy */
+	/* the file again without its section headers, for libdw (eh_only), or NULL */
+	Elf *eh_elf;
+	char *eh_map;
+	size_t eh_len;
 	Dwarf_CFI *eh;
 	Dwarf *dbg; /* the debug file's (or the file's own) DWARF, for .debug_frame */
 	Elf *dbg_elf;
@@ -93,6 +98,10 @@ static void file_close(struct uw_file *f)
 		elf_end(f->dbg_elf);
 	if (f->eh)
 		dwarf_cfi_end(f->eh);
+	if (f->eh_elf)
+		elf_end(f->eh_elf);
+	if (f->eh_map)
+		munmap(f->eh_map, f->eh_len);
 	if (f->elf)
 		elf_end(f->elf);
 	free(f->path);
@@ -148,38 +157,106 @@ static void files_trim(const struct uw_file *keep)
 	}
 }
 
-/*
- * elf's sections of call frame information (.eh_frame, .eh_frame_hdr,
- * .debug_frame): their bytes, and a page for the headers. With populate,
- * their pages are made resident now: lookups read them a page at a time,
- * and a long profile would otherwise grow lantern's RSS for as long as it
- * meets functions it had not met. *debug_frame: whether it has that one.
- */
-static uint64_t cfi_sections(Elf *elf, bool populate, bool *debug_frame)
+/* elf's sections of call frame information (.eh_frame, .eh_frame_hdr, .debug_frame) */
+struct cfi_scan {
+	uint64_t bytes; /* their sizes, and a page for the headers */
+	struct { uint64_t off, size; } v[4];
+	int n;
+	bool debug_frame;
+	bool hdr_late; /* .eh_frame_hdr comes after .eh_frame (eh_only) */
+};
+
+static void cfi_scan(Elf *elf, struct cfi_scan *c)
 {
-	size_t shstr, size = 0;
+	size_t shstr;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	uint64_t n = 4096;
-	char *base = elf ? elf_rawfile(elf, &size) : NULL;
+	bool eh = false;
 
-	*debug_frame = false;
+	memset(c, 0, sizeof(*c));
+	c->bytes = 4096;
 	if (!elf || elf_getshdrstrndx(elf, &shstr) != 0)
-		return n;
+		return;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
 		    !(name = elf_strptr(elf, shstr, sh.sh_name)))
 			continue;
-		bool dbg = !strcmp(name, ".debug_frame");
-		if (!dbg && strcmp(name, ".eh_frame") && strcmp(name, ".eh_frame_hdr"))
+		bool dbg = !strcmp(name, ".debug_frame"), hdr = !strcmp(name, ".eh_frame_hdr");
+		if (!dbg && !hdr && strcmp(name, ".eh_frame"))
 			continue;
-		*debug_frame |= dbg;
-		n += sh.sh_size;
-		if (populate && base && sh.sh_offset < size && sh.sh_size <= size - sh.sh_offset)
-			util_populate(base + sh.sh_offset, sh.sh_size);
+		c->debug_frame |= dbg;
+		c->hdr_late |= hdr && eh;
+		eh |= !dbg && !hdr;
+		c->bytes += sh.sh_size;
+		if (c->n < 4)
+			c->v[c->n++] = (typeof(c->v[0])){ sh.sh_offset, sh.sh_size };
 	}
-	return n;
+}
+
+/*
+ * The scanned sections' pages made resident now, in the mapping base
+ * (size bytes) of the whole file: lookups read them a page at a time, and
+ * a long profile would otherwise grow lantern's RSS for as long as it meets
+ * functions it had not met
+ */
+static void cfi_populate(const struct cfi_scan *c, const char *base, size_t size)
+{
+	for (int i = 0; base && i < c->n; i++)
+		if (c->v[i].off < size && c->v[i].size <= size - c->v[i].off)
+			util_populate(base + c->v[i].off, c->v[i].size);
+}
+
+/*
+ * libdw (0.188) uses .eh_frame_hdr's search table only when that section
+ * comes before .eh_frame. lld puts it after (LLVM's own libraries, Rust's
+ * and clang's programs): without the table every lookup walks the FDEs
+ * from the first, and libdw keeps each one it passes, megabytes of them
+ * for libLLVM. Given no section headers, libdw takes the CFI from the
+ * PT_GNU_EH_FRAME segment and its table: f->eh_elf is the file mapped
+ * again (copy on write) with its ELF header's section fields cleared.
+ */
+static void eh_only(struct uw_file *f)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *p;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < sizeof(Elf64_Ehdr) ||
+	    (p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)p;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64) {
+		munmap(p, (size_t)st.st_size);
+		return;
+	}
+	eh->e_shoff = 0;
+	eh->e_shnum = 0;
+	eh->e_shstrndx = SHN_UNDEF;
+	f->eh_map = p;
+	f->eh_len = (size_t)st.st_size;
+	f->eh_elf = elf_memory(p, f->eh_len);
+}
+
+/* The Elf libdw reads .eh_frame through, and the mapping its bytes are read in */
+static Elf *eh_elf(const struct uw_file *f)
+{
+	return f->eh_elf ? f->eh_elf : f->elf;
+}
+
+static const char *cfi_base(const struct uw_file *f, size_t *size)
+{
+	*size = 0;
+	if (f->eh_map) {
+		*size = f->eh_len;
+		return f->eh_map;
+	}
+	return f->elf ? elf_rawfile(f->elf, size) : NULL;
 }
 
 static void read_segments(struct uw_file *f)
@@ -234,13 +311,21 @@ static struct uw_file *file_open(const char *path, const char *alt, uint64_t dev
 		f->path = util_xstrdup(alt);
 	}
 	if (f->elf && elf_kind(f->elf) == ELF_K_ELF) {
+		struct cfi_scan c;
+		size_t size;
 		read_segments(f);
 		f->idlen = sym_build_id(f->elf, f->id, sizeof(f->id));
-		f->eh = dwarf_getcfi_elf(f->elf);
+		cfi_scan(f->elf, &c);
+		if (c.hdr_late && f->path)
+			eh_only(f);
+		f->eh = dwarf_getcfi_elf(eh_elf(f));
+		f->debug_frame = c.debug_frame;
+		if (!f->image) { /* the vdso's copy is on the heap */
+			f->bytes = c.bytes;
+			const char *base = cfi_base(f, &size);
+			cfi_populate(&c, base, size);
+		}
 	}
-	f->bytes = cfi_sections(f->elf, !f->image, &f->debug_frame);
-	if (f->image)
-		f->bytes = 0; /* the vdso's copy is on the heap */
 	for (size_t i = 0; i < nfiles && f->idlen; i++)
 		if (files[i]->idlen == f->idlen && !memcmp(files[i]->id, f->id, f->idlen) &&
 		    !files[i]->same) {
@@ -311,7 +396,6 @@ bool sym_uw_vaddr(const struct uw_file *f, const struct sym_mapping *m, uint64_t
 static Dwarf_CFI *debug_cfi(struct uw_file *f)
 {
 	char path[PATH_MAX];
-	bool has;
 
 	if (f->dbg_tried)
 		return f->dcfi;
@@ -333,14 +417,17 @@ static Dwarf_CFI *debug_cfi(struct uw_file *f)
 	}
 	if (!sym_debug_file(f->elf, name, path, sizeof(path)) || !(f->dbg_elf = sym_elf_map(path)))
 		return NULL;
-	uint64_t more = cfi_sections(f->dbg_elf, true, &has);
-	if (!has) {
+	struct cfi_scan c;
+	size_t size;
+	cfi_scan(f->dbg_elf, &c);
+	if (!c.debug_frame) {
 		elf_end(f->dbg_elf);
 		f->dbg_elf = NULL;
 		return NULL;
 	}
-	f->bytes += more;
-	files_bytes += more; /* trimmed at the next open: f is in use */
+	cfi_populate(&c, elf_rawfile(f->dbg_elf, &size), size);
+	f->bytes += c.bytes;
+	files_bytes += c.bytes; /* trimmed at the next open: f is in use */
 	if (f->dbg)
 		dwarf_end(f->dbg);
 	f->dbg = dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL);
@@ -422,7 +509,7 @@ static void forget_fdes(void)
 	for (size_t i = 0; i < nfiles; i++)
 		if (files[i]->eh) {
 			dwarf_cfi_end(files[i]->eh);
-			files[i]->eh = dwarf_getcfi_elf(files[i]->elf);
+			files[i]->eh = dwarf_getcfi_elf(eh_elf(files[i]));
 		}
 }
 
@@ -473,28 +560,29 @@ const struct uw_row *sym_uw_row(struct uw_file *f, uint64_t vaddr, Dwarf_Frame *
  */
 static int count_fp(struct uw_file *f)
 {
-	size_t shstr;
+	size_t shstr, size;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	Elf_Data *d = NULL;
+	const uint8_t *h = NULL;
+	const char *base = cfi_base(f, &size); /* the pages cfi_populate made resident */
 
-	if (!f->elf || elf_getshdrstrndx(f->elf, &shstr) != 0)
+	if (!f->elf || !base || elf_getshdrstrndx(f->elf, &shstr) != 0)
 		return 0;
 	while ((scn = elf_nextscn(f->elf, scn))) {
 		const char *name;
 		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(f->elf, shstr, sh.sh_name)) &&
 		    !strcmp(name, ".eh_frame_hdr")) {
-			d = elf_getdata(scn, NULL);
+			if (sh.sh_type != SHT_NOBITS && sh.sh_offset < size && sh.sh_size <= size - sh.sh_offset)
+				h = (const uint8_t *)base + sh.sh_offset;
 			break;
 		}
 	}
-	const uint8_t *h = d ? d->d_buf : NULL;
 	/* version 1, eh_frame_ptr pcrel|sdata4, fde_count udata4, table datarel|sdata4 */
-	if (!h || d->d_size < 12 || h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
+	if (!h || sh.sh_size < 12 || h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
 		return 0;
 	uint32_t count;
 	memcpy(&count, h + 8, 4);
-	if (12 + (uint64_t)count * 8 > d->d_size || !count || !f->path)
+	if (12 + (uint64_t)count * 8 > sh.sh_size || !count || !f->path)
 		return 0;
 	/* read, not through the mapping: its pages would stay in lantern's RSS */
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
