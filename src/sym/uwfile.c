@@ -238,6 +238,7 @@ static void eh_only(struct uw_file *f)
 	eh->e_shoff = 0;
 	eh->e_shnum = 0;
 	eh->e_shstrndx = SHN_UNDEF;
+	mprotect(p, (size_t)st.st_size, PROT_READ); /* the header's page stays our copy */
 	f->eh_map = p;
 	f->eh_len = (size_t)st.st_size;
 	f->eh_elf = elf_memory(p, f->eh_len);
