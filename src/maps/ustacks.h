@@ -37,7 +37,7 @@ void maps_ustack_limit(const struct live_maps *lm, size_t max);
 int64_t maps_ustack_intern(const struct live_maps *lm, const uint64_t *ips, uint32_t n);
 /* A snapshot's stack, once unwound (id: maps_ustack_intern's). */
 void maps_ustack_token_set(const struct live_maps *lm, uint64_t token, int64_t id);
-/* The id a snapshot's stack became (set with a negative id: the full table refused it) */
+/* What a snapshot's token gives when the full table refused its stack (its id set negative) */
 #define MAPS_USTACK_REFUSED (-2)
 /* The id a snapshot's stack became; -1 when it never came (lost), MAPS_USTACK_REFUSED. */
 int64_t maps_ustack_token_get(const struct live_maps *lm, uint64_t token);
