@@ -149,17 +149,29 @@ void trace_slots_forget(struct tb *b, int32_t tid, int16_t slot)
 }
 
 /* p: a slot; if it holds tid's call: t, nr = its time and number, the slot freed, goto found */
+/*
+ * The call held at p (its start time at ts_off, its number at nr_off) taken
+ * into t and nr, and the time cleared, then to found; to miss if it holds none
+ */
+static void take_call(struct tb *b, int32_t p, int16_t ts_off, int16_t nr_off, int32_t t, int32_t nr,
+		      int32_t miss, int32_t found)
+{
+	emit(b->ir, LDX_MEM(BPF_DW, t, p, ts_off));
+	emit(b->ir, JMP_IMM(BPF_JEQ, t, 0, miss));
+	emit(b->ir, LDX_MEM(BPF_W, nr, p, nr_off));
+	emit(b->ir, ST_MEM(BPF_DW, p, ts_off, 0));
+	emit(b->ir, JA(found));
+}
+
+#define SLOT_CALL offsetof(struct trace_slot, ts), offsetof(struct trace_slot, nr)
+
 static void take_slot(struct tb *b, int32_t p, int32_t tid, int32_t t, int32_t nr, int32_t found)
 {
 	int32_t o = ir_vreg(b->ir), no = ir_label(b->ir);
 
 	emit(b->ir, LDX_MEM(BPF_W, o, p, offsetof(struct trace_slot, tid)));
 	emit(b->ir, JMP_REG(BPF_JNE, o, tid, no));
-	emit(b->ir, LDX_MEM(BPF_DW, t, p, offsetof(struct trace_slot, ts)));
-	emit(b->ir, JMP_IMM(BPF_JEQ, t, 0, no));
-	emit(b->ir, LDX_MEM(BPF_W, nr, p, offsetof(struct trace_slot, nr)));
-	emit(b->ir, ST_MEM(BPF_DW, p, offsetof(struct trace_slot, ts), 0));
-	emit(b->ir, JA(found));
+	take_call(b, p, SLOT_CALL, t, nr, no, found);
 	emit(b->ir, LABEL(no));
 }
 
@@ -181,11 +193,7 @@ static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 		emit(ir, LDX_MEM(BPF_DW, regs, b->ctx, 0));
 		emit(ir, LDX_MEM(BPF_DW, p, s, offsetof(struct trace_slot, regs)));
 		emit(ir, JMP_REG(BPF_JNE, p, regs, other));
-		emit(ir, LDX_MEM(BPF_DW, t, s, offsetof(struct trace_slot, ts)));
-		emit(ir, JMP_IMM(BPF_JEQ, t, 0, other));
-		emit(ir, LDX_MEM(BPF_W, nr, s, offsetof(struct trace_slot, nr)));
-		emit(ir, ST_MEM(BPF_DW, s, offsetof(struct trace_slot, ts), 0));
-		emit(ir, JA(found));
+		take_call(b, s, SLOT_CALL, t, nr, other, found);
 		emit(ir, LABEL(other));
 	}
 	trace_current_ids(b, tid, tgid);
@@ -196,11 +204,7 @@ static void count_exit(struct tb *b, int32_t tid, int32_t tgid, int16_t slot)
 	trace_lookup(b, b->inflight, slot);
 	emit(ir, JMP_IMM(BPF_JEQ, R0, 0, scan));
 	emit(ir, MOV64_REG(p, R0));
-	emit(ir, LDX_MEM(BPF_DW, t, p, offsetof(struct trace_inflight, ts)));
-	emit(ir, JMP_IMM(BPF_JEQ, t, 0, scan));
-	emit(ir, LDX_MEM(BPF_W, nr, p, offsetof(struct trace_inflight, nr)));
-	emit(ir, ST_MEM(BPF_DW, p, offsetof(struct trace_inflight, ts), 0));
-	emit(ir, JA(found));
+	take_call(b, p, offsetof(struct trace_inflight, ts), offsetof(struct trace_inflight, nr), t, nr, scan, found);
 	// the task moved: the other CPUs' slots, to the last
 	emit(ir, LABEL(scan));
 	for (int cpu = 0; cpu < SLOT_SCAN; cpu++) {
